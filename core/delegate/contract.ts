@@ -1,0 +1,99 @@
+import type { FileWriter, Host } from '../host/host.ts';
+
+/**
+ * The delegate contract of DESIGN.md: a delegate runs one prompt on one AI CLI and returns a result
+ * object. It never throws for a backend failure; `status` says what happened.
+ */
+export type DelegateMode = 'write' | 'analysis';
+export type DelegateStatus = 'ok' | 'error' | 'timeout' | 'cancelled';
+
+export interface DelegateRequest {
+  prompt: string;
+  /** `analysis` must not be able to edit files; each backend maps it to its own permission flags. */
+  mode: DelegateMode;
+  /** Working directory of the run; absolute. */
+  cwd: string;
+  timeoutMs?: number;
+  model?: string;
+  maxTurns?: number;
+  /** Resume a backend session (claude --resume). */
+  resumeSession?: string;
+  /** Extra directories the backend may read (agy --add-dir). */
+  addDirs?: string[];
+  /** Where the transcript goes; defaults to `<projectRoot>/.sluice/transcripts/`. */
+  transcriptPath?: string;
+  /** Shown in progress output. */
+  label?: string;
+  /** Backend-specific extras (e.g. the script backend's file). Must be JSON. */
+  extra?: Record<string, unknown>;
+}
+
+export interface DelegateResult {
+  backend: string;
+  status: DelegateStatus;
+  exitCode: number | null;
+  /** The answer text (bounded; the full output is in the transcript). */
+  text: string;
+  json?: unknown;
+  sessionId?: string;
+  costUsd?: number;
+  numTurns?: number;
+  durationMs: number;
+  transcriptPath: string;
+  /** How many attempts were made (retries happen only for transient failures). */
+  tries: number;
+  /** Why the run failed, in one line. */
+  error?: string;
+}
+
+/** What a backend returns from one attempt; the runner adds backend, transcript and tries. */
+export interface DelegateAttempt {
+  status: DelegateStatus;
+  exitCode: number | null;
+  text: string;
+  json?: unknown;
+  sessionId?: string;
+  costUsd?: number;
+  numTurns?: number;
+  durationMs: number;
+  error?: string;
+  /** Set by the backend for failures worth retrying (rate limits, overloaded, network). */
+  transient?: boolean;
+}
+
+/** Per-backend settings from `sluice.config.yaml` `delegates.<name>`. */
+export interface DelegateSettings {
+  command?: string;
+  args?: string[];
+  model?: string;
+  /** Seconds. */
+  timeout?: number;
+  env?: Record<string, string>;
+  retries?: number;
+  [key: string]: unknown;
+}
+
+export interface DelegateRunContext {
+  host: Host;
+  settings: DelegateSettings;
+  signal: AbortSignal;
+  /** The run's transcript; everything the CLI prints goes here, never into unbounded memory. */
+  transcript: FileWriter;
+  /** Streams a chunk to the transcript and to `delegate:output` observers. */
+  output(chunk: Uint8Array | string, stream: 'stdout' | 'stderr'): void;
+  /** Effective wall clock limit in ms (request, then settings, then default). */
+  timeoutMs: number;
+}
+
+export interface DelegateAvailability {
+  ok: boolean;
+  reason?: string;
+}
+
+export interface DelegateDefinition {
+  name: string;
+  description: string;
+  /** Whether the backend can run here (its CLI is installed, its script file exists). */
+  available(ctx: { host: Host; settings: DelegateSettings }): Promise<DelegateAvailability>;
+  run(request: DelegateRequest, ctx: DelegateRunContext): Promise<DelegateAttempt>;
+}

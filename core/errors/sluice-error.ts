@@ -1,0 +1,89 @@
+import { errorCatalog, type ErrorCode, type ExitCodeValue } from './catalog.ts';
+
+export interface SluiceErrorDetails {
+  /** What went wrong, in one line. Defaults to the catalog title. */
+  message?: string;
+  /** File the error is about, as the user would type it. */
+  file?: string;
+  /** Field inside the file, as a dotted path (`phases.build.status`). */
+  field?: string;
+  /** Plugin the error came from. */
+  plugin?: string;
+  /** Hook the error came from. */
+  hook?: string;
+  /** Overrides the catalog hint. */
+  hint?: string;
+  /** Extra data for --json output. */
+  data?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+/** The only error type sluice lets reach the user: a catalogued code plus where it happened. */
+export class SluiceError extends Error {
+  readonly code: ErrorCode;
+  readonly exitCode: ExitCodeValue;
+  readonly hint: string;
+  readonly file?: string;
+  readonly field?: string;
+  readonly plugin?: string;
+  readonly hook?: string;
+  readonly data?: Record<string, unknown>;
+  readonly detail: string;
+
+  constructor(code: ErrorCode, details: SluiceErrorDetails = {}) {
+    const entry = errorCatalog[code];
+    const detail = oneLine(details.message ?? entry.title);
+    super(formatLine(code, detail, details), details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = 'SluiceError';
+    this.code = code;
+    this.exitCode = entry.exit;
+    this.hint = details.hint ?? entry.hint;
+    this.detail = detail;
+    this.file = details.file;
+    this.field = details.field;
+    this.plugin = details.plugin;
+    this.hook = details.hook;
+    this.data = details.data;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      code: this.code,
+      message: this.message,
+      exitCode: this.exitCode,
+      hint: this.hint,
+      ...(this.file === undefined ? {} : { file: this.file }),
+      ...(this.field === undefined ? {} : { field: this.field }),
+      ...(this.plugin === undefined ? {} : { plugin: this.plugin }),
+      ...(this.hook === undefined ? {} : { hook: this.hook }),
+      ...(this.data === undefined ? {} : { data: this.data }),
+    };
+  }
+}
+
+export function isSluiceError(value: unknown, code?: ErrorCode): value is SluiceError {
+  return value instanceof SluiceError && (code === undefined || value.code === code);
+}
+
+/** Wraps anything thrown into a SluiceError, keeping catalogued errors as they are. */
+export function toSluiceError(error: unknown, fallback: ErrorCode = 'INTERNAL', details: SluiceErrorDetails = {}): SluiceError {
+  if (error instanceof SluiceError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new SluiceError(fallback, { ...details, message: details.message ?? message, cause: error });
+}
+
+function formatLine(code: ErrorCode, detail: string, d: SluiceErrorDetails): string {
+  const where: string[] = [];
+  if (d.file !== undefined) where.push(d.file);
+  if (d.field !== undefined && d.field !== '') where.push(`field ${d.field}`);
+  if (d.plugin !== undefined) where.push(`plugin ${d.plugin}`);
+  if (d.hook !== undefined) where.push(`hook ${d.hook}`);
+  return where.length === 0 ? `${code}: ${detail}` : `${code}: ${where.join(', ')}: ${detail}`;
+}
+
+/** Errors are printed as one line; multi-line causes (YAML snippets) are folded. */
+function oneLine(text: string): string {
+  const first = text.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+  const joined = first.slice(0, 1).join(' ');
+  return joined.length > 400 ? `${joined.slice(0, 397)}...` : joined;
+}

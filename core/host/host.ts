@@ -1,0 +1,112 @@
+/**
+ * The Host port: every piece of I/O the kernel and the workflows need. Core code gets the outside
+ * world only through this interface, so it runs under Node and Deno and tests can use an in-memory host.
+ * Paths are absolute POSIX-style strings.
+ */
+export interface FileInfo {
+  kind: 'file' | 'dir' | 'symlink' | 'other';
+  size: number;
+  mtimeMs: number;
+}
+
+export interface DirEntry {
+  name: string;
+  kind: FileInfo['kind'];
+}
+
+export interface FileWriter {
+  write(chunk: string | Uint8Array): void;
+  /** Resolves once everything written so far is on disk. */
+  close(): Promise<void>;
+}
+
+export interface SpawnOptions {
+  command: string;
+  args: readonly string[];
+  cwd?: string;
+  /** Extra variables on top of the host's environment (or the whole set with `replaceEnv`). */
+  env?: Record<string, string | undefined>;
+  replaceEnv?: boolean;
+  /** Written to stdin, which is then closed. Without it stdin is empty. */
+  input?: string | Uint8Array;
+  /** Wall clock limit; the whole process group is killed when it expires. */
+  timeoutMs?: number;
+  /** Time between SIGTERM and SIGKILL. */
+  killGraceMs?: number;
+  signal?: AbortSignal;
+  /** Output is streamed, never buffered by the host. */
+  onStdout?(chunk: Uint8Array): void;
+  onStderr?(chunk: Uint8Array): void;
+}
+
+export interface SpawnResult {
+  exitCode: number | null;
+  /** Signal that ended the process, if any. */
+  signal: string | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  durationMs: number;
+  pid?: number;
+  /** Set when the process could not be started at all (`ENOENT`, `EACCES`). */
+  spawnError?: string;
+}
+
+export interface Host {
+  readonly name: string;
+  readonly pid: number;
+  hostname(): string;
+  cwd(): string;
+  now(): Date;
+  env(name: string): string | undefined;
+  envAll(): Record<string, string>;
+
+  readText(path: string, options?: { maxBytes?: number }): Promise<string>;
+  readBytes(path: string, options?: { maxBytes?: number }): Promise<Uint8Array>;
+  /** Temp file in the same folder, fsync, rename over the target, fsync the folder. */
+  writeAtomic(path: string, data: string | Uint8Array): Promise<void>;
+  /** Creates the file only if it does not exist; returns false if it does. */
+  writeExclusive(path: string, data: string): Promise<boolean>;
+  openWriter(path: string, options?: { append?: boolean }): Promise<FileWriter>;
+  stat(path: string): Promise<FileInfo | null>;
+  /** Like stat but does not follow a final symlink. */
+  lstat(path: string): Promise<FileInfo | null>;
+  realpath(path: string): Promise<string>;
+  listDir(path: string): Promise<DirEntry[]>;
+  mkdir(path: string): Promise<void>;
+  remove(path: string, options?: { recursive?: boolean }): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  copyFile(from: string, to: string): Promise<void>;
+
+  /** Whether a process with this pid is running on this machine. */
+  processAlive(pid: number): boolean;
+  spawn(options: SpawnOptions): Promise<SpawnResult>;
+  isInteractive(): boolean;
+  sleep(ms: number): Promise<void>;
+  /**
+   * Loads a plugin module: a path (relative to `fromDir`) or a package name resolved from `fromDir`.
+   * Throws HostNotFoundError when it cannot be resolved.
+   */
+  importModule(specifier: string, fromDir: string): Promise<Record<string, unknown>>;
+}
+
+/** Thrown by hosts for a path that does not exist; core maps it to FILE_NOT_FOUND. */
+export class HostNotFoundError extends Error {
+  readonly path: string;
+  constructor(path: string) {
+    super(`no such file: ${path}`);
+    this.name = 'HostNotFoundError';
+    this.path = path;
+  }
+}
+
+/** Thrown by hosts when a read is larger than the caller allowed. */
+export class HostTooLargeError extends Error {
+  readonly path: string;
+  readonly size: number;
+  constructor(path: string, size: number, limit: number) {
+    super(`${path} is ${size} bytes, over the ${limit} byte limit`);
+    this.name = 'HostTooLargeError';
+    this.path = path;
+    this.size = size;
+  }
+}

@@ -1,0 +1,169 @@
+import { dirname, join, normalize } from 'pathe';
+import { HostNotFoundError, HostTooLargeError, type DirEntry, type FileInfo, type FileWriter, type Host, type SpawnOptions, type SpawnResult } from './host.ts';
+
+export interface MemoryHostOptions {
+  cwd?: string;
+  pid?: number;
+  env?: Record<string, string>;
+  files?: Record<string, string>;
+  /** A fixed or moving clock; defaults to real time. */
+  now?: () => Date;
+  spawn?: (options: SpawnOptions) => Promise<SpawnResult>;
+  interactive?: boolean;
+  /** Modules `importModule` can return, by specifier. */
+  modules?: Record<string, Record<string, unknown>>;
+}
+
+export interface MemoryHost extends Host {
+  /** Pids that `processAlive` reports as running (the host's own pid is always alive). */
+  readonly livePids: Set<number>;
+  /** Snapshot of every file, for assertions. */
+  files(): Record<string, string>;
+  /** Count of writeAtomic calls per path, for asserting that nothing was written. */
+  writes(path: string): number;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+/** A Host that keeps files in memory: for unit tests of core code, no disk and no processes. */
+export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
+  const cwd = options.cwd ?? '/project';
+  const pid = options.pid ?? 4242;
+  const env = { ...options.env };
+  const files = new Map<string, { data: Uint8Array; mtimeMs: number }>();
+  const dirs = new Set<string>(['/']);
+  const writeCounts = new Map<string, number>();
+  const livePids = new Set<number>([pid]);
+  const clock = options.now ?? (() => new Date());
+
+  const abs = (p: string) => normalize(p.startsWith('/') ? p : join(cwd, p));
+  const ensureDir = (p: string) => {
+    for (let d = p; !dirs.has(d); d = dirname(d)) dirs.add(d);
+  };
+  const requireParent = (p: string) => {
+    if (!dirs.has(dirname(p))) throw new HostNotFoundError(dirname(p));
+  };
+  const put = (p: string, data: string | Uint8Array) => {
+    files.set(p, { data: typeof data === 'string' ? encoder.encode(data) : data, mtimeMs: clock().getTime() });
+  };
+  const get = (p: string, maxBytes?: number) => {
+    const file = files.get(abs(p));
+    if (!file) throw new HostNotFoundError(abs(p));
+    if (maxBytes !== undefined && file.data.byteLength > maxBytes) throw new HostTooLargeError(abs(p), file.data.byteLength, maxBytes);
+    return file.data;
+  };
+
+  for (const [path, text] of Object.entries(options.files ?? {})) {
+    ensureDir(dirname(abs(path)));
+    put(abs(path), text);
+  }
+
+  const host: MemoryHost = {
+    name: 'memory',
+    pid,
+    livePids,
+    hostname: () => 'memory-host',
+    cwd: () => cwd,
+    now: clock,
+    env: (name) => env[name],
+    envAll: () => ({ ...env }),
+    async readText(p, o) {
+      return decoder.decode(get(p, o?.maxBytes));
+    },
+    async readBytes(p, o) {
+      return get(p, o?.maxBytes).slice();
+    },
+    async writeAtomic(p, data) {
+      const path = abs(p);
+      requireParent(path);
+      put(path, data);
+      writeCounts.set(path, (writeCounts.get(path) ?? 0) + 1);
+    },
+    async writeExclusive(p, data) {
+      const path = abs(p);
+      requireParent(path);
+      if (files.has(path)) return false;
+      put(path, data);
+      return true;
+    },
+    async openWriter(p, o): Promise<FileWriter> {
+      const path = abs(p);
+      requireParent(path);
+      if (!o?.append || !files.has(path)) put(path, '');
+      return {
+        write(chunk) {
+          const prev = files.get(path)?.data ?? new Uint8Array();
+          const add = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
+          const next = new Uint8Array(prev.byteLength + add.byteLength);
+          next.set(prev);
+          next.set(add, prev.byteLength);
+          put(path, next);
+        },
+        async close() {},
+      };
+    },
+    async stat(p): Promise<FileInfo | null> {
+      const path = abs(p);
+      const file = files.get(path);
+      if (file) return { kind: 'file', size: file.data.byteLength, mtimeMs: file.mtimeMs };
+      return dirs.has(path) ? { kind: 'dir', size: 0, mtimeMs: 0 } : null;
+    },
+    lstat(p) {
+      return host.stat(p);
+    },
+    async realpath(p) {
+      const path = abs(p);
+      if (!files.has(path) && !dirs.has(path)) throw new HostNotFoundError(path);
+      return path;
+    },
+    async listDir(p): Promise<DirEntry[]> {
+      const path = abs(p);
+      if (!dirs.has(path)) throw new HostNotFoundError(path);
+      const out = new Map<string, DirEntry>();
+      const prefix = path === '/' ? '/' : `${path}/`;
+      for (const d of dirs) if (d.startsWith(prefix) && d !== path && !d.slice(prefix.length).includes('/')) out.set(d, { name: d.slice(prefix.length), kind: 'dir' });
+      for (const f of files.keys()) if (f.startsWith(prefix) && !f.slice(prefix.length).includes('/')) out.set(f, { name: f.slice(prefix.length), kind: 'file' });
+      return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
+    },
+    async mkdir(p) {
+      ensureDir(abs(p));
+    },
+    async remove(p, o) {
+      const path = abs(p);
+      files.delete(path);
+      if (o?.recursive) {
+        for (const f of [...files.keys()]) if (f.startsWith(`${path}/`)) files.delete(f);
+        for (const d of [...dirs]) if (d === path || d.startsWith(`${path}/`)) dirs.delete(d);
+      } else {
+        dirs.delete(path);
+      }
+    },
+    async rename(from, to) {
+      const data = get(from);
+      requireParent(abs(to));
+      files.delete(abs(from));
+      put(abs(to), data);
+    },
+    async copyFile(from, to) {
+      requireParent(abs(to));
+      put(abs(to), get(from).slice());
+    },
+    processAlive: (p) => livePids.has(p),
+    spawn:
+      options.spawn ??
+      (async () => ({ exitCode: null, signal: null, timedOut: false, cancelled: false, durationMs: 0, spawnError: 'ENOENT' })),
+    isInteractive: () => options.interactive ?? false,
+    async importModule(specifier) {
+      const mod = options.modules?.[specifier];
+      if (!mod) throw new HostNotFoundError(specifier);
+      return mod;
+    },
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    files() {
+      return Object.fromEntries([...files].map(([k, v]) => [k, decoder.decode(v.data)]));
+    },
+    writes: (p) => writeCounts.get(abs(p)) ?? 0,
+  };
+  return host;
+}

@@ -1,0 +1,25 @@
+/** sluice's kernel: the public API for plugins, hosts and the CLI. Deno-compatible: web APIs and the Host port only. */
+export { createKernel, type KernelOptions } from './kernel/create-kernel.ts';
+export type { Kernel, PluginInfo, Registry, SchemaEntry, RunOptions } from './kernel/kernel-types.ts';
+export { definePlugin, defineGate, defineDelegate, defineWorkflow, defineCommand } from './plugin/define.ts';
+export type * from './plugin/types.ts';
+export type * from './delegate/contract.ts';
+export { DEFAULT_DELEGATE_TIMEOUT_MS } from './delegate/delegate-runner.ts';
+export { HookDriver, type HookInfo } from './hooks/hook-driver.ts';
+export type * from './hooks/hook-types.ts';
+export type { DelegateStartEvent, DelegateOutputEvent, DelegateFinishEvent } from './hooks/core-hooks.ts';
+export type * from './queue/job-queue.ts';
+export { createLocalQueue } from './queue/local-queue.ts';
+export { createKeyedMutex } from './queue/keyed-mutex.ts';
+export type * from './host/host.ts';
+export { HostNotFoundError, HostTooLargeError } from './host/host.ts';
+export { createMemoryHost, type MemoryHost, type MemoryHostOptions } from './host/memory-host.ts';
+export { createStateStore, type StateStore, type StateFile, type UpdateResult } from './store/state-store.ts';
+export { acquireLock, type LockHandle, type LockOptions } from './store/file-lock.ts';
+export { yamlCodec, jsonCodec, codecForPath, CodecError, type Codec } from './store/codec.ts';
+export { readDataFile, readDataText, parseDataText, validateData, MAX_DATA_FILE_BYTES } from './store/read-data-file.ts';
+export { SluiceError, isSluiceError, toSluiceError, type SluiceErrorDetails } from './errors/sluice-error.ts';
+export { errorCatalog, ExitCode, type ErrorCode, type CatalogEntry } from './errors/catalog.ts';
+export { SluiceConfigSchema, DelegateSettingsSchema, defaultConfig, type SluiceConfig } from './config/config-schema.ts';
+export { loadConfig, CONFIG_FILES, type LoadedConfig } from './config/load-config.ts';
+export { resolveInside, realPathInside, isInside } from './paths/inside.ts';

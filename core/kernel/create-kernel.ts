@@ -1,0 +1,126 @@
+import { relative } from 'pathe';
+import { defaultConfig, SluiceConfigSchema, type SluiceConfig } from '../config/config-schema.ts';
+import type { DelegateDefinition } from '../delegate/contract.ts';
+import { createDelegateJob } from '../delegate/delegate-runner.ts';
+import { SluiceError, toSluiceError } from '../errors/sluice-error.ts';
+import type { Host } from '../host/host.ts';
+import { coreHooks } from '../hooks/core-hooks.ts';
+import { HookDriver } from '../hooks/hook-driver.ts';
+import type { HookName } from '../hooks/hook-types.ts';
+import { isInside, resolveInside } from '../paths/inside.ts';
+import type { CommandDefinition, GateDefinition, GateResult, PluginContext, WorkflowDefinition } from '../plugin/types.ts';
+import type { JobQueue } from '../queue/job-queue.ts';
+import { createLocalQueue } from '../queue/local-queue.ts';
+import { createStateStore } from '../store/state-store.ts';
+import type { Kernel, PluginInfo, SchemaEntry } from './kernel-types.ts';
+import { orderPlugins, resolvePlugins, runSetup, type PluginSource } from './load-plugins.ts';
+import { createRegistry } from './registry.ts';
+
+declare module '../queue/job-queue.ts' {
+  interface Jobs {
+    'gate:check': { payload: { type: string; input: unknown }; result: GateResult[] };
+  }
+}
+
+export interface KernelOptions {
+  host: Host;
+  /** Defaults to the host's working directory. */
+  projectRoot?: string;
+  config?: SluiceConfig;
+  /** Built-in plugins first; `config.plugins` specifiers are loaded after them. */
+  plugins?: readonly PluginSource[];
+  /** Overrides `config.concurrency` (the `--concurrency` flag). */
+  concurrency?: number;
+  /** Alternative queue backend; defaults to the in-process p-queue. */
+  queue?: (onProgress: Parameters<typeof createLocalQueue>[0]['onProgress']) => JobQueue;
+  /** Called for each isolated observer failure. */
+  onWarning?(error: SluiceError): void;
+}
+
+export async function createKernel(options: KernelOptions): Promise<Kernel> {
+  const { host } = options;
+  const config = options.config ?? defaultConfig();
+  const projectRoot = options.projectRoot ?? host.cwd();
+  const warnings: SluiceError[] = [];
+  const hooks = new HookDriver({
+    onObserverError(error) {
+      if (warnings.length < 100) warnings.push(error);
+      options.onWarning?.(error);
+    },
+  });
+  for (const [name, decl] of Object.entries(coreHooks)) hooks.declare(name as HookName, decl, 'core');
+
+  const onProgress = (event: Parameters<NonNullable<Parameters<typeof createLocalQueue>[0]['onProgress']>>[0]) => {
+    if (hooks.hasHandlers('queue:progress')) void hooks.call('queue:progress', event);
+  };
+  const queue = options.queue ? options.queue(onProgress) : createLocalQueue({ concurrency: options.concurrency ?? config.concurrency, onProgress });
+  const display = (path: string) => (isInside(projectRoot, path) ? relative(projectRoot, path) || '.' : path);
+  const store = createStateStore({ host, queue, lockWaitMs: config.lockWaitMs, display });
+
+  const gates = createRegistry<GateDefinition>('gate type', 'GATE_TYPE_UNKNOWN');
+  const delegates = createRegistry<DelegateDefinition>('delegate', 'DELEGATE_UNKNOWN');
+  const workflows = createRegistry<WorkflowDefinition>('workflow', 'UNKNOWN_COMMAND');
+  const commands = createRegistry<CommandDefinition>('command', 'UNKNOWN_COMMAND');
+  const schemas = createRegistry<SchemaEntry>('schema', 'SCHEMA_UNKNOWN');
+  const plugins: PluginInfo[] = [];
+
+  const kernel: Kernel = {
+    host,
+    config,
+    projectRoot,
+    hooks,
+    queue,
+    store,
+    plugins,
+    gates,
+    delegates,
+    workflows,
+    commands,
+    schemas,
+    warnings,
+    runDelegate: (backend, request, o = {}) => queue.run('delegate:run', { backend, request: { ...request } }, { signal: o.signal, label: request.label ?? backend }),
+    runGate: (type, input, o = {}) => queue.run('gate:check', { type, input }, { signal: o.signal, label: type }),
+    display,
+    resolveInProject: (path, what) => resolveInside(projectRoot, path, what),
+  };
+
+  queue.register('delegate:run', createDelegateJob(kernel));
+  queue.register('gate:check', async ({ type, input }, job) => {
+    const gate = gates.require(type);
+    try {
+      return await gate.check(input, { host, kernel, signal: job.signal });
+    } catch (error) {
+      throw toSluiceError(error, 'INTERNAL', { plugin: gates.entries().find((e) => e.value === gate)?.plugin });
+    }
+  });
+  schemas.add('config', 'core', { name: 'config', plugin: 'core', description: 'sluice.config.yaml / sluice.config.json', schema: SluiceConfigSchema });
+
+  const sources: PluginSource[] = [...(options.plugins ?? []), ...config.plugins];
+  const resolved = orderPlugins(await resolvePlugins(host, projectRoot, sources));
+  const seen = new Map<string, string>();
+  for (const { plugin, source } of resolved) {
+    const previous = seen.get(plugin.name);
+    if (previous !== undefined) throw new SluiceError('PLUGIN_DUPLICATE', { plugin: plugin.name, message: `plugin ${plugin.name} is loaded twice (${previous} and ${source})` });
+    seen.set(plugin.name, source);
+    const name = plugin.name;
+    const ctx: PluginContext = {
+      name,
+      host,
+      config,
+      kernel,
+      declareHook: (hook, decl) => hooks.declare(hook, decl, name),
+      hook: (hook, handler, o) => void hooks.on(hook, name, handler, o),
+      registerGate: (gate) => gates.add(gate.type, name, gate as GateDefinition),
+      registerDelegate: (d) => delegates.add(d.name, name, d),
+      registerWorkflow: (w) => workflows.add(w.name, name, w),
+      registerCommand: (c) => commands.add(c.name, name, c),
+      registerJob: (job, handler) => queue.register(job, handler, name),
+      registerSchema: (schemaName, schema, description) => schemas.add(schemaName, name, { name: schemaName, plugin: name, description, schema }),
+    };
+    const started = performance.now();
+    await runSetup(plugin, () => plugin.setup(ctx), config.pluginTimeoutMs);
+    plugins.push({ name, version: plugin.version, enforce: plugin.enforce, source, loadMs: Math.round((performance.now() - started) * 100) / 100 });
+  }
+  await hooks.call('kernel:ready', kernel);
+  return kernel;
+}

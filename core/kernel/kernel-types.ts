@@ -1,0 +1,68 @@
+import type * as v from 'valibot';
+import type { SluiceConfig } from '../config/config-schema.ts';
+import type { DelegateDefinition, DelegateRequest, DelegateResult } from '../delegate/contract.ts';
+import type { SluiceError } from '../errors/sluice-error.ts';
+import type { Host } from '../host/host.ts';
+import type { HookDriver } from '../hooks/hook-driver.ts';
+import type { CommandDefinition, GateDefinition, GateResult, WorkflowDefinition } from '../plugin/types.ts';
+import type { JobQueue } from '../queue/job-queue.ts';
+import type { StateStore } from '../store/state-store.ts';
+
+export interface Registered<T> {
+  plugin: string;
+  value: T;
+}
+
+/** A name → definition map that remembers which plugin registered what. */
+export interface Registry<T> {
+  get(name: string): T | undefined;
+  require(name: string): T;
+  has(name: string): boolean;
+  names(): string[];
+  entries(): Registered<T>[];
+}
+
+export interface PluginInfo {
+  name: string;
+  version?: string;
+  enforce?: 'pre' | 'post';
+  source: string;
+  loadMs: number;
+}
+
+export interface SchemaEntry {
+  name: string;
+  description: string;
+  plugin: string;
+  schema: v.GenericSchema;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+}
+
+export interface Kernel {
+  readonly host: Host;
+  readonly config: SluiceConfig;
+  /** Absolute project root: every relative path in files and flags is resolved against it. */
+  readonly projectRoot: string;
+  readonly hooks: HookDriver;
+  readonly queue: JobQueue;
+  readonly store: StateStore;
+  readonly plugins: readonly PluginInfo[];
+  readonly gates: Registry<GateDefinition>;
+  readonly delegates: Registry<DelegateDefinition>;
+  readonly workflows: Registry<WorkflowDefinition>;
+  readonly commands: Registry<CommandDefinition>;
+  readonly schemas: Registry<SchemaEntry>;
+  /** Observer failures collected during the run (also sent to `onWarning`). */
+  readonly warnings: readonly SluiceError[];
+  /** Runs one prompt through a delegate backend via the queue; never throws for backend failures. */
+  runDelegate(backend: string, request: DelegateRequest, options?: RunOptions): Promise<DelegateResult>;
+  /** Runs one gate type through the queue. */
+  runGate(type: string, input: unknown, options?: RunOptions): Promise<GateResult[]>;
+  /** A path as errors should show it (relative to the project root when inside it). */
+  display(path: string): string;
+  /** Resolves a path given by a user or a file against the project root, refusing escapes. */
+  resolveInProject(path: string, what?: string): string;
+}

@@ -1,0 +1,142 @@
+import type * as v from 'valibot';
+import type { SluiceConfig } from '../config/config-schema.ts';
+import type { DelegateDefinition } from '../delegate/contract.ts';
+import type { Host } from '../host/host.ts';
+import type { HookDeclaration, HookHandler, HookHandlerOptions, HookName } from '../hooks/hook-types.ts';
+import type { JobHandler, JobName } from '../queue/job-queue.ts';
+import type { Kernel } from '../kernel/kernel-types.ts';
+
+export type Severity = 'MUST' | 'SHOULD' | 'MAY';
+
+/** One line of a gate's verdict. `passed: null` means a person has to judge it. */
+export interface GateResult {
+  gate: string;
+  artifact?: string;
+  check?: string;
+  passed: boolean | null;
+  message: string;
+  severity: Severity | 'INFO';
+  [key: string]: unknown;
+}
+
+export interface GateContext {
+  host: Host;
+  kernel: Kernel;
+  signal: AbortSignal;
+}
+
+/** A gate type. Its input is plain JSON (gates run as queue jobs). */
+export interface GateDefinition<I = unknown> {
+  type: string;
+  /** Gate id as it appears in results, e.g. `G1-integrity`. */
+  id: string;
+  description: string;
+  check(input: I, ctx: GateContext): Promise<GateResult[]>;
+}
+
+export interface WorkflowDefinition {
+  name: string;
+  description: string;
+  /** Commands this workflow contributes, for `sluice plugins`. */
+  commands?: string[];
+  /** Names of the schemas of the files it owns. */
+  schemas?: string[];
+}
+
+export interface CommandOption {
+  /** Commander-style flags: `--phase <id>`, `-y, --yes`, `--approve <gate...>`. */
+  flags: string;
+  description: string;
+  default?: string | boolean | string[];
+  choices?: string[];
+}
+
+export interface Style {
+  bold(s: string): string;
+  dim(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  cyan(s: string): string;
+}
+
+export interface ProgressHandle {
+  update(text: string): void;
+  done(): void;
+}
+
+export interface CommandIO {
+  readonly json: boolean;
+  readonly interactive: boolean;
+  readonly style: Style;
+  /** A human line on stdout; suppressed under --json. */
+  print(line: string): void;
+  /** A diagnostic line on stderr; allowed under --json. */
+  warn(line: string): void;
+  /** Progress on stderr, shown only for work that lasts over a second and only on a terminal. */
+  progress(label: string): ProgressHandle;
+  /** Asks on the terminal; throws USAGE when not interactive, so scripts never hang on a question. */
+  choose(question: string, choices: string[], defaultChoice?: string): Promise<string>;
+  confirm(question: string): Promise<boolean>;
+}
+
+export interface CommandContext {
+  kernel: Kernel;
+  host: Host;
+  /** The project root (`--cwd`, absolute). */
+  cwd: string;
+  io: CommandIO;
+  signal: AbortSignal;
+}
+
+export interface CommandInput {
+  /** Positional arguments in declared order (variadic ones as arrays). */
+  args: (string | string[] | undefined)[];
+  options: Record<string, unknown>;
+}
+
+export interface CommandOutcome {
+  /** 0 ok, 1 blocked, 2 usage, 3 busy (DESIGN.md). */
+  exitCode: number;
+  /** The --json document. */
+  data: unknown;
+  /** What a person sees; printed to stdout unless --json. */
+  human?: string;
+}
+
+export interface CommandDefinition {
+  /** `status`, or a subcommand path like `lifecycle start`. */
+  name: string;
+  summary: string;
+  /** Commander-style: `<slug>`, `[phase]`, `[slugs...]`. */
+  args?: string[];
+  options?: CommandOption[];
+  /** Shown under the command's --help. */
+  examples?: string[];
+  run(input: CommandInput, ctx: CommandContext): Promise<CommandOutcome>;
+}
+
+export interface PluginContext {
+  readonly name: string;
+  readonly host: Host;
+  readonly config: SluiceConfig;
+  /** The kernel being built; registries are complete only after every plugin has loaded. */
+  readonly kernel: Kernel;
+  declareHook<N extends HookName>(name: N, decl: HookDeclaration): void;
+  hook<N extends HookName>(name: N, handler: HookHandler<N>, options?: HookHandlerOptions): void;
+  registerGate<I>(gate: GateDefinition<I>): void;
+  registerDelegate(delegate: DelegateDefinition): void;
+  registerWorkflow(workflow: WorkflowDefinition): void;
+  registerCommand(command: CommandDefinition): void;
+  registerJob<N extends JobName>(name: N, handler: JobHandler<N>): void;
+  /** Makes a file format available to `sluice schema NAME`. */
+  registerSchema(name: string, schema: v.GenericSchema, description: string): void;
+}
+
+export interface PluginDefinition {
+  name: string;
+  version?: string;
+  /** `pre` plugins load first, `post` last; others in the order given. */
+  enforce?: 'pre' | 'post';
+  setup(ctx: PluginContext): void | Promise<void>;
+}

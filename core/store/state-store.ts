@@ -1,0 +1,118 @@
+import type * as v from 'valibot';
+import { SluiceError } from '../errors/sluice-error.ts';
+import type { Host } from '../host/host.ts';
+import type { JobQueue } from '../queue/job-queue.ts';
+import { codecForPath, type Codec } from './codec.ts';
+import { acquireLock } from './file-lock.ts';
+import { parseDataText, readDataText, validateData } from './read-data-file.ts';
+
+/** A state file: where it is, its schema, and the rules every update must keep. */
+export interface StateFile<S extends v.GenericSchema> {
+  path: string;
+  schema: S;
+  codec?: Codec;
+  /** Returns a message when going from `before` to `after` breaks a rule (e.g. history shortened). */
+  invariant?(before: v.InferOutput<S>, after: v.InferOutput<S>): string | undefined;
+}
+
+export interface UpdateOptions<T> {
+  /** Value to start from when the file does not exist yet; without it a missing file is an error. */
+  initial?: () => T;
+  /** Lock purpose shown to a process that has to wait. */
+  purpose?: string;
+}
+
+export interface UpdateResult<T> {
+  before: T | undefined;
+  after: T;
+  written: boolean;
+}
+
+export interface StateStore {
+  read<S extends v.GenericSchema>(file: StateFile<S>): Promise<v.InferOutput<S>>;
+  /**
+   * lock → read → validate → apply `fn` (pure) → validate → invariant → atomic write → unlock.
+   * `fn` may throw a SluiceError to refuse; nothing is written then. Returning the same object
+   * skips the write.
+   */
+  update<S extends v.GenericSchema>(file: StateFile<S>, fn: (current: v.InferOutput<S>) => v.InferOutput<S>, options?: UpdateOptions<v.InferOutput<S>>): Promise<UpdateResult<v.InferOutput<S>>>;
+  /** Writes a new state file; refuses to replace an existing one unless `overwrite`. */
+  create<S extends v.GenericSchema>(file: StateFile<S>, value: v.InferOutput<S>, options?: { overwrite?: boolean }): Promise<void>;
+  exists(path: string): Promise<boolean>;
+}
+
+export interface StateStoreOptions {
+  host: Host;
+  /** In-process serialization per file, so two jobs in one process never race for the file lock. */
+  queue?: Pick<JobQueue, 'exclusive'>;
+  /** How long to wait for another process's lock before LOCK_BUSY. */
+  lockWaitMs?: number;
+  /** Turns an absolute path into what errors show (usually relative to the project). */
+  display?(path: string): string;
+}
+
+export function createStateStore(options: StateStoreOptions): StateStore {
+  const { host } = options;
+  const display = options.display ?? ((p: string) => p);
+  const exclusive = <T>(key: string, fn: () => Promise<T>) => (options.queue ? options.queue.exclusive(key, fn) : fn());
+
+  async function withLock<T>(path: string, purpose: string | undefined, fn: () => Promise<T>): Promise<T> {
+    return exclusive(`state:${path}`, async () => {
+      const lock = await acquireLock(host, `${path}.lock`, { waitMs: options.lockWaitMs, purpose, display: display(path) });
+      try {
+        return await fn();
+      } finally {
+        await lock.release();
+      }
+    });
+  }
+
+  async function readCurrent<S extends v.GenericSchema>(file: StateFile<S>): Promise<v.InferOutput<S> | undefined> {
+    if ((await host.stat(file.path)) === null) return undefined;
+    const text = await readDataText(host, file.path, { display: display(file.path) });
+    return validateData(file.schema, parseDataText(text, file.codec ?? codecForPath(file.path), display(file.path)), display(file.path));
+  }
+
+  async function write<S extends v.GenericSchema>(file: StateFile<S>, value: unknown): Promise<void> {
+    const text = (file.codec ?? codecForPath(file.path)).stringify(value);
+    await host.writeAtomic(file.path, text);
+  }
+
+  return {
+    async read(file) {
+      const value = await readCurrent(file);
+      if (value === undefined) throw new SluiceError('FILE_NOT_FOUND', { file: display(file.path), message: 'file does not exist' });
+      return value;
+    },
+
+    update(file, fn, o = {}) {
+      return withLock(file.path, o.purpose, async () => {
+        const before = await readCurrent(file);
+        if (before === undefined && o.initial === undefined) {
+          throw new SluiceError('STATE_MISSING', { file: display(file.path), message: 'file does not exist' });
+        }
+        const start = before ?? validateData(file.schema, o.initial!(), display(file.path), 'INVARIANT_VIOLATED');
+        const next = fn(start);
+        if (next === start && before !== undefined) return { before, after: before, written: false };
+        const after = validateData(file.schema, next, display(file.path), 'INVARIANT_VIOLATED');
+        const broken = before === undefined ? undefined : file.invariant?.(before, after);
+        if (broken) throw new SluiceError('INVARIANT_VIOLATED', { file: display(file.path), message: broken });
+        await write(file, after);
+        return { before, after, written: true };
+      });
+    },
+
+    create(file, value, o = {}) {
+      return withLock(file.path, 'create', async () => {
+        if (!o.overwrite && (await host.stat(file.path)) !== null) {
+          throw new SluiceError('STATE_EXISTS', { file: display(file.path), message: 'file already exists' });
+        }
+        await write(file, validateData(file.schema, value, display(file.path), 'INVARIANT_VIOLATED'));
+      });
+    },
+
+    async exists(path) {
+      return (await host.stat(path)) !== null;
+    },
+  };
+}

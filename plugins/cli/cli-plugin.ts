@@ -1,0 +1,13 @@
+import { definePlugin } from '../../core/index.ts';
+import { pluginsCommand } from './commands/plugins-command.ts';
+import { schemaCommand } from './commands/schema-command.ts';
+
+/** The CLI's own commands: introspection of the kernel. */
+export const cliPlugin = definePlugin({
+  name: 'sluice:cli',
+  enforce: 'pre',
+  setup(ctx) {
+    ctx.registerCommand(pluginsCommand);
+    ctx.registerCommand(schemaCommand);
+  },
+});

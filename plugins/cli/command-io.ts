@@ -1,0 +1,52 @@
+import { createInterface } from 'node:readline/promises';
+import { SluiceError, type CommandIO } from '../../core/index.ts';
+import { createProgressLine } from './progress-line.ts';
+import { createStyle } from './terminal-style.ts';
+
+export interface CommandIOOptions {
+  json: boolean;
+  interactive: boolean;
+}
+
+/** Human lines go to stdout (never under --json); diagnostics and progress to stderr. */
+export function createCommandIO(o: CommandIOOptions): CommandIO {
+  const style = createStyle(process.stdout);
+  const ask = async (question: string): Promise<string> => {
+    if (!o.interactive) {
+      throw new SluiceError('USAGE', { message: `sluice needs an answer to "${question}" but stdin is not a terminal`, hint: 'pass the answer as a flag (see --help)' });
+    }
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return (await rl.question(question)).trim();
+    } finally {
+      rl.close();
+    }
+  };
+  return {
+    json: o.json,
+    interactive: o.interactive,
+    style,
+    print(line) {
+      if (!o.json) process.stdout.write(`${line}\n`);
+    },
+    warn(line) {
+      process.stderr.write(`${line}\n`);
+    },
+    progress: (label) => createProgressLine(process.stderr, label),
+    async choose(question, choices, defaultChoice) {
+      const list = choices.map((c, i) => `  ${i + 1}) ${c}${c === defaultChoice ? ' (default)' : ''}`).join('\n');
+      for (;;) {
+        const answer = await ask(`${question}\n${list}\n> `);
+        if (answer === '' && defaultChoice !== undefined) return defaultChoice;
+        const byNumber = choices[Number(answer) - 1];
+        const byName = choices.find((c) => c.toLowerCase().startsWith(answer.toLowerCase()) && answer !== '');
+        if (byNumber ?? byName) return (byNumber ?? byName)!;
+        process.stderr.write(`Please answer 1-${choices.length}.\n`);
+      }
+    },
+    async confirm(question) {
+      const answer = await ask(`${question} [y/N] `);
+      return /^y(es)?$/i.test(answer);
+    },
+  };
+}

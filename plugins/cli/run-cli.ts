@@ -1,0 +1,63 @@
+import { resolve } from 'node:path';
+import { createKernel, loadConfig, SluiceError, type CommandContext, type Kernel } from '../../core/index.ts';
+import { createNodeHost } from '../host-node/index.ts';
+import { builtinPlugins } from './builtin-plugins.ts';
+import { buildProgram, commanderOutcome, type ProgramResult } from './build-program.ts';
+import { createCommandIO } from './command-io.ts';
+import { readGlobalOptions } from './global-options.ts';
+import { printError } from './print-error.ts';
+import { watchQueueProgress } from './queue-progress.ts';
+
+/** Runs one sluice command line and returns its exit code (0 ok, 1 blocked, 2 usage, 3 busy). */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  let json = argv.includes('--json');
+  const controller = new AbortController();
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    const globals = readGlobalOptions(argv);
+    json = globals.json;
+    const root = resolve(globals.cwd ?? process.cwd());
+    const host = createNodeHost({ cwd: root });
+    if ((await host.stat(root))?.kind !== 'dir') throw new SluiceError('USAGE', { message: `--cwd ${root} is not a folder` });
+    const { config } = await loadConfig(host, root);
+    const io = createCommandIO({ json, interactive: host.isInteractive() });
+    const kernel: Kernel = await createKernel({
+      host,
+      config,
+      projectRoot: root,
+      plugins: builtinPlugins,
+      concurrency: globals.concurrency,
+      onWarning: (e) => io.warn(`warning: ${e.message}`),
+    });
+    const stopProgress = json ? () => {} : watchQueueProgress(kernel);
+    const result: ProgramResult = {};
+    const makeContext = (): CommandContext => ({ kernel, host, cwd: root, io, signal: controller.signal });
+    const program = buildProgram(kernel.commands.entries().map((e) => e.value), makeContext, result);
+    if (argv.length === 0) {
+      process.stdout.write(program.helpInformation());
+      return 2;
+    }
+    try {
+      await program.parseAsync([...argv], { from: 'user' });
+    } catch (error) {
+      const mapped = commanderOutcome(error);
+      if (mapped instanceof SluiceError) throw mapped;
+      return mapped.exitCode;
+    } finally {
+      stopProgress();
+    }
+    const outcome = result.outcome;
+    if (!outcome) return 0;
+    if (json) process.stdout.write(`${JSON.stringify(outcome.data, null, 2)}\n`);
+    else if (outcome.human !== undefined && outcome.human !== '') process.stdout.write(outcome.human.endsWith('\n') ? outcome.human : `${outcome.human}\n`);
+    return outcome.exitCode;
+  } catch (error) {
+    return printError(error, json);
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}

@@ -1,0 +1,3 @@
+export { createNodeHost } from './node-host.ts';
+export { writeFileAtomic, writeFileExclusive } from './atomic-write.ts';
+export { spawnProcess } from './spawn-process.ts';

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// Bundles the CLI into dist/sluice.mjs. Code splitting keeps cold start low: each command's
+// heavy modules live in their own chunk and load only when that command runs.
+import { build } from 'esbuild';
+import { chmod, readFile, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+
+await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { sluice: 'plugins/cli/main.ts' },
+  outdir: 'dist',
+  entryNames: '[name]',
+  chunkNames: 'chunks/[name]-[hash]',
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  sourcemap: 'linked',
+  metafile: true,
+  legalComments: 'none',
+  define: { __SLUICE_VERSION__: JSON.stringify(pkg.version) },
+  // yaml (and other CJS dependencies) call require(); give the ESM bundle one.
+  banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+await chmod(new URL('../dist/sluice.mjs', import.meta.url), 0o755);
+if (process.argv.includes('--analyze')) {
+  const { analyzeMetafile } = await import('esbuild');
+  console.log(await analyzeMetafile(result.metafile));
+}
