@@ -25,7 +25,7 @@ export const yamlCodec: Codec = {
   name: 'yaml',
   parse(text) {
     if (text.trim() === '') throw new CodecError('file is empty');
-    const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+    const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
     const first = doc.errors[0];
     if (first) {
       const pos = first.linePos?.[0];
