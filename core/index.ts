@@ -23,3 +23,4 @@ export { errorCatalog, ExitCode, type ErrorCode, type CatalogEntry } from './err
 export { SluiceConfigSchema, DelegateSettingsSchema, defaultConfig, type SluiceConfig } from './config/config-schema.ts';
 export { loadConfig, CONFIG_FILES, type LoadedConfig } from './config/load-config.ts';
 export { resolveInside, realPathInside, isInside } from './paths/inside.ts';
+export { createSecretRedactor, createStreamRedactor, isSecretName, type SecretRedactor } from './secrets/redact-secrets.ts';

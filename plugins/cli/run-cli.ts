@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createKernel, loadConfig, SluiceError, type CommandContext, type Kernel } from '../../core/index.ts';
+import { createKernel, createSecretRedactor, loadConfig, SluiceError, type CommandContext, type Kernel } from '../../core/index.ts';
 import { createNodeHost } from '../host-node/index.ts';
 import { builtinPlugins } from './builtin-plugins.ts';
 import { buildProgram, commanderOutcome, type ProgramResult } from './build-program.ts';
@@ -52,8 +52,10 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     }
     const outcome = result.outcome;
     if (!outcome) return 0;
-    if (json) process.stdout.write(`${JSON.stringify(outcome.data, null, 2)}\n`);
-    else if (outcome.human !== undefined && outcome.human !== '') process.stdout.write(outcome.human.endsWith('\n') ? outcome.human : `${outcome.human}\n`);
+    // Output may quote delegate answers or files; secrets from the environment never leave in it.
+    const { redact } = createSecretRedactor(process.env);
+    if (json) process.stdout.write(`${redact(JSON.stringify(outcome.data, null, 2))}\n`);
+    else if (outcome.human !== undefined && outcome.human !== '') process.stdout.write(redact(outcome.human.endsWith('\n') ? outcome.human : `${outcome.human}\n`));
     return outcome.exitCode;
   } catch (error) {
     return printError(error, json);
