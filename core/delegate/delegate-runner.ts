@@ -97,7 +97,7 @@ export function createDelegateJob(kernel: Kernel) {
   };
 }
 
-/** A backend that throws has a bug, but the contract says results, not exceptions. */
+/** A backend that throws unexpectedly has a bug, but the contract says results, not exceptions. */
 async function runAttempt(def: DelegateDefinition, request: DelegateRequest, ctx: Parameters<DelegateDefinition['run']>[1]): Promise<DelegateAttempt> {
   const started = ctx.host.now().getTime();
   try {
@@ -107,6 +107,8 @@ async function runAttempt(def: DelegateDefinition, request: DelegateRequest, ctx
     }
     return a;
   } catch (error) {
+    // A catalogued error (invalid script file, bad settings) is the user's to fix, not a run outcome.
+    if (error instanceof SluiceError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     return { status: ctx.signal.aborted ? 'cancelled' : 'error', exitCode: null, text: '', durationMs: ctx.host.now().getTime() - started, error: `backend ${def.name} threw: ${message}` };
   }

@@ -1,8 +1,9 @@
 import type { PluginDefinition } from '../../core/index.ts';
+import { delegatePlugins } from '../../delegates/index.ts';
 import { cliPlugin } from './cli-plugin.ts';
 
 /**
  * Every plugin that ships with sluice, in load order. Plugin entry modules must stay light:
  * they register definitions and import their heavy parts lazily inside handlers.
  */
-export const builtinPlugins: PluginDefinition[] = [cliPlugin];
+export const builtinPlugins: PluginDefinition[] = [cliPlugin, ...delegatePlugins];

@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import * as v from 'valibot';
+import { createKernel, SluiceConfigSchema, type Kernel } from '../../core/index.ts';
+import { delegatePlugins } from '../../delegates/index.ts';
+import { createNodeHost } from '../../plugins/host-node/index.ts';
+
+export const repoRoot = resolve(import.meta.dirname, '../..');
+export const fakeBin = join(repoRoot, 'test/fixtures/bin');
+
+export const tempProject = () => mkdtemp(join(tmpdir(), 'sluice-delegates-'));
+
+/** A kernel with the real Node host and every bundled delegate, rooted in `root`. */
+export async function delegateKernel(root: string, config: Record<string, unknown> = {}, concurrency?: number): Promise<Kernel> {
+  return createKernel({ host: createNodeHost({ cwd: root }), projectRoot: root, config: v.parse(SluiceConfigSchema, config), plugins: delegatePlugins, concurrency });
+}
+
+export async function writeScript(root: string, name: string, yaml: string): Promise<string> {
+  const path = join(root, name);
+  await writeFile(path, yaml);
+  return path;
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the sluice CLI from source, as a user would. */
+export function runSluice(args: string[], o: { cwd: string; input?: string; env?: Record<string, string> }): Promise<CliRun> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import=tsx', join(repoRoot, 'plugins/cli/main.ts'), ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, NO_COLOR: '1', ...o.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+    child.stdin.end(o.input ?? '');
+  });
+}

@@ -1,0 +1,280 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { DelegateRequest } from '../../core/index.ts';
+import { sequenceDir } from '../../delegates/script/index.ts';
+import { delegateKernel, runSluice, tempProject, writeScript } from './delegate-kernel.ts';
+
+const REVIEW_SCRIPT = `version: 1
+rules:
+  - match: "Review the (\\\\S+) change"
+    flags: "is"
+    mode: analysis
+    replies:
+      - text: "first review of $1"
+        json: { ok: true, slug: "$1" }
+      - "second review of $1"
+      - "last review of $1"
+  - match: "Plan (?<slug>[\\\\w./-]+)"
+    mode: write
+    reply:
+      text: "planned $<slug>"
+      files:
+        ".prizmkit/specs/$<slug>/plan.md": "- [x] [T-001] plan for $<slug>\\n"
+  - match: "Plan"
+    reply: "read-only plan"
+  - match: "slow"
+    reply: { text: "finally", delayMs: 3000 }
+  - match: "flaky"
+    reply: { status: error, error: "rate limited", transient: true }
+  - match: "(broken)"
+    reply: { status: error, error: "tool crashed on $1", exitCode: 7 }
+  - match: "never answers"
+    reply: { status: timeout }
+  - match: "cost \\\\$\\\\d+"
+    reply: "price: $$5"
+`;
+
+const req = (root: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({ prompt, mode: 'analysis', cwd: root, extra: { script: 'script.yaml' }, ...extra });
+
+async function project(yaml = REVIEW_SCRIPT) {
+  const root = await tempProject();
+  await writeScript(root, 'script.yaml', yaml);
+  return root;
+}
+
+describe('script delegate: matching', () => {
+  it('answers with the first matching rule, substituting numbered and named captures', async () => {
+    const root = await project();
+    const k = await delegateKernel(root);
+    const a = await k.runDelegate('script', req(root, 'Please REVIEW the login-form change now'));
+    assert.equal(a.status, 'ok');
+    assert.equal(a.exitCode, 0);
+    assert.equal(a.text, 'first review of login-form');
+    assert.deepEqual(a.json, { ok: true, slug: 'login-form' });
+    assert.equal(a.tries, 1);
+    const b = await k.runDelegate('script', req(root, 'Plan auth', { mode: 'write' }));
+    assert.equal(b.text, 'planned auth');
+  });
+
+  it('skips rules whose mode differs from the run mode', async () => {
+    const root = await project();
+    const k = await delegateKernel(root);
+    assert.equal((await k.runDelegate('script', req(root, 'Plan auth', { mode: 'analysis' }))).text, 'read-only plan');
+    const review = await k.runDelegate('script', req(root, 'Review the x change', { mode: 'write' }));
+    assert.equal(review.status, 'error');
+    assert.equal(review.error, 'no scripted answer for this prompt');
+  });
+
+  it('uses the default reply when no rule matches, and fails without one', async () => {
+    const root = await project(`version: 1\nrules: []\ndefault: "nothing scripted for that"\n`);
+    const k = await delegateKernel(root);
+    const a = await k.runDelegate('script', req(root, 'anything'));
+    assert.deepEqual([a.status, a.text], ['ok', 'nothing scripted for that']);
+    const root2 = await project(`version: 1\nrules:\n  - match: "^exact$"\n    reply: yes\n`);
+    const b = await (await delegateKernel(root2)).runDelegate('script', req(root2, 'not exact'));
+    assert.equal(b.status, 'error');
+    assert.equal(b.exitCode, 1);
+    assert.equal(b.error, 'no scripted answer for this prompt');
+  });
+
+  it('keeps $$ as a literal dollar sign', async () => {
+    const root = await project();
+    const a = await (await delegateKernel(root)).runDelegate('script', req(root, 'what is the cost $12?'));
+    assert.equal(a.text, 'price: $5');
+  });
+
+  it('writes the answer to the transcript and to delegate:output observers', async () => {
+    const root = await project();
+    const k = await delegateKernel(root);
+    const chunks: string[] = [];
+    k.hooks.on('delegate:output', 'test', (e) => void chunks.push(e.chunk));
+    const a = await k.runDelegate('script', req(root, 'Review the api change'));
+    const transcript = await readFile(a.transcriptPath, 'utf8');
+    assert.match(transcript, /first review of api/);
+    assert.match(transcript, /rules\[0\] reply 1\/3/);
+    assert.ok(chunks.join('').includes('first review of api'));
+  });
+});
+
+describe('script delegate: sequences', () => {
+  it('hands out replies one per call, the last repeating, and continues across kernels (processes)', async () => {
+    const root = await project();
+    const texts: string[] = [];
+    for (let i = 0; i < 2; i++) texts.push((await (await delegateKernel(root)).runDelegate('script', req(root, 'review the web change'))).text);
+    const k = await delegateKernel(root);
+    for (let i = 0; i < 3; i++) texts.push((await k.runDelegate('script', req(root, 'review the web change'))).text);
+    assert.deepEqual(texts, ['first review of web', 'second review of web', 'last review of web', 'last review of web', 'last review of web']);
+    const stateFiles = await import('node:fs/promises').then((fs) => fs.readdir(sequenceDir(root)));
+    assert.equal(stateFiles.length, 1);
+    assert.match(stateFiles[0], /^script\.yaml\.[0-9a-f]{10}\.json$/);
+  });
+
+  it('gives parallel calls distinct replies', async () => {
+    const root = await project();
+    const k = await delegateKernel(root, {}, 4);
+    const results = await Promise.all([1, 2, 3].map(() => k.runDelegate('script', req(root, 'review the p change'))));
+    assert.deepEqual(results.map((r) => r.text).sort(), ['first review of p', 'last review of p', 'second review of p']);
+  });
+
+  it('restarts every sequence after `sluice delegate --to script --reset`', async () => {
+    const root = await project();
+    const k = await delegateKernel(root);
+    await k.runDelegate('script', req(root, 'review the a change'));
+    const reset = await runSluice(['delegate', '--cwd', root, '--to', 'script', '--reset'], { cwd: root });
+    assert.equal(reset.code, 0, reset.stderr);
+    assert.equal(existsSync(sequenceDir(root)), false);
+    assert.equal((await k.runDelegate('script', req(root, 'review the a change'))).text, 'first review of a');
+  });
+});
+
+describe('script delegate: files', () => {
+  it('writes reply files inside the run directory in write mode', async () => {
+    const root = await project();
+    const a = await (await delegateKernel(root)).runDelegate('script', req(root, 'Plan auth', { mode: 'write' }));
+    assert.equal(a.status, 'ok');
+    assert.equal(await readFile(join(root, '.prizmkit/specs/auth/plan.md'), 'utf8'), '- [x] [T-001] plan for auth\n');
+    assert.match(await readFile(a.transcriptPath, 'utf8'), /wrote \.prizmkit\/specs\/auth\/plan\.md/);
+  });
+
+  it('never writes files in analysis mode', async () => {
+    const root = await project(`version: 1\nrules:\n  - match: "Plan (\\\\w+)"\n    reply: { text: "ok", files: { "out/$1.md": "x" } }\n`);
+    const a = await (await delegateKernel(root)).runDelegate('script', req(root, 'Plan auth'));
+    assert.equal(a.status, 'ok');
+    assert.equal(existsSync(join(root, 'out')), false);
+  });
+
+  it('refuses a path that escapes the run directory through a capture, writing nothing', async () => {
+    const root = await project();
+    const outside = join(root, '..');
+    const a = await (await delegateKernel(root)).runDelegate('script', req(root, 'Plan ../../../escaped', { mode: 'write' }));
+    assert.equal(a.status, 'error');
+    assert.match(a.error!, /outside the working directory/);
+    assert.equal(existsSync(join(outside, 'escaped')), false);
+    assert.equal(existsSync(join(tmpdir(), 'escaped')), false);
+  });
+
+  it('refuses a path that leaves the run directory through a symlink', async () => {
+    const root = await project();
+    const elsewhere = await tempProject();
+    await mkdir(join(root, '.prizmkit'), { recursive: true });
+    await symlink(elsewhere, join(root, '.prizmkit/specs'));
+    const a = await (await delegateKernel(root)).runDelegate('script', req(root, 'Plan auth', { mode: 'write' }));
+    assert.equal(a.status, 'error');
+    assert.match(a.error!, /symlink/);
+    assert.equal(existsSync(join(elsewhere, 'auth')), false);
+  });
+});
+
+describe('script delegate: outcomes, time and cancellation', () => {
+  it('reports a simulated delay that outlives the timeout as status timeout, without waiting it out', async () => {
+    const root = await project();
+    const started = Date.now();
+    const a = await (await delegateKernel(root)).runDelegate('script', req(root, 'slow please', { timeoutMs: 100 }));
+    assert.equal(a.status, 'timeout');
+    assert.ok(Date.now() - started < 2500, 'returned well before the 3 s delay');
+  });
+
+  it('stops a simulated delay when the AbortSignal fires', async () => {
+    const root = await project();
+    const k = await delegateKernel(root);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    // The kernel queue rejects a cancelled job at once; the backend itself reports `cancelled`.
+    await assert.rejects(k.runDelegate('script', req(root, 'slow please'), { signal: controller.signal }), (e: Error & { code?: string }) => e.code === 'QUEUE_CANCELLED');
+    const finished = new Promise<string>((done) => k.hooks.on('delegate:finish', 'test', (e) => void done(e.status)));
+    const again = new AbortController();
+    setTimeout(() => again.abort(), 100);
+    await k.runDelegate('script', req(root, 'slow please'), { signal: again.signal }).catch(() => {});
+    assert.equal(await finished, 'cancelled');
+    assert.ok(Date.now() - started < 2500);
+  });
+
+  it('reports scripted timeouts and errors with their exit code and message', async () => {
+    const root = await project();
+    const k = await delegateKernel(root);
+    const t = await k.runDelegate('script', req(root, 'it never answers'));
+    assert.deepEqual([t.status, t.exitCode], ['timeout', null]);
+    const e = await k.runDelegate('script', req(root, 'broken'));
+    assert.deepEqual([e.status, e.exitCode, e.error, e.tries], ['error', 7, 'tool crashed on broken', 1]);
+  });
+
+  it('retries transient errors with backoff and reports the tries', async () => {
+    const root = await project();
+    const a = await (await delegateKernel(root, { delegates: { script: { retries: 2 } } })).runDelegate('script', req(root, 'flaky'));
+    assert.deepEqual([a.status, a.tries, a.error], ['error', 3, 'rate limited']);
+  });
+});
+
+describe('script delegate: script files', () => {
+  it('names the file and field of an invalid script (SCRIPT_INVALID, exit 2)', async () => {
+    for (const [yaml, field] of [
+      ['version: 1\nrules:\n  - match: "("\n    reply: x\n', 'rules.0.match'],
+      ['version: 1\nrules:\n  - match: "a"\n    repy: x\n', 'rules.0.repy'],
+      ['version: 2\n', 'version'],
+    ] as const) {
+      const root = await project(yaml);
+      await assert.rejects((await delegateKernel(root)).runDelegate('script', req(root, 'a')), (e: Error & { code?: string; field?: string; file?: string; exitCode?: number }) => {
+        assert.equal(e.code, 'SCRIPT_INVALID');
+        assert.equal(e.exitCode, 2);
+        assert.equal(e.file, 'script.yaml');
+        assert.equal(e.field, field);
+        return true;
+      });
+    }
+  });
+
+  it('takes the script from extra.script, then delegates.script.file, then SLUICE_DELEGATE_SCRIPT', async () => {
+    const root = await tempProject();
+    await writeScript(root, 'a.yaml', 'version: 1\ndefault: from-extra\n');
+    await writeScript(root, 'b.yaml', 'version: 1\ndefault: from-config\n');
+    await writeScript(root, 'c.yaml', 'version: 1\ndefault: from-env\n');
+    const configured = await delegateKernel(root, { delegates: { script: { file: 'b.yaml' } } });
+    const plain = await delegateKernel(root);
+    const r = { prompt: 'x', mode: 'analysis' as const, cwd: root };
+    process.env.SLUICE_DELEGATE_SCRIPT = join(root, 'c.yaml');
+    try {
+      assert.equal((await configured.runDelegate('script', { ...r, extra: { script: 'a.yaml' } })).text, 'from-extra');
+      assert.equal((await configured.runDelegate('script', r)).text, 'from-config');
+      assert.equal((await plain.runDelegate('script', r)).text, 'from-env');
+    } finally {
+      delete process.env.SLUICE_DELEGATE_SCRIPT;
+    }
+    await assert.rejects(plain.runDelegate('script', r), /no script file/);
+  });
+
+  it('reports a configured script that does not exist as unavailable (exit 2)', async () => {
+    const root = await tempProject();
+    const k = await delegateKernel(root, { delegates: { script: { file: 'missing.yaml' } } });
+    await assert.rejects(k.runDelegate('script', { prompt: 'x', mode: 'analysis', cwd: root }), (e: Error & { code?: string }) => e.code === 'DELEGATE_UNAVAILABLE');
+  });
+});
+
+describe('sluice delegate --to script', () => {
+  it('prints the text, exits 0; reads the prompt from stdin with -; prints the full result with --json', async () => {
+    const root = await project();
+    const human = await runSluice(['delegate', '--cwd', root, '--to', 'script', '--script', 'script.yaml', 'review the cli change'], { cwd: root });
+    assert.equal(human.code, 0, human.stderr);
+    assert.equal(human.stdout, 'first review of cli\n');
+    const piped = await runSluice(['delegate', '--cwd', root, '--to', 'script', '--script', 'script.yaml', '--json', '-'], { cwd: root, input: 'Please,\nReview the stdin change\n' });
+    assert.equal(piped.code, 0, piped.stderr);
+    const doc = JSON.parse(piped.stdout);
+    assert.equal(doc.text, 'second review of stdin');
+    assert.equal(doc.status, 'ok');
+    assert.equal(doc.tries, 1);
+  });
+
+  it('exits 1 with DELEGATE_FAILED for a failed run and 2 for an unknown backend', async () => {
+    const root = await project();
+    const failed = await runSluice(['delegate', '--cwd', root, '--to', 'script', '--script', 'script.yaml', '--json', 'broken'], { cwd: root });
+    assert.equal(failed.code, 1);
+    assert.equal(JSON.parse(failed.stdout).code, 'DELEGATE_FAILED');
+    const unknown = await runSluice(['delegate', '--cwd', root, '--to', 'gpt-9', 'hello'], { cwd: root });
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /DELEGATE_UNKNOWN.*gpt-9/);
+  });
+});
