@@ -88,6 +88,7 @@ export const errorCatalog = {
   SKILL_NOT_FOUND: { exit: usage, title: 'skill not found', hint: 'pass a skill folder or SKILL.md path' },
   TUNE_RUN_INVALID: { exit: usage, title: 'tune run folder is not resumable', hint: 'pass a folder made by `sluice tune`' },
   EVALUATION_UNPARSEABLE: { exit: blocked, title: 'evaluator output has no usable score', hint: 'the raw output is saved next to the evaluation' },
+  SKILL_INVALID: { exit: usage, title: 'skill does not pass validation', hint: 'SKILL.md needs YAML frontmatter with non-empty name and description, and a non-empty body' },
 } as const satisfies Record<string, CatalogEntry>;
 
 export type ErrorCode = keyof typeof errorCatalog;
