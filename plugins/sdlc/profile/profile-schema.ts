@@ -1,0 +1,115 @@
+import * as v from 'valibot';
+import { PhaseIdSchema } from '../state/phase-id.ts';
+import { SeveritySchema } from '../state/gate-result-schema.ts';
+
+/**
+ * A company profile (`profile.yaml`), mirroring the reference `profiles/_schema.yaml` field by field:
+ * the same required keys, enums, patterns and bounds. Objects are loose because that schema does not
+ * forbid extra keys (the enterprise profile adds `cloud.auth_pattern`, for one).
+ */
+const intMin = (min: number) => v.pipe(v.number(), v.integer(), v.minValue(min));
+const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+const str = v.string();
+const bool = v.boolean();
+
+const StackSchema = v.looseObject({
+  backend: v.optional(v.looseObject({ language: v.picklist(['csharp', 'typescript', 'python', 'java', 'go', 'rust']), framework: str, orm: v.optional(str), testing: v.optional(str) })),
+  frontend: v.optional(v.looseObject({ language: v.optional(str), framework: v.optional(str), state: v.optional(str), e2e: v.optional(str) })),
+  database: v.optional(v.looseObject({ engine: v.optional(str), migrations: v.optional(str) })),
+  cloud: v.optional(v.looseObject({ provider: v.optional(v.picklist(['azure', 'aws', 'gcp', 'self-hosted'])), services: v.optional(v.array(str)) })),
+  ci_cd: v.optional(v.looseObject({ platform: v.optional(v.picklist(['github-actions', 'azure-devops', 'gitlab-ci', 'jenkins', 'circleci'])) })),
+});
+
+export const EvaluationCriterionSchema = v.looseObject({
+  name: v.pipe(str, v.description('Short name of the criterion.')),
+  description: v.pipe(str, v.description('What the evaluator checks for and what constitutes a pass.')),
+  severity: v.optional(v.pipe(v.picklist(['fail', 'warn']), v.description('fail blocks (MUST), warn advises (SHOULD); default warn.'))),
+  phases: v.optional(v.pipe(v.array(PhaseIdSchema), v.description('Phases this applies to; default [build].'))),
+});
+
+const QualitySchema = v.looseObject({
+  coverage_minimum: v.pipe(int(0, 100), v.description('Minimum code coverage percentage.')),
+  coverage_critical: v.optional(v.pipe(int(0, 100), v.description('Coverage for critical paths (auth, payments).'))),
+  max_file_lines: v.optional(intMin(100)),
+  max_function_lines: v.optional(intMin(10)),
+  require_tdd: v.optional(bool),
+  require_code_review: v.optional(bool),
+  require_security_review: v.optional(bool),
+  visual_verification: v.optional(
+    v.looseObject({
+      enabled: v.optional(bool),
+      capture_points: v.optional(v.array(str)),
+      baseline_comparison: v.optional(v.picklist(['manual', 'pixel-diff', 'none'])),
+      diff_threshold_percent: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(100))),
+    }),
+  ),
+  session_health_check: v.optional(
+    v.looseObject({ enabled: v.optional(bool), command: v.optional(str), timeout_seconds: v.optional(int(5, 300)), min_phase: v.optional(PhaseIdSchema) }),
+  ),
+  evaluation_criteria: v.optional(v.array(EvaluationCriterionSchema)),
+});
+
+export const COMPLIANCE_FRAMEWORKS = ['soc2', 'hipaa', 'gdpr', 'pci-dss', 'iso27001', 'none'] as const;
+
+const ComplianceSettingsSchema = v.looseObject({
+  frameworks: v.optional(v.pipe(v.array(v.picklist(COMPLIANCE_FRAMEWORKS)), v.description('Compliance frameworks to enforce; each needs compliance/<framework>-gates.yaml.'))),
+  audit_trail: v.optional(bool),
+  change_approval: v.optional(v.picklist(['peer-review', 'manager-approval', 'change-board', 'none'])),
+});
+
+const DocumentationSchema = v.looseObject({
+  intake_path: v.optional(str),
+  types: v.optional(v.array(v.picklist(['pdf', 'markdown', 'text', 'docx', 'html']))),
+  index_budget_tokens: v.optional(int(1000, 20000)),
+  summary_budget_tokens: v.optional(int(200, 2000)),
+  max_documents: v.optional(int(1, 500)),
+});
+
+const ConventionsSchema = v.looseObject({
+  commit_format: v.optional(str),
+  branch_naming: v.optional(str),
+  immutability: v.optional(bool),
+  no_console_log: v.optional(bool),
+});
+
+/** An extra gate a profile pack adds to a phase: a `command` gate or any registered gate type. */
+export const ProfileGateSchema = v.strictObject({
+  id: v.pipe(str, v.regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/), v.description('Stable id shown in results.')),
+  type: v.pipe(str, v.minLength(1), v.description('Gate type: `command`, or one registered by a plugin (see `sluice plugins`).')),
+  phases: v.pipe(v.array(PhaseIdSchema), v.minLength(1), v.description('Phases whose gate run includes it.')),
+  severity: v.optional(SeveritySchema),
+  description: v.optional(str),
+  argv: v.optional(v.pipe(v.array(str), v.minLength(1), v.description('command gate: program and arguments, run without a shell in the project root.'))),
+  timeout_seconds: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(3600))),
+  with: v.optional(v.pipe(v.record(str, v.unknown()), v.description('Extra input passed to the gate type.'))),
+});
+
+/** sluice's own settings in a profile (a key the reference schema does not define, kept apart). */
+export const SluiceProfileSettingsSchema = v.strictObject({
+  placeholder_markers: v.optional(v.pipe(v.array(v.pipe(str, v.minLength(1))), v.description('G2 markers, matched as whole tokens; `...` matches any text (`${...}`). Default: TODO, TBD, FIXME, ${...}, [placeholder].'))),
+  coverage_reports: v.optional(v.pipe(v.array(str), v.description('Coverage files for G3, relative to the project root; default: the usual lcov, json-summary and Cobertura locations.'))),
+  critical_paths: v.optional(v.pipe(v.array(str), v.description('Source path prefixes that quality.coverage_critical applies to.'))),
+  gates: v.optional(v.array(ProfileGateSchema)),
+});
+
+export const ProfileSchema = v.pipe(
+  v.looseObject({
+    version: v.pipe(str, v.regex(/^\d+\.\d+$/, 'version must be major.minor'), v.description('Schema version (major.minor).')),
+    company: v.looseObject({
+      name: v.pipe(str, v.description('Company or organization name.')),
+      profile_id: v.pipe(str, v.regex(/^[a-z0-9-]+$/, 'profile_id must be kebab-case (a-z, 0-9, -)'), v.description('Unique profile identifier.')),
+    }),
+    stack: StackSchema,
+    tools: v.optional(v.array(str)),
+    quality: QualitySchema,
+    compliance: v.optional(ComplianceSettingsSchema),
+    documentation: v.optional(DocumentationSchema),
+    conventions: v.optional(ConventionsSchema),
+    sluice: v.optional(SluiceProfileSettingsSchema),
+  }),
+  v.description('profile.yaml: a company profile (mirrors profiles/_schema.yaml), frozen into .sdlc/profile.yaml at init.'),
+);
+
+export type Profile = v.InferOutput<typeof ProfileSchema>;
+export type ProfileGate = v.InferOutput<typeof ProfileGateSchema>;
+export type EvaluationCriterion = v.InferOutput<typeof EvaluationCriterionSchema>;

@@ -1,0 +1,53 @@
+import * as v from 'valibot';
+import { GateResultSchema } from './gate-result-schema.ts';
+import { PhaseIdSchema } from './phase-id.ts';
+import { TimestampSchema as Timestamp } from './timestamp.ts';
+
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** The seed's summary counts of one gate run. INFO rows are not counted. */
+export const GateSummarySchema = v.pipe(
+  v.looseObject({
+    passed: v.pipe(Count, v.description('Results with passed: true.')),
+    failed: v.pipe(Count, v.description('Results with passed: false, any severity (SHOULD/MAY failures are warnings but still counted).')),
+    manual: v.pipe(Count, v.description('Results with passed: null: manual judgements.')),
+  }),
+  v.description('Summary counts of the gate run that allowed this transition.'),
+);
+
+/** Sign-off of one manual result, given with `sluice next --approve GATE --signed-by NAME`. */
+export const ApprovalSchema = v.pipe(
+  v.looseObject({
+    gate: v.pipe(v.string(), v.description('The id of the manual result approved (the `id` field of the result).')),
+    signed_by: v.pipe(v.string(), v.minLength(1), v.description('Who approved it (--signed-by).')),
+    at: Timestamp,
+  }),
+  v.description('One manual gate approval.'),
+);
+
+/**
+ * One entry of the append-only transition log. Three kinds, told apart by flags:
+ * - an advance (`sluice next --confirmed`): gate_results summary, results, approvals, confirmed_by;
+ * - a skip (`sluice skip`): `skipped: true` and the justification, no gate run;
+ * - a re-entry (`sluice reenter`): `reentry: true`, `to` is an earlier phase, and the justification.
+ * Entries are never modified or removed once written.
+ */
+export const HistoryEntrySchema = v.pipe(
+  v.looseObject({
+    from: v.pipe(PhaseIdSchema, v.description('Phase left.')),
+    to: v.pipe(PhaseIdSchema, v.description('Phase entered.')),
+    at: v.pipe(Timestamp, v.description('When the transition happened.')),
+    gate_results: v.optional(GateSummarySchema),
+    justification: v.optional(v.pipe(v.string(), v.description('Human-readable reason; required for skips and re-entries.'))),
+    reentry: v.optional(v.pipe(v.boolean(), v.description('true when an earlier phase was re-entered.'))),
+    skipped: v.optional(v.pipe(v.boolean(), v.description('true when `from` was skipped without its gates.'))),
+    results: v.optional(v.pipe(v.array(GateResultSchema), v.description('Full gate results of the run that allowed this advance (written by sluice).'))),
+    approvals: v.optional(v.pipe(v.array(ApprovalSchema), v.description('Per-gate sign-offs of the manual results (written by sluice).'))),
+    confirmed_by: v.optional(v.pipe(v.string(), v.description('Who confirmed the transition: --signed-by, else the OS user (written by sluice).'))),
+  }),
+  v.description('One transition in the append-only history.'),
+);
+
+export type HistoryEntry = v.InferOutput<typeof HistoryEntrySchema>;
+export type GateSummary = v.InferOutput<typeof GateSummarySchema>;
+export type Approval = v.InferOutput<typeof ApprovalSchema>;
