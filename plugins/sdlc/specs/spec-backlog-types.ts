@@ -1,0 +1,34 @@
+/** One spec file as read from `specs/*.md`. Values are as written; nothing is normalised away. */
+export interface SpecFile {
+  /** Path relative to the repo, e.g. `specs/0007-auth.md`. */
+  file: string;
+  spec?: string;
+  name?: string;
+  /** Raw `status` as text (`undefined` when the key is absent). */
+  status?: string;
+  /** Raw `risk` as text. */
+  risk?: string;
+  /** Set when the frontmatter cannot be read; such a spec is counted as `invalid`. */
+  error?: string;
+}
+
+export const SPEC_STATUSES = ['draft', 'ready', 'in-flight', 'merged'] as const;
+export const SPEC_RISKS = ['HIGH', 'MEDIUM', 'LOW'] as const;
+export type SpecStatus = (typeof SPEC_STATUSES)[number];
+export type SpecRisk = (typeof SPEC_RISKS)[number];
+
+/** `sluice specs --json`: the backlog derived from the spec files themselves. */
+export interface SpecBacklog {
+  /** Absolute path of the scanned repo. */
+  repo: string;
+  total: number;
+  /** Counts of the four known statuses (always all four keys). */
+  status: Record<SpecStatus, number>;
+  /** Status values that are not one of the four, with their counts; `(missing)` when absent. */
+  unknownStatus: Record<string, number>;
+  risk: Record<SpecRisk, number>;
+  unknownRisk: Record<string, number>;
+  inFlight: { file: string; spec?: string; name?: string; risk?: string }[];
+  invalid: { file: string; message: string }[];
+  wipCap?: { cap: number; inFlight: number; breached: boolean };
+}
