@@ -1,0 +1,96 @@
+import { join } from 'pathe';
+import type { ImprovementRecord, IterationState } from './iteration-state-schema.ts';
+import { bulletList } from './prompt-sections.ts';
+import { loadPrompt, renderPrompt } from './prompt-templates.ts';
+import { checkSkillFolder, SKILL_FILE } from './read-skill.ts';
+import { changedPaths, copyTree, diffTrees, listTree, syncTree } from './skill-folders.ts';
+import { renderChangesMarkdown } from './changes-markdown.ts';
+import { callRole, failureOf } from './tune-delegate.ts';
+import { inRun, skillDirOf, workspacePaths as P, type TuneRun } from './tune-workspace.ts';
+
+/**
+ * Phase 4: the improver edits a working copy of the target skills (write mode, cwd = the copy, one
+ * sub-folder per skill), never the user's folders directly. Only if it succeeds and every target
+ * still passes the skill check are the edits synced into the real skill folders; otherwise the
+ * skills are restored from the iteration's snapshot and the rollback is recorded.
+ * Targets: every skill in single mode; in chain mode the one with the lowest score (all of them if
+ * the evaluator gave no per-skill scores).
+ */
+export function improvementTargets(state: IterationState, round: number): string[] {
+  if (state.execution_mode !== 'chain') return state.chain_order.slice();
+  const scores = state.iterations.find((it) => it.round === round)?.evaluation?.skill_scores ?? {};
+  const scored = state.chain_order.filter((id) => scores[id] !== undefined);
+  if (scored.length === 0) return state.chain_order.slice();
+  return [scored.reduce((weakest, id) => (scores[id] < scores[weakest] ? id : weakest))];
+}
+
+export async function improveIteration(run: TuneRun, state: IterationState, round: number): Promise<ImprovementRecord> {
+  const { kernel } = run;
+  const { host } = kernel;
+  const evaluation = state.iterations.find((it) => it.round === round)!.evaluation!;
+  const targets = improvementTargets(state, round);
+  const skills = state.skills.filter((s) => targets.includes(s.id));
+  // The skills must equal the snapshot first: a resumed run may have been killed half-way through a sync.
+  for (const s of state.skills) await syncTree(host, inRun(run, P.snapshot(round, s.id)), skillDirOf(kernel, s));
+  const work = inRun(run, P.improveWork(round));
+  await host.remove(work, { recursive: true });
+  for (const s of skills) await copyTree(host, inRun(run, P.snapshot(round, s.id)), join(work, s.id));
+
+  const targetSuggestions = evaluation.suggestions.filter((s) => {
+    // Chain mode: a suggestion aimed at another skill of the chain is not this improver's job.
+    const aimedAt = state.chain_order.find((id) => s.target === id || s.target?.startsWith(`${id}/`));
+    return aimedAt === undefined || targets.includes(aimedAt);
+  });
+  const skillPaths: string[] = [];
+  for (const s of skills) {
+    const files = await listTree(host, join(work, s.id));
+    skillPaths.push(`- \`${s.id}/\` — skill "${s.name}": ${files.map((f) => `\`${s.id}/${f}\``).join(', ')}`);
+  }
+  const template = await loadPrompt(host, 'improve');
+  const prompt = renderPrompt(template, {
+    iteration: round,
+    skill: targets.join(','),
+    attempt: 1,
+    score: evaluation.score ?? 0,
+    threshold: state.quality_threshold,
+    scenario: state.scenario,
+    skill_paths: skillPaths.join('\n'),
+    weaknesses: bulletList(evaluation.weaknesses),
+    suggestions: bulletList(targetSuggestions.map((s) => `[${s.priority}]${s.target ? ` (${s.target})` : ''} ${s.text}`), '- (the evaluator gave none; address the weaknesses)'),
+    eval_file: inRun(run, P.evalReport(round)),
+  });
+  run.say(`iteration ${round}: improving ${targets.join(', ')} on ${state.backends.improver}`);
+  const result = await callRole(run, state, 'improver', { prompt, mode: 'write', cwd: work, transcript: P.transcript(round, 'improve'), label: `tune ${round} improve ${targets.join(',')}` });
+
+  const base = { targets, changes_file: P.changes(round) };
+  let record: ImprovementRecord;
+  const diffs: { id: string; file: string; before: string; after: string }[] = [];
+  const problems: string[] = [];
+  if (result.status !== 'ok') problems.push(`the improver failed: ${failureOf(result)}`);
+  else {
+    for (const s of skills) {
+      const check = await checkSkillFolder(host, join(work, s.id));
+      if (!check.ok) problems.push(`the improver left ${s.id}/${SKILL_FILE} invalid (${check.field ? `${check.field}: ` : ''}${check.message})`);
+    }
+  }
+  if (problems.length) {
+    for (const s of state.skills) await syncTree(host, inRun(run, P.snapshot(round, s.id)), skillDirOf(kernel, s));
+    record = { ...base, status: 'rolled_back', changed_files: [], reason: `${problems.join('; ')}; the skills were restored from ${P.snapshot(round, '*')} (the rejected copy is kept in ${P.improveWork(round)})` };
+  } else {
+    const changed: string[] = [];
+    for (const s of skills) {
+      const snapshot = inRun(run, P.snapshot(round, s.id));
+      const changes = await diffTrees(host, join(work, s.id), snapshot);
+      for (const file of changedPaths(changes)) {
+        const read = (dir: string) => host.readText(join(dir, file)).catch(() => '');
+        diffs.push({ id: s.id, file, before: await read(snapshot), after: await read(join(work, s.id)) });
+        changed.push(`${s.id}/${file}`);
+      }
+      await syncTree(host, join(work, s.id), skillDirOf(kernel, s));
+    }
+    await host.remove(work, { recursive: true });
+    record = { ...base, status: changed.length ? 'applied' : 'unchanged', changed_files: changed };
+  }
+  await host.writeAtomic(inRun(run, P.changes(round)), await renderChangesMarkdown(round, record, result.text, diffs));
+  return record;
+}

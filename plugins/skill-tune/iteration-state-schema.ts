@@ -1,0 +1,156 @@
+import * as v from 'valibot';
+
+/**
+ * `iteration-state.json`: the single source of truth of a tuning run (`sluice schema iteration-state`).
+ * Written atomically after every step, so a killed run resumes from the last finished step.
+ * Paths of skills are relative to the project root; every other path is relative to the run folder.
+ */
+const Int = (min: number, max = Number.MAX_SAFE_INTEGER) => v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+const Score = v.pipe(v.number(), v.minValue(0), v.maxValue(100));
+const Text = v.pipe(v.string(), v.minLength(1));
+const Timestamp = v.pipe(v.string(), v.isoTimestamp());
+
+export const SKILL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+const SkillRef = v.object({
+  /** Folder name; names the skill in prompts, snapshots and backups. */
+  id: v.pipe(v.string(), v.regex(SKILL_ID, 'a skill id is a folder name: letters, digits, dot, dash, underscore')),
+  /** `name` from the SKILL.md frontmatter. */
+  name: Text,
+  /** The skill folder, relative to the project root. */
+  path: Text,
+});
+
+export const DimensionsSchema = v.object({
+  clarity: Score,
+  completeness: Score,
+  correctness: Score,
+  effectiveness: Score,
+  efficiency: Score,
+});
+
+const SuggestionSchema = v.object({
+  priority: v.picklist(['high', 'medium', 'low']),
+  text: Text,
+  target: v.optional(v.string()),
+});
+
+const SkillExecution = v.object({
+  id: Text,
+  status: v.picklist(['ok', 'failed']),
+  attempts: Int(0),
+  /** Files the executor left in its artifacts folder. */
+  files: Int(0),
+  transcript: v.string(),
+  error: v.optional(v.string()),
+});
+
+const Execution = v.object({
+  status: v.picklist(['running', 'ok', 'failed']),
+  skills: v.array(SkillExecution),
+  error: v.optional(v.string()),
+});
+
+const Evaluation = v.object({
+  status: v.picklist(['ok', 'failed']),
+  /** Recomputed from the dimensions (or a clearly labelled total, see `source`); null when none was found. */
+  score: v.nullable(Score),
+  source: v.nullable(v.picklist(['json', 'heuristic-dimensions', 'heuristic-overall'])),
+  dimensions: v.nullable(DimensionsSchema),
+  /** Chain mode: composite per skill id. */
+  skill_scores: v.record(v.string(), Score),
+  strengths: v.array(v.string()),
+  weaknesses: v.array(v.string()),
+  suggestions: v.array(SuggestionSchema),
+  attempts: Int(0),
+  eval_file: v.string(),
+  /** Saved evaluator output when it was not valid JSON. */
+  raw_file: v.optional(v.string()),
+  error: v.optional(v.string()),
+});
+
+const Improvement = v.object({
+  status: v.picklist(['applied', 'unchanged', 'rolled_back', 'skipped']),
+  targets: v.array(v.string()),
+  changed_files: v.array(v.string()),
+  changes_file: v.string(),
+  reason: v.optional(v.string()),
+});
+
+const IterationPhase = v.picklist(['started', 'snapshotted', 'executed', 'evaluated', 'done', 'failed']);
+
+const IterationSchema = v.object({
+  round: Int(1),
+  /** started → snapshotted → executed → evaluated → done; `failed` when no score came out. */
+  phase: IterationPhase,
+  started_at: Timestamp,
+  finished_at: v.optional(Timestamp),
+  trend: v.nullable(v.picklist(['first', 'rising', 'flat', 'falling'])),
+  note: v.optional(v.string()),
+  execution: v.nullable(Execution),
+  evaluation: v.nullable(Evaluation),
+  improvement: v.nullable(Improvement),
+});
+
+export const TERMINATION_REASONS = ['quality_threshold_met', 'max_iterations_reached', 'convergence_detected', 'error_limit_reached'] as const;
+
+export const IterationStateSchema = v.looseObject({
+  format: v.literal('sluice-skill-tune/1'),
+  run_id: Text,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  /** `setup` until the backup is complete, then `running`, then `terminated`. */
+  status: v.picklist(['setup', 'running', 'terminated']),
+  scenario: Text,
+  execution_mode: v.picklist(['single', 'chain']),
+  preset: v.picklist(['quick', 'standard', 'thorough', 'custom']),
+  max_iterations: Int(1, 100),
+  quality_threshold: Score,
+  max_errors: Int(1, 100),
+  backends: v.object({ executor: Text, evaluator: Text, improver: Text }),
+  /** The evaluator runs on the executor's backend and the user said that is fine. */
+  self_evaluation_acknowledged: v.boolean(),
+  /** Passed as `request.extra` to every delegate run (e.g. the script backend's file). */
+  delegate_extra: v.optional(v.record(v.string(), v.unknown())),
+  skills: v.pipe(v.array(SkillRef), v.minLength(1)),
+  /** Skill ids in execution order (chain mode), or in the order given. */
+  chain_order: v.array(Text),
+  current_iteration: Int(0),
+  /** Latest real score; null until an evaluator gives one. */
+  latest_score: v.nullable(Score),
+  best: v.nullable(v.object({ iteration: Int(1), score: Score })),
+  /** Real scores in order; the convergence window reads the last three. */
+  score_trend: v.array(Score),
+  /** Consecutive iterations without a score. */
+  error_count: Int(0),
+  iterations: v.array(IterationSchema),
+  termination: v.nullable(
+    v.object({
+      reason: v.picklist(TERMINATION_REASONS),
+      iteration: Int(0),
+      message: Text,
+      /** Whether the last real score was below the one before it when the run stopped. */
+      falling: v.boolean(),
+      at: Timestamp,
+    }),
+  ),
+});
+
+export type IterationState = v.InferOutput<typeof IterationStateSchema>;
+export type IterationRecord = v.InferOutput<typeof IterationSchema>;
+export type IterationPhaseName = v.InferOutput<typeof IterationPhase>;
+export type ExecutionRecord = v.InferOutput<typeof Execution>;
+export type SkillExecutionRecord = v.InferOutput<typeof SkillExecution>;
+export type EvaluationRecord = v.InferOutput<typeof Evaluation>;
+export type ImprovementRecord = v.InferOutput<typeof Improvement>;
+export type SkillRefRecord = v.InferOutput<typeof SkillRef>;
+
+/** Rules every rewrite keeps: the run keeps its identity, history only grows, a termination stays. */
+export function iterationStateInvariant(before: IterationState, after: IterationState): string | undefined {
+  if (after.run_id !== before.run_id) return 'run_id cannot change';
+  if (after.iterations.length < before.iterations.length) return 'iterations cannot be removed';
+  if (after.score_trend.length < before.score_trend.length || before.score_trend.some((s, i) => after.score_trend[i] !== s)) return 'score_trend is append-only';
+  if (before.termination && !after.termination) return 'a terminated run cannot be reopened';
+  if (JSON.stringify(after.skills) !== JSON.stringify(before.skills)) return 'the skills of a run cannot change';
+  return undefined;
+}

@@ -1,0 +1,217 @@
+import * as v from 'valibot';
+import { compositeScore, DIMENSIONS, isScore, type DimensionScores } from './evaluation-scoring.ts';
+
+/**
+ * Reads the evaluator's answer. The strict path is a JSON object with the five dimensions
+ * (see skills/skill-tune/evaluate.md); keys are matched case-insensitively and a dimension may be
+ * a number or `{ "score": n, ... }`. Whatever total the evaluator states is ignored.
+ */
+export type Priority = 'high' | 'medium' | 'low';
+export interface Suggestion {
+  priority: Priority;
+  text: string;
+  target?: string;
+}
+
+export interface SkillVerdict {
+  score: number;
+  dimensions: DimensionScores;
+  weaknesses: string[];
+  suggestions: Suggestion[];
+}
+
+export type ScoreSource = 'json' | 'heuristic-dimensions' | 'heuristic-overall';
+
+export interface ParsedEvaluation {
+  source: ScoreSource;
+  score: number;
+  /** Null only for `heuristic-overall`, where the text named a total but not the five dimensions. */
+  dimensions: DimensionScores | null;
+  strengths: string[];
+  weaknesses: string[];
+  suggestions: Suggestion[];
+  /** Chain mode: one verdict per skill id, when the evaluator gave them. */
+  skills: Record<string, SkillVerdict>;
+  summary?: string;
+}
+
+const Score = v.pipe(v.number('a score must be a number'), v.minValue(0, 'a score must be 0–100'), v.maxValue(100, 'a score must be 0–100'));
+const DimensionValue = v.union([Score, v.pipe(v.looseObject({ score: Score }), v.transform((o) => o.score))], 'a dimension must be a 0–100 number or {"score": n}');
+const Dimensions = v.object(Object.fromEntries(DIMENSIONS.map((d) => [d, DimensionValue])) as Record<(typeof DIMENSIONS)[number], typeof DimensionValue>);
+const SuggestionObject = v.looseObject({
+  priority: v.optional(v.union([v.string(), v.number()])),
+  description: v.optional(v.string()),
+  suggestion: v.optional(v.string()),
+  change: v.optional(v.string()),
+  text: v.optional(v.string()),
+  target: v.optional(v.string()),
+  file: v.optional(v.string()),
+});
+const SuggestionInput = v.union([v.string(), SuggestionObject]);
+const TextList = v.optional(v.array(v.union([v.string(), v.looseObject({})])), []);
+const Verdict = v.looseObject({
+  dimensions: v.pipe(v.record(v.string(), v.unknown()), v.transform(lowerKeys), Dimensions),
+  strengths: TextList,
+  weaknesses: TextList,
+  suggestions: v.optional(v.array(SuggestionInput), []),
+});
+const EvaluationJson = v.looseObject({
+  ...Verdict.entries,
+  summary: v.optional(v.string()),
+  skills: v.optional(v.record(v.string(), Verdict)),
+});
+
+export type ParseResult = { ok: true; evaluation: ParsedEvaluation } | { ok: false; error: string };
+
+/** The strict path: a JSON object (bare, fenced, or embedded in prose) matching the evaluation format. */
+export function parseEvaluationJson(text: string, json?: unknown): ParseResult {
+  const candidates = json !== undefined && json !== null && typeof json === 'object' ? [json, ...jsonCandidates(text)] : jsonCandidates(text);
+  if (candidates.length === 0) return { ok: false, error: 'no JSON object found in the evaluator output' };
+  let firstError = '';
+  for (const candidate of candidates) {
+    const parsed = v.safeParse(EvaluationJson, candidate);
+    if (parsed.success) return { ok: true, evaluation: toEvaluation(parsed.output) };
+    if (!firstError) {
+      const issue = parsed.issues[0];
+      const path = v.getDotPath(issue);
+      firstError = `${path ? `field ${path}: ` : ''}${issue.message}`;
+    }
+  }
+  return { ok: false, error: `evaluator JSON does not match the format: ${firstError}` };
+}
+
+function toEvaluation(o: v.InferOutput<typeof EvaluationJson>): ParsedEvaluation {
+  const dimensions = o.dimensions as DimensionScores;
+  const skills: Record<string, SkillVerdict> = {};
+  for (const [id, s] of Object.entries(o.skills ?? {})) {
+    const d = s.dimensions as DimensionScores;
+    skills[id] = { score: compositeScore(d), dimensions: d, weaknesses: texts(s.weaknesses), suggestions: suggestions(s.suggestions) };
+  }
+  return {
+    source: 'json',
+    score: compositeScore(dimensions),
+    dimensions,
+    strengths: texts(o.strengths),
+    weaknesses: texts(o.weaknesses),
+    suggestions: suggestions(o.suggestions),
+    skills,
+    ...(o.summary ? { summary: o.summary } : {}),
+  };
+}
+
+function lowerKeys(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).map(([k, val]) => [k.trim().toLowerCase(), val]));
+}
+
+function texts(list: (string | Record<string, unknown>)[]): string[] {
+  return list.map((x) => (typeof x === 'string' ? x : String(x.text ?? x.description ?? JSON.stringify(x)))).filter((s) => s.trim() !== '');
+}
+
+const PRIORITY_ORDER: Record<Priority, number> = { high: 0, medium: 1, low: 2 };
+
+function priorityOf(p: string | number | undefined): Priority {
+  if (typeof p === 'number') return p <= 1 ? 'high' : p === 2 ? 'medium' : 'low';
+  const s = (p ?? '').toLowerCase();
+  if (/^(high|critical|p0|p1|must)/.test(s)) return 'high';
+  if (/^(low|p3|p4|minor|nice|may)/.test(s)) return 'low';
+  return 'medium';
+}
+
+/** Normalised and ordered: high before medium before low, keeping the evaluator's order inside each. */
+function suggestions(list: v.InferOutput<typeof SuggestionInput>[]): Suggestion[] {
+  const out: Suggestion[] = [];
+  for (const s of list) {
+    if (typeof s === 'string') {
+      if (s.trim()) out.push({ priority: 'medium', text: s.trim() });
+      continue;
+    }
+    const text = (s.description ?? s.suggestion ?? s.change ?? s.text ?? '').trim();
+    if (!text) continue;
+    const target = s.target ?? s.file;
+    out.push({ priority: priorityOf(s.priority), text, ...(target ? { target } : {}) });
+  }
+  return out.map((s, i) => ({ s, i })).sort((a, b) => PRIORITY_ORDER[a.s.priority] - PRIORITY_ORDER[b.s.priority] || a.i - b.i).map((x) => x.s);
+}
+
+/**
+ * Every JSON object in the text worth trying, best first: the whole text, fenced ```json blocks,
+ * then each balanced `{...}` span (string-aware). Capped so a hostile answer cannot make this slow.
+ */
+export function jsonCandidates(text: string): unknown[] {
+  const out: unknown[] = [];
+  const tryParse = (s: string) => {
+    try {
+      const value: unknown = JSON.parse(s);
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) out.push(value);
+    } catch {
+      // not JSON; try the next candidate
+    }
+  };
+  tryParse(text.trim());
+  for (const m of text.matchAll(/```(?:json)?\s*\n([\s\S]*?)```/g)) tryParse(m[1]);
+  let starts = 0;
+  for (let i = text.indexOf('{'); i !== -1 && starts < 50; i = text.indexOf('{', i + 1), starts++) {
+    const end = balancedEnd(text, i);
+    if (end !== -1) tryParse(text.slice(i, end + 1));
+  }
+  return out;
+}
+
+function balancedEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * The fallback when no valid JSON came back after the retry. It yields a score only when the text
+ * states it unambiguously, never a guess:
+ * 1. all five dimensions, each named and followed by a number 0–100 with only punctuation
+ *    between (`Clarity: 72`, `**Correctness** — 80/100`, `| Efficiency | 64 |`, `Clarity (20%): 72`,
+ *    `"clarity": {"score": 72}`); a number out of 10 (`8/10`) does not count, nor does prose like
+ *    `clarity improved in iteration 2`;
+ *    if a dimension is named with two different numbers the text is ambiguous and this rule fails;
+ * 2. otherwise one clearly labelled total: `overall score`, `overall`, `composite score`,
+ *    `total score` or `final score`, then `:` / `=` / `is`, then a number 0–100 (optionally `/100`).
+ *    Two different labelled totals are ambiguous and yield nothing.
+ * The composite of rule 1 is recomputed from the dimensions; the total of rule 2 is taken as stated.
+ */
+export function extractScoreHeuristically(text: string): ParsedEvaluation | undefined {
+  const dimensions = {} as DimensionScores;
+  let all = true;
+  for (const d of DIMENSIONS) {
+    // The name, an optional `(weight 20%)` and `score`, then only punctuation before the number.
+    const re = new RegExp(`\\b${d}\\b(?:\\s*\\([^)\\n]{0,40}\\))?(?:[^\\w\\n]{0,6}score)?[^\\w\\n]{0,10}(\\d{1,3}(?:\\.\\d+)?)(?!\\d)(\\s*/\\s*(\\d+))?`, 'gi');
+    const found = new Set<number>();
+    for (const m of text.matchAll(re)) {
+      const n = Number(m[1]);
+      if (m[3] !== undefined && m[3] !== '100') continue;
+      if (isScore(n)) found.add(n);
+    }
+    if (found.size !== 1) {
+      all = false;
+      break;
+    }
+    dimensions[d] = [...found][0];
+  }
+  const base = { strengths: [], weaknesses: [], suggestions: [], skills: {} };
+  if (all) return { ...base, source: 'heuristic-dimensions', score: compositeScore(dimensions), dimensions };
+  const totals = new Set<number>();
+  const label = /\b(?:overall(?:[ _-]?score)?|composite[ _-]?score|total[ _-]?score|final[ _-]?score)\b["'*]*\s*(?:[:=]|\bis\b)\s*["'*]*\s*(\d{1,3}(?:\.\d+)?)(\s*\/\s*(\d+))?/gi;
+  for (const m of text.matchAll(label)) {
+    if (m[3] !== undefined && m[3] !== '100') continue;
+    const n = Number(m[1]);
+    if (isScore(n)) totals.add(n);
+  }
+  if (totals.size !== 1) return undefined;
+  return { ...base, source: 'heuristic-overall', score: [...totals][0], dimensions: null };
+}

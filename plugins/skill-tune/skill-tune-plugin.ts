@@ -1,0 +1,15 @@
+import { definePlugin } from '../../core/index.ts';
+import { IterationStateSchema } from './iteration-state-schema.ts';
+import { tuneCommand } from './tune-command.ts';
+import { tuneHooks } from './tune-hooks.ts';
+
+/** Skill tuning (seed: skill-iter-tune.md): `sluice tune`, its state format and its hooks. */
+export const skillTunePlugin = definePlugin({
+  name: 'sluice:skill-tune',
+  setup(ctx) {
+    for (const [name, decl] of Object.entries(tuneHooks)) ctx.declareHook(name as keyof typeof tuneHooks, decl);
+    ctx.registerSchema('iteration-state', IterationStateSchema, 'iteration-state.json of a `sluice tune` run');
+    ctx.registerWorkflow({ name: 'skill-tune', description: 'execute → evaluate → improve loop over AI delegates, with scoring, termination, rollback and reports', commands: ['tune'], schemas: ['iteration-state'] });
+    ctx.registerCommand(tuneCommand);
+  },
+});

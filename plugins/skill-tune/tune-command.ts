@@ -1,0 +1,107 @@
+import { relative } from 'pathe';
+import { defineCommand, SluiceError, type CommandContext, type CommandOutcome } from '../../core/index.ts';
+import type { TuneResult } from './tune-loop.ts';
+import type { TuneFlags } from './tune-settings.ts';
+
+const PLAN_FLAGS = ['scenario', 'preset', 'maxIterations', 'threshold', 'chain', 'executor', 'evaluator', 'improver', 'allowSelfEvaluation', 'runDir'] as const;
+const FLAG_NAMES: Record<string, string> = { maxIterations: '--max-iterations', allowSelfEvaluation: '--allow-self-evaluation', runDir: '--run-dir' };
+
+export const tuneCommand = defineCommand({
+  name: 'tune',
+  summary: 'tune skills in an execute → evaluate → improve loop until a score threshold, a limit or convergence',
+  args: ['[skills]'],
+  options: [
+    { flags: '--scenario <text>', description: 'the task the skill is tested on (required for a new run)' },
+    { flags: '--preset <name>', description: 'quick (3 iterations, threshold 70), standard (5, 80), thorough (8, 90)', choices: ['quick', 'standard', 'thorough'] },
+    { flags: '--max-iterations <n>', description: 'override the preset\u2019s iteration limit (1-100)' },
+    { flags: '--threshold <n>', description: 'override the preset\u2019s score threshold (1-100)' },
+    { flags: '--chain', description: 'run the skills in order, each getting the previous one\u2019s output; improve the weakest' },
+    { flags: '-y, --yes', description: 'ask nothing: standard preset and single mode unless flags say otherwise' },
+    { flags: '--executor <backend>', description: 'delegate that runs the skill (default claude)' },
+    { flags: '--evaluator <backend>', description: 'delegate that grades the output (default agy)' },
+    { flags: '--improver <backend>', description: 'delegate that edits the skill (default claude)' },
+    { flags: '--allow-self-evaluation', description: 'accept an evaluator on the executor\u2019s backend (refused otherwise)' },
+    { flags: '--run-dir <dir>', description: 'where run folders go (default .sluice/runs)' },
+    { flags: '--resume <run_dir>', description: 'continue a stopped or killed run from its iteration-state.json' },
+    { flags: '--restore <run_dir>', description: 'put the skills back as they were before that run' },
+    { flags: '--iteration <n>', description: 'with --restore: restore the version iteration N ran instead of the original' },
+  ],
+  examples: [
+    'sluice tune .claude/skills/commit-message --scenario "Write a commit message for the staged diff" -y',
+    'sluice tune plan,build,review --chain --preset quick --scenario "Add a --verbose flag"',
+    'sluice tune --resume .sluice/runs/skill-tune-20250101-120000',
+    'sluice tune --restore .sluice/runs/skill-tune-20250101-120000',
+  ],
+  async run(input, ctx) {
+    const o = input.options as TuneFlags & { runDir?: string; resume?: string; restore?: string; iteration?: string };
+    const skillArg = input.args[0] as string | undefined;
+    if (o.resume !== undefined && o.restore !== undefined) throw usage('--resume and --restore cannot be combined');
+    if (o.iteration !== undefined && o.restore === undefined) throw usage('--iteration goes with --restore');
+    const existingRun = o.resume ?? o.restore;
+    if (existingRun !== undefined) {
+      const extra = [...(skillArg !== undefined ? ['SKILLS'] : []), ...PLAN_FLAGS.filter((k) => o[k] !== undefined).map((k) => FLAG_NAMES[k] ?? `--${k}`)];
+      if (extra.length) throw usage(`${o.resume !== undefined ? '--resume continues with the run\u2019s saved settings' : '--restore takes only the run folder and --iteration'}; drop ${extra.join(', ')}`);
+    }
+    if (o.restore !== undefined) return restore(ctx, o.restore, o.iteration);
+    const say = (line: string) => ctx.io.print(ctx.io.style.dim(line));
+    if (o.resume !== undefined) {
+      const { resumeTune } = await import('./tune-setup.ts');
+      return outcome(ctx, await resumeTune(ctx.kernel, o.resume, { signal: ctx.signal, say }));
+    }
+    const { planTune } = await import('./tune-settings.ts');
+    const plan = await planTune(skillArg, o, ctx.io);
+    for (const note of plan.notes) ctx.io.warn(`note: ${note}`);
+    if (plan.selfEvaluationAcknowledged) ctx.io.warn(ctx.io.style.yellow(`warning: the evaluator runs on the executor's backend (${plan.backends.executor}); its scores grade its own work and may be inflated`));
+    const { startTune } = await import('./tune-setup.ts');
+    return outcome(ctx, await startTune(ctx.kernel, plan, { runDir: o.runDir, signal: ctx.signal, say }));
+  },
+});
+
+const usage = (message: string) => new SluiceError('USAGE', { message });
+
+async function restore(ctx: CommandContext, runDir: string, iterationFlag: string | undefined): Promise<CommandOutcome> {
+  let iteration: number | undefined;
+  if (iterationFlag !== undefined) {
+    iteration = Number(iterationFlag);
+    if (!Number.isInteger(iteration) || iteration < 1) throw usage(`--iteration must be a positive integer, got ${JSON.stringify(iterationFlag)}`);
+  }
+  const { restoreSkills } = await import('./restore-skills.ts');
+  const r = await restoreSkills(ctx.kernel, runDir, iteration);
+  const s = ctx.io.style;
+  const lines = [`Restored ${r.skills.length} skill${r.skills.length === 1 ? '' : 's'} from ${r.source} of ${ctx.kernel.display(r.runDir)}:`];
+  for (const k of r.skills) lines.push(`  ${k.path}: ${k.changed.length ? `${k.changed.length} file${k.changed.length === 1 ? '' : 's'} put back (${k.changed.join(', ')})` : s.dim('already identical')}`);
+  return { exitCode: 0, data: { runDir: r.runDir, source: r.source, skills: r.skills }, human: lines.join('\n') };
+}
+
+function outcome(ctx: CommandContext, r: TuneResult): CommandOutcome {
+  const { state } = r;
+  const t = state.termination!;
+  const s = ctx.io.style;
+  const display = (p: string) => ctx.kernel.display(p);
+  const runRel = relative(ctx.kernel.projectRoot, r.runDir);
+  const data = {
+    runDir: r.runDir,
+    reportPath: r.reportPath,
+    chartPath: r.chartPath,
+    statePath: `${r.runDir}/iteration-state.json`,
+    alreadyFinished: r.alreadyFinished,
+    reason: t.reason,
+    message: t.message,
+    falling: t.falling,
+    iterations: state.iterations.map((it) => ({ iteration: it.round, phase: it.phase, score: it.evaluation?.score ?? null, improvement: it.improvement?.status ?? null })),
+    finalScore: state.latest_score,
+    best: state.best,
+    threshold: state.quality_threshold,
+    restoreCommand: `sluice tune --restore ${runRel}`,
+  };
+  const ok = t.reason === 'quality_threshold_met';
+  const head = `${r.alreadyFinished ? 'This run had already finished: ' : ''}${ok ? s.green(t.reason) : t.reason === 'error_limit_reached' ? s.red(t.reason) : s.yellow(t.reason)}: ${t.message}`;
+  const human = [
+    head,
+    `  iterations ${state.current_iteration} · final score ${state.latest_score ?? 'none'} · best ${state.best ? `${state.best.score} (iteration ${state.best.iteration})` : 'none'} · threshold ${state.quality_threshold}${t.falling ? s.yellow(' · score falling') : ''}`,
+    `  report:  ${display(r.reportPath)}`,
+    `  restore: sluice tune --restore ${runRel}`,
+  ].join('\n');
+  // Running out of iterations or converging is a finished run; only the error limit is a failure.
+  return { exitCode: t.reason === 'error_limit_reached' ? 1 : 0, data, human };
+}

@@ -1,0 +1,60 @@
+import { join } from 'pathe';
+import type { Kernel, StateFile } from '../../core/index.ts';
+import { iterationStateInvariant, IterationStateSchema, type IterationState } from './iteration-state-schema.ts';
+
+/**
+ * Layout of a run folder `<run_dir>/skill-tune-<timestamp>/`:
+ *   iteration-state.json            the run's state (schema `iteration-state`)
+ *   backup/<skill>/                 the skills as they were before the run
+ *   iteration-N/skill-snapshot/<skill>/   the skills as iteration N ran them
+ *   iteration-N/artifacts/          what the executor wrote (chain mode: artifacts/<skill>/)
+ *   iteration-N/transcripts/        delegate transcripts
+ *   iteration-N-eval.md, iteration-N-changes.md
+ *   final-report.md, score-chart.svg
+ */
+export const STATE_FILE = 'iteration-state.json';
+
+export const workspacePaths = {
+  state: STATE_FILE,
+  backup: (id: string) => `backup/${id}`,
+  iteration: (n: number) => `iteration-${n}`,
+  snapshot: (n: number, id: string) => `iteration-${n}/skill-snapshot/${id}`,
+  artifacts: (n: number, id?: string) => (id === undefined ? `iteration-${n}/artifacts` : `iteration-${n}/artifacts/${id}`),
+  executorOutput: (n: number, id?: string) => `iteration-${n}/executor-output${id === undefined ? '' : `-${id}`}.md`,
+  transcript: (n: number, name: string) => `iteration-${n}/transcripts/${name}.log`,
+  evaluatorOutput: (n: number, attempt: number) => `iteration-${n}/evaluator-output-${attempt}.txt`,
+  evalReport: (n: number) => `iteration-${n}-eval.md`,
+  changes: (n: number) => `iteration-${n}-changes.md`,
+  improveWork: (n: number) => `iteration-${n}/improve-work`,
+  report: 'final-report.md',
+  chart: 'score-chart.svg',
+  lock: 'tune.lock',
+};
+
+/** What every step needs: the kernel, where the run lives, and how to report progress. */
+export interface TuneRun {
+  kernel: Kernel;
+  /** Absolute run folder. */
+  workDir: string;
+  file: StateFile<typeof IterationStateSchema>;
+  signal: AbortSignal;
+  /** A progress line for people (the command prints it; the demo may ignore it). */
+  say(line: string): void;
+}
+
+export const stateFileOf = (workDir: string): StateFile<typeof IterationStateSchema> => ({
+  path: join(workDir, STATE_FILE),
+  schema: IterationStateSchema,
+  invariant: iterationStateInvariant,
+});
+
+export const inRun = (run: Pick<TuneRun, 'workDir'>, rel: string) => join(run.workDir, rel);
+
+/** Applies one pure transition atomically and returns the new state. */
+export async function updateState(run: TuneRun, fn: (s: IterationState, now: string) => IterationState): Promise<IterationState> {
+  const now = run.kernel.host.now().toISOString();
+  const { after } = await run.kernel.store.update(run.file, (s) => fn(s, now), { purpose: 'skill tune' });
+  return after;
+}
+
+export const skillDirOf = (kernel: Kernel, skill: { path: string }) => kernel.resolveInProject(skill.path, 'skill path');
