@@ -12,7 +12,6 @@ declare module '../queue/job-queue.ts' {
 
 export const DEFAULT_DELEGATE_TIMEOUT_MS = 10 * 60_000;
 const MAX_RETRIES = 2;
-const utf8 = new TextDecoder();
 
 /**
  * Job handler for `delegate:run`: resolves the backend, opens the transcript, emits the
@@ -56,6 +55,8 @@ export function createDelegateJob(kernel: Kernel) {
         tries++;
         transcript.write(`--- sluice delegate ${backend} attempt ${tries} mode=${request.mode} cwd=${request.cwd} at ${host.now().toISOString()}\n`);
         await hooks.call('delegate:start', { backend, mode: request.mode, cwd: request.cwd, label: request.label, transcriptPath, attempt: tries });
+        // One streaming decoder per stream, so a character split across two chunks arrives whole.
+        const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
         attempt = await runAttempt(def, request, {
           host,
           settings,
@@ -65,7 +66,8 @@ export function createDelegateJob(kernel: Kernel) {
           output(chunk, stream) {
             transcript.write(chunk);
             if (hooks.hasHandlers('delegate:output')) {
-              void hooks.call('delegate:output', { backend, label: request.label, stream, chunk: typeof chunk === 'string' ? chunk : utf8.decode(chunk) });
+              const text = typeof chunk === 'string' ? chunk : decoders[stream].decode(chunk, { stream: true });
+              if (text !== '') void hooks.call('delegate:output', { backend, label: request.label, stream, chunk: text });
             }
           },
         });

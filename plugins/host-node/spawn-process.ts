@@ -2,6 +2,24 @@ import type { SpawnOptions, SpawnResult } from '../../core/index.ts';
 
 const DEFAULT_KILL_GRACE_MS = 2000;
 
+/** Process groups still running; if sluice itself exits (an error, process.exit) they go with it. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+function trackGroup(pid: number) {
+  liveGroups.add(pid);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const group of liveGroups) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
 /**
  * Runs a program without a shell in its own process group, streaming its output to callbacks.
  * A timeout or an abort sends SIGTERM to the whole group, then SIGKILL after a grace period; when
@@ -30,6 +48,7 @@ export async function spawnProcess(o: SpawnOptions): Promise<SpawnResult> {
     windowsHide: true,
   });
   const pid = sub.pid;
+  if (pid !== undefined) trackGroup(pid);
 
   const killGroup = (signal: NodeJS.Signals) => {
     if (pid === undefined) return;
@@ -47,7 +66,10 @@ export async function spawnProcess(o: SpawnOptions): Promise<SpawnResult> {
   sub.stdout?.on('data', (chunk: Buffer) => o.onStdout?.(chunk));
   sub.stderr?.on('data', (chunk: Buffer) => o.onStderr?.(chunk));
   // Grandchildren holding the pipes open would keep us waiting forever; clear the group on exit.
-  sub.once('exit', () => killGroup('SIGKILL'));
+  sub.once('exit', () => {
+    killGroup('SIGKILL');
+    if (pid !== undefined) liveGroups.delete(pid);
+  });
 
   const timer = o.timeoutMs === undefined ? undefined : setTimeout(() => ((timedOut = true), terminate()), o.timeoutMs);
   const onAbort = () => ((cancelled = true), terminate());

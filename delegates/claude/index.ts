@@ -1,0 +1,9 @@
+import { cliDelegatePlugin } from '../cli-process/define-cli-delegate.ts';
+
+/** The `claude` backend: Claude Code in print mode, prompt on stdin. */
+export const claudeDelegatePlugin = cliDelegatePlugin({
+  name: 'claude',
+  description: 'Claude Code (claude -p), prompt on stdin; analysis runs in plan mode',
+  defaultCommand: 'claude',
+  run: async (request, ctx, command) => (await import('./run-claude.ts')).runClaude(request, ctx, command),
+});

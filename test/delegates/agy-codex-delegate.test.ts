@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { describe, it } from 'node:test';
+import type { DelegateRequest } from '../../core/index.ts';
+import { fakeSetup, nastyPrompt, recordedPids, waitGone } from './fake-cli-harness.ts';
+
+const req = (cwd: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({ prompt, mode: 'analysis', cwd, timeoutMs: 20_000, ...extra });
+
+describe('agy delegate', () => {
+  it('runs agy -p PROMPT --output-format json --print-timeout, parsing its raw-newline envelope', async () => {
+    const f = await fakeSetup();
+    const r = await f.kernel.runDelegate('agy', req(f.root, 'Say "hi" $(now)', { mode: 'write', model: 'gemini-3-pro', timeoutMs: 90_000 }));
+    assert.equal(r.status, 'ok', r.error ?? '');
+    assert.equal(r.text, 'fake agy answer to: Say "hi" $(now)\n');
+    assert.equal(r.sessionId, 'conv-fake-1');
+    assert.equal(r.numTurns, 1);
+    const [rec] = await f.records('agy');
+    assert.deepEqual(rec.argv, ['-p', 'Say "hi" $(now)', '--output-format', 'json', '--print-timeout', '90s', '--dangerously-skip-permissions', '--model', 'gemini-3-pro']);
+    assert.equal(rec.cwd, f.root, 'write runs work in the project');
+  });
+
+  it('runs analysis in plan mode in a scratch folder of its own, with the project added, and removes the folder', async () => {
+    const f = await fakeSetup();
+    const runs = await Promise.all([1, 2].map(() => f.kernel.runDelegate('agy', req(f.root, 'look'))));
+    assert.deepEqual(runs.map((r) => r.status), ['ok', 'ok']);
+    const recs = await f.records('agy');
+    assert.equal(recs.length, 2);
+    assert.notEqual(recs[0].cwd, recs[1].cwd, 'two runs shared a working directory');
+    for (const rec of recs) {
+      assert.notEqual(rec.cwd, f.root);
+      assert.ok(rec.argv.includes('--mode') && rec.argv[rec.argv.indexOf('--mode') + 1] === 'plan');
+      assert.ok(!rec.argv.includes('--dangerously-skip-permissions'));
+      assert.equal(rec.argv[rec.argv.indexOf('--add-dir') + 1], f.root);
+      assert.equal(existsSync(rec.cwd), false, 'scratch folder left behind');
+    }
+  });
+
+  it('passes a prompt too big for argv on stdin, byte for byte', async () => {
+    const f = await fakeSetup();
+    const prompt = nastyPrompt();
+    const r = await f.kernel.runDelegate('agy', req(f.root, prompt));
+    assert.equal(r.status, 'ok', r.error ?? '');
+    const [rec] = await f.records('agy');
+    assert.ok(!rec.argv.includes('-p'));
+    assert.ok(rec.stdin.equals(Buffer.from(prompt)));
+    const small = "quotes ' \" $(x) `y`\nline two";
+    await f.kernel.runDelegate('agy', req(f.root, small, { mode: 'write' }));
+    const rec2 = (await f.records('agy')).find((x) => x.argvPrompt !== undefined)!;
+    assert.equal(rec2.argvPrompt, small);
+  });
+
+  it('treats empty output, an ERROR envelope and a hang as failures', async () => {
+    const f = await fakeSetup();
+    const empty = await f.kernel.runDelegate('agy', req(f.root, '[[fake:empty]]'));
+    assert.equal(empty.status, 'error');
+    assert.match(empty.error!, /printed nothing/);
+    const failed = await f.kernel.runDelegate('agy', req(f.root, '[[fake:is-error]]'));
+    assert.equal(failed.status, 'error');
+    assert.match(failed.error!, /model "nope" is not available/);
+    const hung = await f.kernel.runDelegate('agy', req(f.root, '[[fake:hang]]', { timeoutMs: 1500 }));
+    assert.equal(hung.status, 'timeout');
+    const garbage = await f.kernel.runDelegate('agy', req(f.root, '[[fake:garbage]]'));
+    assert.equal(garbage.status, 'error');
+    assert.match(garbage.error!, /not the expected JSON envelope/);
+  });
+});
+
+describe('codex delegate', () => {
+  it('runs codex exec - --json with the prompt on stdin and reads the JSONL events', async () => {
+    const f = await fakeSetup();
+    const prompt = nastyPrompt();
+    const r = await f.kernel.runDelegate('codex', req(f.root, prompt, { model: 'gpt-5' }));
+    assert.equal(r.status, 'ok', r.error ?? '');
+    assert.equal(r.text, `fake codex answer to: ${prompt.split('\n')[0].slice(0, 80)}`);
+    assert.equal(r.sessionId, 'th-fake-1');
+    assert.deepEqual(r.json, { usage: { input_tokens: 100, cached_input_tokens: 0, output_tokens: 20 } });
+    const [rec] = await f.records('codex');
+    assert.deepEqual(rec.argv, ['exec', '-', '--json', '--sandbox', 'read-only', '--skip-git-repo-check', '--model', 'gpt-5']);
+    assert.ok(rec.stdin.equals(Buffer.from(prompt)));
+  });
+
+  it('maps write mode to the workspace-write sandbox and refuses sandbox overrides in analysis', async () => {
+    const f = await fakeSetup({}, { codex: { analysisArgs: ['--full-auto'] } });
+    const w = await f.kernel.runDelegate('codex', req(f.root, 'change it', { mode: 'write' }));
+    assert.equal(w.status, 'ok', w.error ?? '');
+    const [rec] = await f.records('codex');
+    assert.equal(rec.argv[rec.argv.indexOf('--sandbox') + 1], 'workspace-write');
+    await assert.rejects(f.kernel.runDelegate('codex', req(f.root, 'look')), (e: Error & { code?: string }) => e.code === 'CONFIG_INVALID');
+  });
+
+  it('turn.failed and error events are failures; a recovered reconnect is not', async () => {
+    const f = await fakeSetup({}, { codex: { retries: 1 } });
+    const failed = await f.kernel.runDelegate('codex', req(f.root, '[[fake:is-error]]'));
+    assert.equal(failed.status, 'error');
+    assert.match(failed.error!, /turn failed: sandbox denied/);
+    assert.equal(failed.tries, 1);
+    const limited = await f.kernel.runDelegate('codex', req(f.root, '[[fake:rate-limit]]'));
+    assert.equal(limited.status, 'error');
+    assert.equal(limited.tries, 2, 'a 429 is transient and retried');
+    const reconnected = await f.kernel.runDelegate('codex', req(f.root, '[[fake:reconnect]]'));
+    assert.equal(reconnected.status, 'ok', reconnected.error ?? '');
+    const garbage = await f.kernel.runDelegate('codex', req(f.root, '[[fake:garbage]]'));
+    assert.equal(garbage.status, 'error');
+    assert.match(garbage.error!, /without turn\.completed/);
+  });
+
+  it('times out a codex that never finishes and leaves no process behind', async () => {
+    const f = await fakeSetup();
+    const r = await f.kernel.runDelegate('codex', req(f.root, '[[fake:ignore-term]]', { timeoutMs: 1500 }));
+    assert.equal(r.status, 'timeout');
+    const [pids] = await recordedPids(f.recordDir, 'codex');
+    assert.deepEqual(await waitGone([pids.child, pids.grandchild]), []);
+  });
+
+  it('reads 50 MB of events without holding them', async () => {
+    const f = await fakeSetup();
+    const r = await f.kernel.runDelegate('codex', req(f.root, '[[fake:big]]', { timeoutMs: 60_000 }));
+    assert.equal(r.status, 'ok', r.error ?? '');
+    assert.equal(r.text, 'fake codex answer to: [[fake:big]]');
+    assert.ok((await stat(r.transcriptPath)).size > 50 * 1024 * 1024);
+  });
+});

@@ -1,0 +1,88 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Kernel } from '../../core/index.ts';
+import { delegateKernel, fakeBin, tempProject } from './delegate-kernel.ts';
+
+/** The fakes in test/fixtures/bin come first on PATH, for availability checks and for spawning. */
+export function useFakeClis(): void {
+  if (!process.env.PATH?.startsWith(fakeBin)) process.env.PATH = `${fakeBin}:${process.env.PATH ?? ''}`;
+}
+
+export interface FakeCliRecord {
+  cli: string;
+  argv: string[];
+  cwd: string;
+  pid: number;
+  argvPrompt?: string;
+  env: Record<string, string | undefined>;
+  /** Raw bytes the fake read from stdin. */
+  stdin: Buffer;
+}
+
+export interface FakeSetup {
+  root: string;
+  recordDir: string;
+  kernel: Kernel;
+  records(cli: string): Promise<FakeCliRecord[]>;
+}
+
+/** A project whose delegates record every call; `settings` are merged into each backend's settings. */
+export async function fakeSetup(settings: Record<string, unknown> = {}, perBackend: Record<string, Record<string, unknown>> = {}, concurrency?: number): Promise<FakeSetup> {
+  useFakeClis();
+  const root = await tempProject();
+  const recordDir = await mkdtemp(join(tmpdir(), 'sluice-fake-record-'));
+  const base = { killGrace: 0.3, env: { FAKE_CLI_RECORD: recordDir, FAKE_CLI_STATE: join(recordDir, 'state') }, ...settings };
+  const delegates = Object.fromEntries(['claude', 'agy', 'codex', 'shell'].map((b) => [b, { ...base, ...perBackend[b] }]));
+  const kernel = await delegateKernel(root, { delegates }, concurrency);
+  return {
+    root,
+    recordDir,
+    kernel,
+    async records(cli) {
+      const files = (await readdir(recordDir)).filter((f) => f.startsWith(`${cli}-`) && f.endsWith('.json') && !f.includes('-pids-'));
+      return Promise.all(
+        files.map(async (f) => {
+          const rec = JSON.parse(await readFile(join(recordDir, f), 'utf8'));
+          return { ...rec, stdin: await readFile(join(recordDir, f.replace(/\.json$/, '.stdin'))) } as FakeCliRecord;
+        }),
+      );
+    },
+  };
+}
+
+/** Whether a process still runs (a zombie waiting for its parent to reap it counts as gone). */
+export function processRuns(pid: number): boolean {
+  const stat = `/proc/${pid}/stat`;
+  if (!existsSync(stat)) return false;
+  try {
+    const state = readFileSync(stat, 'utf8').replace(/^.*\) /s, '')[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until none of the pids runs, up to `ms`; returns the ones still running. */
+export async function waitGone(pids: number[], ms = 3000): Promise<number[]> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const alive = pids.filter(processRuns);
+    if (alive.length === 0 || Date.now() > until) return alive;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Pids recorded by the `ignore-term` behaviour (child and grandchild). */
+export async function recordedPids(recordDir: string, cli: string): Promise<{ child: number; grandchild: number }[]> {
+  const files = (await readdir(recordDir)).filter((f) => f.startsWith(`${cli}-pids-`));
+  return Promise.all(files.map(async (f) => JSON.parse(await readFile(join(recordDir, f), 'utf8'))));
+}
+
+/** A prompt no shell could pass through unharmed: quotes, $(), backticks, newlines, unicode, 200 KB. */
+export function nastyPrompt(): string {
+  const head = `Fix "this" and 'that'; run $(rm -rf /) and \`whoami\` $HOME \\n \\\\ %s %%\n\ttab\r\nünïcødé 🚀 no-nul\n`;
+  const filler = 'All work and no play makes Jack a dull boy. '.repeat(4700);
+  return `${head}${filler}\nEND "$(date)" \`id\`\n`;
+}

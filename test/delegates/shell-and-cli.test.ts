@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { chmod, mkdtemp, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { DelegateRequest } from '../../core/index.ts';
+import { delegateKernel, fakeBin, runSluice, tempProject } from './delegate-kernel.ts';
+import { fakeSetup } from './fake-cli-harness.ts';
+
+const req = (cwd: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({ prompt, mode: 'analysis', cwd, timeoutMs: 20_000, ...extra });
+const node = (script: string, more: Record<string, unknown> = {}) => ({ command: process.execPath, args: ['-e', script, '--'], ...more });
+const ECHO = "let d='';process.stdin.on('data',c=>d+=c).on('end',()=>process.stdout.write(JSON.stringify({mode:process.env.SLUICE_DELEGATE_MODE,argv:process.argv.slice(1),prompt:d})))";
+
+describe('shell delegate', () => {
+  it('runs the configured command with the prompt on stdin, the mode in the environment and per-mode args', async () => {
+    const root = await tempProject();
+    const k = await delegateKernel(root, { delegates: { shell: node(ECHO, { writeArgs: ['--apply'], analysisArgs: ['--dry-run'] }) } });
+    const prompt = "it's \"quoted\" $(x) `y`\nsecond line";
+    const a = await k.runDelegate('shell', req(root, prompt));
+    assert.equal(a.status, 'ok', a.error ?? '');
+    assert.deepEqual(JSON.parse(a.text), { mode: 'analysis', argv: ['--dry-run'], prompt });
+    const w = await k.runDelegate('shell', req(root, prompt, { mode: 'write' }));
+    assert.deepEqual(JSON.parse(w.text).argv, ['--apply']);
+  });
+
+  it('parses JSON output when asked, taking its text field as the answer', async () => {
+    const root = await tempProject();
+    const k = await delegateKernel(root, { delegates: { shell: node("process.stdout.write(JSON.stringify({text:'scored',score:7}))", { output: 'json' }) } });
+    const a = await k.runDelegate('shell', req(root, 'score it'));
+    assert.equal(a.text, 'scored');
+    assert.deepEqual(a.json, { text: 'scored', score: 7 });
+  });
+
+  it('fails on a non-zero exit, on empty output and on non-JSON output in json mode', async () => {
+    const root = await tempProject();
+    const failing = await delegateKernel(root, { delegates: { shell: node("console.error('model not loaded');process.exit(4)") } });
+    const e = await failing.runDelegate('shell', req(root, 'x'));
+    assert.deepEqual([e.status, e.exitCode], ['error', 4]);
+    assert.match(e.error!, /exited with code 4: model not loaded/);
+    const silent = await delegateKernel(root, { delegates: { shell: node('') } });
+    assert.match((await silent.runDelegate('shell', req(root, 'x'))).error!, /printed nothing/);
+    const notJson = await delegateKernel(root, { delegates: { shell: node("process.stdout.write('plain words')", { output: 'json' }) } });
+    assert.match((await notJson.runDelegate('shell', req(root, 'x'))).error!, /not JSON/);
+  });
+
+  it('keeps the answer bounded when the command prints 50 MB; the transcript has it all', async () => {
+    const root = await tempProject();
+    const big = "const b=Buffer.alloc(1<<20,97);let n=0;const w=()=>{while(n<50){n++;if(!process.stdout.write(b))return process.stdout.once('drain',w)}};w()";
+    const k = await delegateKernel(root, { delegates: { shell: node(big) } });
+    const a = await k.runDelegate('shell', req(root, 'x', { timeoutMs: 60_000 }));
+    assert.equal(a.status, 'ok', a.error ?? '');
+    assert.ok(a.text.length <= 1.1 * 1024 * 1024, `text is ${a.text.length} characters`);
+    assert.match(a.text, /characters cut; the full output is in the transcript|bytes not kept in memory/);
+    assert.ok((await stat(a.transcriptPath)).size >= 50 * 1024 * 1024);
+  });
+
+  it('is unavailable until a command is configured (exit 2)', async () => {
+    const root = await tempProject();
+    const k = await delegateKernel(root);
+    await assert.rejects(k.runDelegate('shell', req(root, 'x')), (e: Error & { code?: string; exitCode?: number }) => e.code === 'DELEGATE_UNAVAILABLE' && e.exitCode === 2);
+  });
+});
+
+describe('availability and sluice delegate', () => {
+  const withoutFakes = (process.env.PATH ?? '').split(':').filter((d) => d !== fakeBin).join(':');
+
+  it('runs a CLI backend end to end: prints the answer, exits 0', async () => {
+    const root = await tempProject();
+    const r = await runSluice(['delegate', '--cwd', root, '--to', 'codex', '--mode', 'write', '-'], { cwd: root, input: 'Add a test\nfor the parser', env: { PATH: `${fakeBin}:${withoutFakes}` } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'fake codex answer to: Add a test\n');
+  });
+
+  it('exits 1 with DELEGATE_FAILED and the full result under --json when the run fails or times out', async () => {
+    const root = await tempProject();
+    const env = { PATH: `${fakeBin}:${withoutFakes}` };
+    const failed = await runSluice(['delegate', '--cwd', root, '--to', 'claude', '--json', '[[fake:is-error]]'], { cwd: root, env });
+    assert.equal(failed.code, 1);
+    const doc = JSON.parse(failed.stdout);
+    assert.equal(doc.code, 'DELEGATE_FAILED');
+    assert.equal(doc.status, 'error');
+    assert.equal(doc.sessionId, 'sess-fake-1');
+    const slow = await runSluice(['delegate', '--cwd', root, '--to', 'agy', '--timeout', '1', '[[fake:hang]]'], { cwd: root, env });
+    assert.equal(slow.code, 1);
+    assert.match(slow.stderr, /DELEGATE_FAILED: agy run timeout/);
+  });
+
+  it('exits 2 when the CLI is not on PATH or not executable, never falling back to another backend', async () => {
+    const root = await tempProject();
+    const missing = await runSluice(['delegate', '--cwd', root, '--to', 'claude', 'hello'], { cwd: root, env: { PATH: withoutFakes } });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /DELEGATE_UNAVAILABLE: .*claude is not an executable on PATH/);
+    assert.equal(missing.stdout, '');
+    const dir = await mkdtemp(join(tmpdir(), 'sluice-path-'));
+    await writeFile(join(dir, 'codex'), '#!/bin/sh\necho hi\n');
+    await chmod(join(dir, 'codex'), 0o644);
+    const k = await delegateKernel(root, { delegates: { codex: { env: { PATH: dir } } } });
+    await assert.rejects(k.runDelegate('codex', req(root, 'x')), /codex is not an executable on PATH/);
+    const bad = await runSluice(['delegate', '--cwd', root, '--to', 'claude', '--mode', 'sideways', 'x'], { cwd: root });
+    assert.equal(bad.code, 2);
+  });
+
+  it('lists every backend in sluice plugins with its availability', async () => {
+    const f = await fakeSetup();
+    const r = await runSluice(['plugins', '--cwd', f.root, '--json'], { cwd: f.root, env: { PATH: `${fakeBin}:${withoutFakes}` } });
+    const delegates = JSON.parse(r.stdout).delegates as { name: string; available: boolean }[];
+    assert.deepEqual(Object.fromEntries(delegates.map((d) => [d.name, d.available])), { claude: true, agy: true, codex: true, shell: false, script: true });
+  });
+});
