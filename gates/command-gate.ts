@@ -1,0 +1,62 @@
+import { defineGate, definePlugin, type GateResult, type Severity } from '../core/index.ts';
+
+export interface CommandGateInput {
+  projectRoot: string;
+  /** The gate id from the profile pack (`lint`, `acme-sast`); the `gate` field of the result. */
+  id: string;
+  /** Program and arguments; run directly, never through a shell. */
+  argv: string[];
+  severity?: Severity;
+  description?: string;
+  timeoutMs?: number;
+}
+
+/** Output kept for the message: the end of it, where tools print their verdict. */
+const TAIL_BYTES = 2048;
+
+function tail(): { push(chunk: Uint8Array): void; text(): string } {
+  let buf = new Uint8Array(0);
+  return {
+    push(chunk) {
+      const joined = new Uint8Array(buf.length + chunk.length);
+      joined.set(buf);
+      joined.set(chunk, buf.length);
+      buf = joined.length > TAIL_BYTES ? joined.slice(joined.length - TAIL_BYTES) : joined;
+    },
+    text: () => new TextDecoder().decode(buf),
+  };
+}
+
+const lastLine = (s: string) => s.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).pop() ?? '';
+
+/**
+ * The `command` gate: runs one program (shell-free argv) in the project root through the Host and
+ * passes on exit 0. For org gate packs: `sluice.gates: [{id: lint, type: command, phases: [build], argv: [npm, run, lint]}]`.
+ */
+export const commandGate = defineGate<CommandGateInput>({
+  type: 'command',
+  id: 'command',
+  description: 'runs a command without a shell; passes on exit 0',
+  async check(input, { host, signal }) {
+    const [command, ...args] = input.argv;
+    const out = tail();
+    const result = await host.spawn({ command, args, cwd: input.projectRoot, timeoutMs: input.timeoutMs ?? 10 * 60_000, signal, onStdout: out.push, onStderr: out.push });
+    const check = input.argv.join(' ');
+    const said = lastLine(out.text());
+    let message: string;
+    if (result.spawnError) message = `cannot start ${command}: ${result.spawnError}`;
+    else if (result.timedOut) message = `timed out after ${Math.round((input.timeoutMs ?? 600_000) / 1000)} s`;
+    else if (result.cancelled) message = 'cancelled';
+    else message = `exit ${result.exitCode ?? `signal ${result.signal}`}${said ? `: ${said.slice(0, 300)}` : ''}`;
+    const passed = result.exitCode === 0 && !result.timedOut && !result.spawnError && !result.cancelled;
+    const row: GateResult = { gate: input.id, id: input.id, check, passed, message, severity: input.severity ?? 'MUST', durationMs: Math.round(result.durationMs) };
+    return [row];
+  },
+});
+
+export const commandGatePlugin = definePlugin({
+  name: 'sluice:gate-command',
+  setup(ctx) {
+    ctx.registerGate(commandGate);
+  },
+});

@@ -1,0 +1,103 @@
+import { defineGate, definePlugin, type GateResult, type Host, type Severity } from '../core/index.ts';
+import { DEFAULT_COVERAGE_REPORTS, readCoverage } from './coverage/read-coverage.ts';
+import { coverageProblem } from './metrics-gate.ts';
+import { isTextArtifact, listFilesUnder, projectFile, readTextFile } from './shared/project-file.ts';
+
+/** One check of a frozen compliance file, as the planner passes it (threshold already looked up in the profile). */
+export interface ComplianceCheck {
+  framework: string;
+  file: string;
+  id: string;
+  name: string;
+  criteria?: string;
+  description?: string;
+  check_type: 'artifact_exists' | 'artifact_content' | 'manual' | 'metric';
+  severity: Severity;
+  artifact?: string;
+  /** Project-relative path of `artifact` in the phase folder. */
+  artifactRel?: string;
+  required_content?: string[];
+  metric?: 'coverage';
+  threshold_key?: string;
+  /** The profile value at `threshold_key`; absent when the profile does not set it. */
+  threshold?: number;
+}
+
+export interface ComplianceInput {
+  projectRoot: string;
+  checks: ComplianceCheck[];
+  /** Frameworks the profile lists whose frozen gate file is missing: each a MUST failure. */
+  missing: { framework: string; file: string }[];
+  coverageReports?: string[];
+}
+
+export const G4 = 'G4-compliance';
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A required phrase appears when it starts at a word boundary, any case ("Authorization" and "authorizations" both count). */
+const mentions = (text: string, phrase: string) => new RegExp(`(?<![A-Za-z0-9])${escape(phrase).replace(/\s+/g, '\\s+')}`, 'i').test(text);
+
+async function artifactText(host: Host, projectRoot: string, rel: string): Promise<{ text: string } | { error: string }> {
+  const { full, info } = await projectFile(host, projectRoot, rel);
+  if (info === null) return { error: `${rel} is missing` };
+  if (info.kind !== 'dir') return readTextFile(host, full);
+  const parts: string[] = [];
+  for (const f of (await listFilesUnder(host, full)).filter(isTextArtifact)) {
+    const r = await readTextFile(host, f);
+    if ('text' in r) parts.push(r.text);
+  }
+  return { text: parts.join('\n') };
+}
+
+async function runCheck(host: Host, input: ComplianceInput, c: ComplianceCheck): Promise<GateResult> {
+  const row = (passed: boolean | null, message: string): GateResult => ({
+    gate: G4,
+    id: c.id,
+    ...(c.artifact ? { artifact: c.artifact } : { check: `${c.framework}: ${c.criteria ?? c.name}` }),
+    passed,
+    message,
+    severity: c.severity,
+    framework: c.framework,
+  });
+  const label = `${c.framework} ${c.criteria ?? c.name}`;
+  switch (c.check_type) {
+    case 'manual':
+      return row(null, `${label}: ${c.description ?? c.name} (manual sign-off)`);
+    case 'artifact_exists': {
+      const { info } = await projectFile(host, input.projectRoot, c.artifactRel!);
+      return row(info !== null, info ? `${label}: ${c.artifactRel} exists` : `${label}: ${c.artifactRel} is missing`);
+    }
+    case 'artifact_content': {
+      const read = await artifactText(host, input.projectRoot, c.artifactRel!);
+      if ('error' in read) return row(false, `${label}: ${read.error}`);
+      const absent = (c.required_content ?? []).filter((p) => !mentions(read.text, p));
+      return row(absent.length === 0, absent.length === 0 ? `${label}: ${c.artifact} covers ${(c.required_content ?? []).join(', ')}` : `${label}: ${c.artifact} does not mention ${absent.map((p) => JSON.stringify(p)).join(', ')}`);
+    }
+    case 'metric': {
+      if (c.threshold === undefined) return row(false, `${label}: the profile does not set ${c.threshold_key}, so there is no threshold to meet`);
+      const lookup = await readCoverage(host, input.projectRoot, input.coverageReports ?? DEFAULT_COVERAGE_REPORTS);
+      const problem = coverageProblem(lookup);
+      if (problem || !('report' in lookup)) return row(false, `${label}: ${problem}`);
+      const { pct, source } = lookup.report;
+      return row(pct >= c.threshold, `${label}: line coverage ${pct}% (${source}) ${pct >= c.threshold ? 'meets' : 'is below'} ${c.threshold_key} ${c.threshold}%`);
+    }
+  }
+}
+
+/** G4: the checks of the frozen compliance files (soc2, hipaa, gdpr...) for this phase. Severity per check. */
+export const complianceGate = defineGate<ComplianceInput>({
+  type: 'compliance',
+  id: G4,
+  description: 'checks of the frozen compliance files for the phase (artifact_exists, artifact_content, manual, metric)',
+  async check(input, { host }) {
+    const missing = input.missing.map((m): GateResult => ({ gate: G4, id: `G4:${m.framework}`, check: `${m.framework} gate file`, passed: false, message: `the profile enforces ${m.framework} but ${m.file} is missing; re-run sluice init --force or restore it`, severity: 'MUST' }));
+    return [...missing, ...(await Promise.all(input.checks.map((c) => runCheck(host, input, c))))];
+  },
+});
+
+export const complianceGatePlugin = definePlugin({
+  name: 'sluice:gate-compliance',
+  setup(ctx) {
+    ctx.registerGate(complianceGate);
+  },
+});

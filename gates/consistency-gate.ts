@@ -1,0 +1,98 @@
+import { defineGate, definePlugin, type GateResult, type Host } from '../core/index.ts';
+import { readArtifactMetrics } from './consistency/artifact-metrics.ts';
+import { projectFile, readTextFile } from './shared/project-file.ts';
+
+export type MetricValue = string | number | boolean | (string | number)[];
+
+export interface MetricReading {
+  value: MetricValue;
+  source: string;
+}
+
+export interface ConsistencyInput {
+  projectRoot: string;
+  /** Values locked at earlier phase exits (latest lock per key), with the phase that locked them. */
+  locked: Record<string, MetricReading & { phase: string }>;
+  /** Current values from the frozen profile (quality thresholds, compliance frameworks). */
+  profileMetrics: Record<string, MetricReading>;
+  /** Artifact folders of the phases reached so far, in phase order; their top-level markdown is read. */
+  artifactDirs: string[];
+}
+
+export const G5 = 'G5-consistency';
+
+const same = (a: MetricValue, b: MetricValue) => JSON.stringify(a) === JSON.stringify(b);
+const show = (v: MetricValue) => (Array.isArray(v) ? `[${v.join(', ')}]` : String(v));
+
+/** Current artifact metrics (first statement wins) and the places a later artifact contradicts it. */
+async function readArtifacts(host: Host, input: ConsistencyInput) {
+  const current: Record<string, MetricReading> = {};
+  const conflicts: { key: string; first: MetricReading; other: MetricReading }[] = [];
+  for (const dirRel of input.artifactDirs) {
+    const { full, info } = await projectFile(host, input.projectRoot, dirRel);
+    if (info?.kind !== 'dir') continue;
+    const files = (await host.listDir(full)).filter((e) => e.kind === 'file' && /\.md$/i.test(e.name)).map((e) => e.name).sort();
+    for (const name of files) {
+      const read = await readTextFile(host, `${full}/${name}`);
+      if (!('text' in read)) continue;
+      for (const m of readArtifactMetrics(read.text)) {
+        const reading = { value: m.value, source: `${dirRel.replace(/^\.sdlc\/artifacts\//, '')}/${name}:${m.line}` };
+        const first = current[m.key];
+        if (!first) current[m.key] = reading;
+        else if (!same(first.value, reading.value)) conflicts.push({ key: m.key, first, other: reading });
+      }
+    }
+  }
+  return { current, conflicts };
+}
+
+/**
+ * G5: the metrics locked when earlier phases were left (quality thresholds, compliance frameworks,
+ * budget/timeline lines of the artifacts) against their values now; drift is reported with both
+ * values. SHOULD. Its INFO row carries the current values, which `sluice next` locks at this exit.
+ */
+export const consistencyGate = defineGate<ConsistencyInput>({
+  type: 'consistency',
+  id: G5,
+  description: 'locked metrics of earlier phase exits have not drifted',
+  async check(input, { host }) {
+    const artifacts = await readArtifacts(host, input);
+    const current: Record<string, MetricReading> = { ...input.profileMetrics, ...artifacts.current };
+    const rows: GateResult[] = [];
+    const lockedKeys = Object.keys(input.locked).sort();
+    let unchanged = 0;
+    for (const key of lockedKeys) {
+      const was = input.locked[key];
+      const now = current[key];
+      if (now && same(was.value, now.value)) {
+        unchanged++;
+        continue;
+      }
+      rows.push({
+        gate: G5,
+        id: `G5:${key}`,
+        check: key,
+        passed: false,
+        message: `${key} drifted: ${show(was.value)} when phase ${was.phase} was left (${was.source}), now ${now ? `${show(now.value)} (${now.source})` : 'no longer stated'}`,
+        severity: 'SHOULD',
+        locked: was.value,
+        current: now?.value ?? null,
+      });
+    }
+    for (const c of artifacts.conflicts) {
+      rows.push({ gate: G5, id: `G5:${c.key}:conflict`, check: c.key, passed: false, message: `${c.key} is ${show(c.first.value)} in ${c.first.source} but ${show(c.other.value)} in ${c.other.source}`, severity: 'SHOULD' });
+    }
+    if (lockedKeys.length === 0) rows.push({ gate: G5, id: 'G5:locked', check: 'locked metrics', passed: true, message: 'nothing locked yet: the first phase exit locks the current values', severity: 'INFO' });
+    else if (unchanged > 0) rows.push({ gate: G5, id: 'G5:locked', check: 'locked metrics', passed: true, message: `${unchanged} locked metric${unchanged > 1 ? 's' : ''} unchanged`, severity: 'SHOULD' });
+    const count = Object.keys(current).length;
+    rows.push({ gate: G5, id: 'G5:metrics', check: 'metrics to lock', passed: true, message: `${count} metric${count === 1 ? '' : 's'} will be locked when this phase is left`, severity: 'INFO', metrics: current });
+    return rows;
+  },
+});
+
+export const consistencyGatePlugin = definePlugin({
+  name: 'sluice:gate-consistency',
+  setup(ctx) {
+    ctx.registerGate(consistencyGate);
+  },
+});

@@ -1,0 +1,41 @@
+import { defineGate, definePlugin, type GateResult } from '../core/index.ts';
+import { resultId } from './shared/result-id.ts';
+
+export interface QualityInput {
+  phase: string;
+  /** Profile `quality.evaluation_criteria` that apply to the phase (no `phases` means build). */
+  criteria: { name: string; description: string; severity?: 'fail' | 'warn' }[];
+}
+
+export const G6 = 'G6-quality';
+
+/**
+ * G6: the profile's qualitative evaluation criteria for the phase. sluice cannot judge "each ADR states
+ * the options considered", so every criterion is a manual judgement (passed: null) with a stable id to
+ * approve; never a pass by default. `fail` criteria are MUST, `warn` SHOULD.
+ */
+export const qualityGate = defineGate<QualityInput>({
+  type: 'quality',
+  id: G6,
+  description: 'profile evaluation criteria for the phase, as manual judgements',
+  async check(input) {
+    const taken = new Set<string>();
+    return input.criteria.map(
+      (c): GateResult => ({
+        gate: G6,
+        id: resultId('G6', c.name, taken),
+        check: c.name,
+        passed: null,
+        message: `judge: ${c.description}`,
+        severity: c.severity === 'fail' ? 'MUST' : 'SHOULD',
+      }),
+    );
+  },
+});
+
+export const qualityGatePlugin = definePlugin({
+  name: 'sluice:gate-quality',
+  setup(ctx) {
+    ctx.registerGate(qualityGate);
+  },
+});

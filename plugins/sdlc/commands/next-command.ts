@@ -1,0 +1,26 @@
+import { defineCommand } from '../../../core/index.ts';
+
+export const nextCommand = defineCommand({
+  name: 'next',
+  summary: 'advance to the next phase by registry order once MUST gates pass and every manual gate is approved (dry run without --confirmed)',
+  options: [
+    { flags: '--confirmed', description: 'human sign-off: actually advance (without it, a dry run)' },
+    { flags: '--approve <gate...>', description: 'approve a manual gate by its id (repeatable)' },
+    { flags: '--signed-by <name>', description: 'who approves and confirms (required with --approve)' },
+    { flags: '--justification <text>', description: 'reason recorded in history (default: a summary of the gate run)' },
+  ],
+  examples: ['sluice next', 'sluice next --approve G7:scope-boundaries-are-unambiguous-a-reader-can-say --signed-by "Ana Ruiz" --confirmed'],
+  async run({ options }, { kernel, io, signal }) {
+    const { nextPhase } = await import('../transition/next-phase.ts');
+    const { renderNext } = await import('./render-next.ts');
+    const report = await nextPhase(kernel, {
+      confirmed: options.confirmed === true,
+      approve: (options.approve as string[] | undefined) ?? [],
+      signedBy: options.signedBy as string | undefined,
+      justification: options.justification as string | undefined,
+      signal,
+    });
+    const { human, data } = renderNext(report, io.style);
+    return { exitCode: report.exitCode, data, human };
+  },
+});

@@ -1,0 +1,24 @@
+import type { Kernel } from '../../../core/index.ts';
+import { openProject, type SdlcProject } from '../project/open-project.ts';
+import type { PhaseDefinition } from '../registry/registry-schema.ts';
+import { recordGateResults } from '../transition/transitions.ts';
+import { runPhaseGates, type PhaseGateRun } from './run-phase-gates.ts';
+
+export interface PhaseCheck {
+  project: SdlcProject;
+  phase: PhaseDefinition;
+  current: boolean;
+  run: PhaseGateRun;
+}
+
+/**
+ * `sluice gate [--phase ID]`: runs the phase's gates (the current phase by default) and stores the
+ * results in `phases.<id>.gate_results`, replacing the previous run's, as the seed's check_gates does.
+ */
+export async function checkPhase(kernel: Kernel, o: { phase?: string; signal?: AbortSignal } = {}): Promise<PhaseCheck> {
+  const project = await openProject(kernel);
+  const phase = o.phase === undefined ? project.model.require(project.state.current_phase) : project.model.require(o.phase, { field: '--phase' });
+  const run = await runPhaseGates(kernel, project, phase, o.signal);
+  await kernel.store.update(project.stateFile, (state) => recordGateResults(state, phase, run.results), { purpose: 'sluice gate' });
+  return { project, phase, current: phase === project.model.require(project.state.current_phase), run };
+}

@@ -1,0 +1,53 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { SluiceError, type Kernel } from '../../../core/index.ts';
+import { sluiceAsset } from '../../host-node/index.ts';
+import { readSdlcFile, type SdlcFile } from '../project/read-sdlc-file.ts';
+import { createPhaseModel, type PhaseModel } from '../registry/phase-model.ts';
+import { PhaseRegistrySchema, type PhaseRegistry } from '../registry/registry-schema.ts';
+import { checkCompliance, checkProfile, profileFrameworks } from './check-profile.ts';
+import { ComplianceFileSchema, type ComplianceFile } from './compliance-schema.ts';
+import { ProfileSchema, type Profile } from './profile-schema.ts';
+import { builtinPackDir, type PackLocation } from './resolve-pack.ts';
+
+export interface LoadedPack {
+  location: PackLocation;
+  profile: SdlcFile<Profile>;
+  registry: SdlcFile<PhaseRegistry>;
+  model: PhaseModel;
+  compliance: { framework: string; file: SdlcFile<ComplianceFile> }[];
+}
+
+/** The registry sluice ships (the reference file, unchanged). */
+export const bundledRegistryPath = () => sluiceAsset('plugins', 'sdlc', 'assets', 'phase-registry.yaml');
+
+/** Compliance files any pack may use when it does not carry its own (hipaa, gdpr written for sluice; soc2 from the enterprise pack). */
+const sharedComplianceDirs = () => [builtinPackDir('compliance'), join(builtinPackDir('enterprise'), 'compliance')];
+
+/**
+ * Reads and validates everything `sluice init` freezes from a pack: the profile, its phase registry
+ * (the pack's own `phase-registry.yaml` replaces the bundled one) and one compliance file per framework.
+ */
+export async function loadPack(kernel: Kernel, location: PackLocation): Promise<LoadedPack> {
+  const { host } = kernel;
+  const profilePath = join(location.dir, 'profile.yaml');
+  const profile = await readSdlcFile(host, profilePath, ProfileSchema, 'PROFILE_INVALID', kernel.display(profilePath));
+  const ownRegistry = join(location.dir, 'phase-registry.yaml');
+  const registryPath = existsSync(ownRegistry) ? ownRegistry : bundledRegistryPath();
+  const registry = await readSdlcFile(host, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', kernel.display(registryPath));
+  const model = createPhaseModel(registry.value, kernel.display(registryPath));
+  checkProfile(profile.value, model, kernel, kernel.display(profilePath));
+
+  const compliance: LoadedPack['compliance'] = [];
+  for (const framework of profileFrameworks(profile.value)) {
+    const candidates = [join(location.dir, 'compliance'), ...sharedComplianceDirs()].map((dir) => join(dir, `${framework}-gates.yaml`));
+    const path = candidates.find((p) => existsSync(p));
+    if (!path) {
+      throw new SluiceError('PROFILE_INVALID', { file: kernel.display(profilePath), field: 'compliance.frameworks', message: `framework ${framework} has no gate file: add compliance/${framework}-gates.yaml to the pack` });
+    }
+    const file = await readSdlcFile(host, path, ComplianceFileSchema, 'COMPLIANCE_INVALID', kernel.display(path));
+    checkCompliance(file.value, model, kernel.display(path));
+    compliance.push({ framework, file });
+  }
+  return { location, profile, registry, model, compliance };
+}

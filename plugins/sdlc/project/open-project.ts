@@ -1,0 +1,69 @@
+import { SluiceError, type Kernel } from '../../../core/index.ts';
+import { checkCompliance, checkProfile, profileFrameworks } from '../profile/check-profile.ts';
+import { ComplianceFileSchema, type ComplianceFile } from '../profile/compliance-schema.ts';
+import { bundledRegistryPath } from '../profile/load-pack.ts';
+import { ProfileSchema, type Profile } from '../profile/profile-schema.ts';
+import { createPhaseModel, type PhaseModel } from '../registry/phase-model.ts';
+import { PhaseRegistrySchema } from '../registry/registry-schema.ts';
+import { sdlcStateFile, type SdlcStateFile } from '../state/state-file.ts';
+import { activePhaseProblem } from '../state/state-invariant.ts';
+import type { SdlcState } from '../state/state-schema.ts';
+import { sdlcPaths, type SdlcPaths } from './project-paths.ts';
+import { readSdlcFile } from './read-sdlc-file.ts';
+
+/** Everything the commands need about one project, read and validated once. */
+export interface SdlcProject {
+  root: string;
+  paths: SdlcPaths;
+  stateFile: SdlcStateFile;
+  state: SdlcState;
+  profile: Profile;
+  profileDisplay: string;
+  model: PhaseModel;
+  registryDisplay: string;
+  compliance: { framework: string; display: string; value: ComplianceFile }[];
+  /** Frameworks the profile lists whose frozen gate file is gone: G4 reports each as a MUST failure. */
+  missingCompliance: { framework: string; display: string }[];
+}
+
+/**
+ * Opens the project at the kernel's root: state (validated), the frozen profile and compliance files,
+ * and the frozen registry (or the bundled one for projects set up by another tool).
+ */
+export async function openProject(kernel: Kernel): Promise<SdlcProject> {
+  const { host } = kernel;
+  const paths = sdlcPaths(kernel.projectRoot);
+  const stateFile = sdlcStateFile(paths.state);
+  if (!(await kernel.store.exists(paths.state))) {
+    throw new SluiceError('PROJECT_MISSING', { file: kernel.display(paths.state), message: `no SDLC project in ${kernel.projectRoot} (.sdlc/state.yaml does not exist)` });
+  }
+  const state = await kernel.store.read(stateFile);
+  const profile = await readSdlcFile(host, paths.profile, ProfileSchema, 'PROFILE_INVALID', kernel.display(paths.profile));
+  const registryPath = (await host.stat(paths.registry)) ? paths.registry : bundledRegistryPath();
+  const registry = await readSdlcFile(host, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', kernel.display(registryPath));
+  const model = createPhaseModel(registry.value, kernel.display(registryPath));
+  checkState(state, model, kernel.display(paths.state));
+  checkProfile(profile.value, model, kernel, kernel.display(paths.profile));
+
+  const compliance: SdlcProject['compliance'] = [];
+  const missingCompliance: SdlcProject['missingCompliance'] = [];
+  for (const framework of profileFrameworks(profile.value)) {
+    const path = paths.complianceFile(framework);
+    const display = kernel.display(path);
+    if (!(await host.stat(path))) {
+      missingCompliance.push({ framework, display });
+      continue;
+    }
+    const file = await readSdlcFile(host, path, ComplianceFileSchema, 'COMPLIANCE_INVALID', display);
+    checkCompliance(file.value, model, display);
+    compliance.push({ framework, display, value: file.value });
+  }
+  return { root: kernel.projectRoot, paths, stateFile, state, profile: profile.value, profileDisplay: kernel.display(paths.profile), model, registryDisplay: kernel.display(registryPath), compliance, missingCompliance };
+}
+
+/** The state names registry phases and has exactly one active phase: the current one. */
+export function checkState(state: SdlcState, model: PhaseModel, display: string): void {
+  model.require(state.current_phase, { file: display, field: 'current_phase' });
+  const problem = activePhaseProblem(state);
+  if (problem) throw new SluiceError('STATE_INVALID', { file: display, field: 'phases', message: problem });
+}

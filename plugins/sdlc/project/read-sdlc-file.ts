@@ -1,0 +1,25 @@
+import type * as v from 'valibot';
+import { isSluiceError, parseDataText, readDataText, SluiceError, validateData, type ErrorCode, type Host } from '../../../core/index.ts';
+import { safeYamlCodec } from '../state/safe-yaml-codec.ts';
+
+export interface SdlcFile<T> {
+  path: string;
+  /** The bytes as read, for freezing a copy unchanged (comments and all). */
+  text: string;
+  value: T;
+}
+
+/**
+ * Reads one SDLC data file (registry, profile, compliance) through the kernel's trusted path:
+ * size cap, UTF-8, the `__proto__`-refusing YAML codec, schema. A schema violation is reported under
+ * the file's own error code (PROFILE_INVALID, REGISTRY_INVALID, COMPLIANCE_INVALID).
+ */
+export async function readSdlcFile<S extends v.GenericSchema>(host: Host, path: string, schema: S, code: ErrorCode, display: string): Promise<SdlcFile<v.InferOutput<S>>> {
+  const text = await readDataText(host, path, { display });
+  try {
+    return { path, text, value: validateData(schema, parseDataText(text, safeYamlCodec, display), display) };
+  } catch (error) {
+    if (isSluiceError(error, 'STATE_INVALID')) throw new SluiceError(code, { file: error.file, field: error.field, message: error.detail, data: error.data });
+    throw error;
+  }
+}

@@ -1,0 +1,106 @@
+import { SluiceError, type GateResult } from '../../../core/index.ts';
+import type { PhaseDefinition } from '../registry/registry-schema.ts';
+import type { Approval, GateSummary, HistoryEntry } from '../state/history-schema.ts';
+import { phaseKey } from '../state/phase-id.ts';
+import type { PhaseRecord, SdlcState } from '../state/state-schema.ts';
+
+/**
+ * Pure state transitions: each takes the state read under the lock and returns the next state,
+ * never touching anything else. Keys other tools added are carried over by spreading. sluice
+ * writes phase ids as strings, like the reference template.
+ */
+
+/** What the caller saw before running gates outside the lock. */
+export interface ExpectedPosition {
+  current: string;
+  historyLength: number;
+}
+
+/** Refuses to write when another process moved the project while gates ran (PHASE_MOVED, exit 1). */
+export function assertUnchanged(state: SdlcState, expected: ExpectedPosition, display: string): void {
+  const now = phaseKey(state.current_phase);
+  if (now !== expected.current || state.history.length !== expected.historyLength) {
+    const what = now === expected.current ? `phase ${now} was re-entered or changed` : `the project moved to phase ${now}`;
+    throw new SluiceError('PHASE_MOVED', { file: display, field: 'current_phase', message: `${what} while gates for phase ${expected.current} ran; nothing was written`, data: { expected: expected.current, current: now } });
+  }
+}
+
+const blankRecord = (phase: PhaseDefinition): PhaseRecord => ({ name: phase.name, status: 'pending', entered_at: null, completed_at: null, gate_results: {}, artifacts: [] });
+
+function record(state: SdlcState, phase: PhaseDefinition): PhaseRecord {
+  return state.phases[phaseKey(phase.id)] ?? blankRecord(phase);
+}
+
+function activate(state: SdlcState, phase: PhaseDefinition, at: string): PhaseRecord {
+  return { ...record(state, phase), status: 'active', entered_at: at, completed_at: null };
+}
+
+function moveTo(state: SdlcState, to: PhaseDefinition, phases: SdlcState['phases'], entry: HistoryEntry): SdlcState {
+  return { ...state, current_phase: phaseKey(to.id), phase_name: to.name, phases, history: [...state.history, entry] };
+}
+
+export interface AdvanceInput {
+  from: PhaseDefinition;
+  to: PhaseDefinition;
+  at: string;
+  results: GateResult[];
+  summary: GateSummary;
+  approvals: Approval[];
+  confirmedBy: string;
+  justification?: string;
+  /** G5's current values, locked on the phase being left. */
+  lockedMetrics?: PhaseRecord['locked_metrics'];
+}
+
+/** `sluice next --confirmed`: complete the current phase, activate the next by order, append history. */
+export function advanceState(state: SdlcState, a: AdvanceInput): SdlcState {
+  const fromKey = phaseKey(a.from.id);
+  const toKey = phaseKey(a.to.id);
+  const completed: PhaseRecord = { ...record(state, a.from), status: 'completed', completed_at: a.at, gate_results: a.results, ...(a.lockedMetrics ? { locked_metrics: a.lockedMetrics } : {}) };
+  const entry: HistoryEntry = {
+    from: fromKey,
+    to: toKey,
+    at: a.at,
+    gate_results: a.summary,
+    justification: a.justification ?? `All MUST gates passed${a.approvals.length ? `, ${a.approvals.length} manual gate${a.approvals.length > 1 ? 's' : ''} approved` : ''}; confirmed by ${a.confirmedBy}`,
+    results: a.results,
+    approvals: a.approvals,
+    confirmed_by: a.confirmedBy,
+  };
+  return moveTo(state, a.to, { ...state.phases, [fromKey]: completed, [toKey]: activate(state, a.to, a.at) }, entry);
+}
+
+export interface SkipInput {
+  from: PhaseDefinition;
+  to: PhaseDefinition;
+  at: string;
+  justification: string;
+  confirmedBy: string;
+}
+
+/** `sluice skip`: the current phase is marked skipped (no gates), the next by order becomes active. */
+export function skipState(state: SdlcState, s: SkipInput): SdlcState {
+  const fromKey = phaseKey(s.from.id);
+  const toKey = phaseKey(s.to.id);
+  const skipped: PhaseRecord = { ...record(state, s.from), status: 'skipped', completed_at: s.at };
+  const entry: HistoryEntry = { from: fromKey, to: toKey, at: s.at, skipped: true, justification: s.justification, confirmed_by: s.confirmedBy };
+  return moveTo(state, s.to, { ...state.phases, [fromKey]: skipped, [toKey]: activate(state, s.to, s.at) }, entry);
+}
+
+/**
+ * `sluice reenter`: an earlier completed or skipped phase becomes active again. The phase being left
+ * was never completed, so it returns to pending (its visit stays in history); phases between keep
+ * their completed status until `next` reaches them again.
+ */
+export function reenterState(state: SdlcState, r: SkipInput): SdlcState {
+  const fromKey = phaseKey(r.from.id);
+  const toKey = phaseKey(r.to.id);
+  const left: PhaseRecord = { ...record(state, r.from), status: 'pending', entered_at: null, completed_at: null };
+  const entry: HistoryEntry = { from: fromKey, to: toKey, at: r.at, reentry: true, justification: r.justification, confirmed_by: r.confirmedBy };
+  return moveTo(state, r.to, { ...state.phases, [fromKey]: left, [toKey]: activate(state, r.to, r.at) }, entry);
+}
+
+/** `sluice gate`: the phase's latest results replace the previous ones (seed: overwritten each gate run). */
+export function recordGateResults(state: SdlcState, phase: PhaseDefinition, results: GateResult[]): SdlcState {
+  return { ...state, phases: { ...state.phases, [phaseKey(phase.id)]: { ...record(state, phase), gate_results: results } } };
+}
