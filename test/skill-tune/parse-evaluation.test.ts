@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { compositeScore, DIMENSION_WEIGHTS } from '../../plugins/skill-tune/evaluation-scoring.ts';
+import { extractScoreHeuristically, parseEvaluationJson } from '../../plugins/skill-tune/parse-evaluation.ts';
+
+const dims = { clarity: 80, completeness: 60, correctness: 90, effectiveness: 70, efficiency: 50 };
+// 80*.2 + 60*.25 + 90*.25 + 70*.2 + 50*.1 = 16 + 15 + 22.5 + 14 + 5
+const expected = 72.5;
+
+describe('composite score', () => {
+  it('weights the five dimensions .20/.25/.25/.20/.10', () => {
+    assert.ok(Math.abs(Object.values(DIMENSION_WEIGHTS).reduce((a, b) => a + b, 0) - 1) < 1e-9);
+    assert.equal(compositeScore({ clarity: 63, completeness: 63, correctness: 63, effectiveness: 63, efficiency: 63 }), 63);
+    assert.equal(compositeScore(dims), expected);
+    assert.equal(compositeScore({ clarity: 100, completeness: 0, correctness: 0, effectiveness: 0, efficiency: 0 }), 20);
+    assert.equal(compositeScore({ clarity: 0, completeness: 0, correctness: 0, effectiveness: 0, efficiency: 100 }), 10);
+  });
+});
+
+describe('evaluator JSON', () => {
+  it('recomputes the composite and ignores the total the evaluator claims', () => {
+    const r = parseEvaluationJson(JSON.stringify({ dimensions: dims, overall: 99, score: 99, strengths: ['a'], weaknesses: ['b'], suggestions: [] }));
+    assert.ok(r.ok);
+    assert.equal(r.evaluation.score, expected);
+    assert.equal(r.evaluation.source, 'json');
+  });
+
+  it('accepts {"score": n} dimensions, any key case, fenced or embedded in prose', () => {
+    const body = JSON.stringify({ dimensions: { Clarity: { score: 80, notes: 'x' }, COMPLETENESS: 60, correctness: { score: 90 }, Effectiveness: 70, efficiency: 50 } });
+    for (const text of [body, `Here you go:\n\`\`\`json\n${body}\n\`\`\`\n`, `Result follows ${body} -- end`]) {
+      const r = parseEvaluationJson(text);
+      assert.ok(r.ok, text);
+      assert.equal(r.evaluation.score, expected);
+    }
+  });
+
+  it('prefers the structured json of the delegate result', () => {
+    const r = parseEvaluationJson('not json', { dimensions: dims });
+    assert.ok(r.ok);
+    assert.equal(r.evaluation.score, expected);
+  });
+
+  it('orders suggestions high → medium → low and normalises their shapes', () => {
+    const r = parseEvaluationJson(
+      JSON.stringify({
+        dimensions: dims,
+        suggestions: ['plain text', { priority: 'low', change: 'later' }, { priority: 'HIGH', description: 'first', file: 'SKILL.md' }, { priority: 1, text: 'also first' }, { priority: 'medium' }],
+      }),
+    );
+    assert.ok(r.ok);
+    assert.deepEqual(r.evaluation.suggestions, [
+      { priority: 'high', text: 'first', target: 'SKILL.md' },
+      { priority: 'high', text: 'also first' },
+      { priority: 'medium', text: 'plain text' },
+      { priority: 'low', text: 'later' },
+    ]);
+  });
+
+  it('reads per-skill verdicts (chain mode) with their own recomputed composites', () => {
+    const r = parseEvaluationJson(JSON.stringify({ dimensions: dims, skills: { a: { dimensions: { ...dims, clarity: 30 } }, b: { dimensions: dims, suggestions: ['fix b'] } } }));
+    assert.ok(r.ok);
+    assert.equal(r.evaluation.skills.a.score, expected - 10);
+    assert.equal(r.evaluation.skills.b.score, expected);
+    assert.deepEqual(r.evaluation.skills.b.suggestions, [{ priority: 'medium', text: 'fix b' }]);
+  });
+
+  it('refuses a missing dimension, an out-of-range score or a string score, naming the field', () => {
+    const cases: [unknown, RegExp][] = [
+      [{ dimensions: { ...dims, efficiency: undefined } }, /efficiency/],
+      [{ dimensions: { ...dims, clarity: 120 } }, /clarity/],
+      [{ dimensions: { ...dims, correctness: '90' } }, /correctness/],
+      [{ score: 80 }, /dimensions/],
+    ];
+    for (const [value, field] of cases) {
+      const r = parseEvaluationJson(JSON.stringify(value));
+      assert.equal(r.ok, false);
+      if (!r.ok) assert.match(r.error, field);
+    }
+    const none = parseEvaluationJson('The skill is fine, I would say about eighty.');
+    assert.equal(none.ok, false);
+    if (!none.ok) assert.match(none.error, /no JSON object/);
+  });
+});
+
+describe('heuristic extraction', () => {
+  it('takes all five labelled dimension scores and recomputes the composite', () => {
+    const text = `**Clarity**: 80/100\n- Completeness — 60\n| Correctness | 90 |\nEffectiveness (20%): 70\n"efficiency": {"score": 50}`;
+    const r = extractScoreHeuristically(text);
+    assert.equal(r?.source, 'heuristic-dimensions');
+    assert.equal(r?.score, expected);
+    assert.deepEqual(r?.dimensions, dims);
+  });
+
+  it('falls back to one clearly labelled overall score', () => {
+    for (const text of ['Overall score: 74/100', 'The composite score is 74.', 'FINAL SCORE = 74', '**Overall**: 74']) {
+      const r = extractScoreHeuristically(`Some review text.\n${text}\nClarity: 70`);
+      assert.equal(r?.source, 'heuristic-overall', text);
+      assert.equal(r?.score, 74, text);
+      assert.equal(r?.dimensions, null);
+    }
+  });
+
+  it('finds nothing rather than guessing', () => {
+    const cases = [
+      'The skill is decent. Clarity improved since iteration 2, completeness is fine.',
+      'Clarity: 8/10, Completeness: 7/10, Correctness: 9/10, Effectiveness: 8/10, Efficiency: 6/10',
+      'Overall score: 70. Later: overall score: 85.',
+      'Overall, the output was good and 3 files were written.',
+      'Overall score: 740',
+      '',
+    ];
+    for (const text of cases) assert.equal(extractScoreHeuristically(text), undefined, text);
+  });
+
+  it('does not take a dimension named twice with different numbers', () => {
+    const text = 'Clarity: 70 Completeness: 70 Correctness: 70 Effectiveness: 70 Efficiency: 70 ... on reflection Clarity: 40';
+    assert.equal(extractScoreHeuristically(text), undefined);
+  });
+});
