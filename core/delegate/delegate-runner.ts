@@ -41,8 +41,13 @@ export function createDelegateJob(kernel: Kernel) {
     const settings: DelegateSettings = kernel.config.delegates?.[backend] ?? {};
     await ensureAvailable(backend, def, settings);
     const { host, hooks } = kernel;
+    // A missing working directory is the caller's mistake; spawning would only report a vague ENOENT.
+    if ((await host.stat(request.cwd))?.kind !== 'dir') {
+      throw new SluiceError('FILE_NOT_FOUND', { file: kernel.display(request.cwd), message: 'the delegate working directory does not exist' });
+    }
     const stamp = host.now().toISOString().replace(/[:.]/g, '-');
-    const transcriptPath = request.transcriptPath ?? join(kernel.projectRoot, '.sluice', 'transcripts', `${stamp}-${backend}-${++seq}.log`);
+    // The pid keeps two sluice processes starting runs in the same millisecond apart.
+    const transcriptPath = request.transcriptPath ?? join(kernel.projectRoot, '.sluice', 'transcripts', `${stamp}-${backend}-${host.pid}-${++seq}.log`);
     await host.mkdir(dirname(transcriptPath));
     const transcript = await host.openWriter(transcriptPath, { append: true });
     const timeoutMs = request.timeoutMs ?? (settings.timeout !== undefined ? settings.timeout * 1000 : DEFAULT_DELEGATE_TIMEOUT_MS);

@@ -1,5 +1,5 @@
 import type { DelegateRequest, DelegateSettings } from '../../core/index.ts';
-import { extraArgs, modelOf, stringSetting } from '../cli-process/cli-settings.ts';
+import { extraArgs, modelOf } from '../cli-process/cli-settings.ts';
 
 /** Flags that let agy edit files or change its permission mode: never in analysis runs. */
 export const AGY_WRITE_FLAGS = ['--dangerously-skip-permissions', '--yolo', '--mode'] as const;
@@ -13,8 +13,7 @@ export const AGY_ARGV_PROMPT_LIMIT = 100 * 1024;
 export type AgyPromptVia = 'argv' | 'stdin';
 
 export function agyPromptVia(prompt: string, settings: DelegateSettings): AgyPromptVia {
-  const configured = stringSetting('agy', settings, 'promptVia');
-  if (configured === 'argv' || configured === 'stdin') return configured;
+  if (settings.promptVia === 'argv' || settings.promptVia === 'stdin') return settings.promptVia;
   return new TextEncoder().encode(prompt).length > AGY_ARGV_PROMPT_LIMIT ? 'stdin' : 'argv';
 }
 

@@ -1,3 +1,4 @@
+import { AgySettingsSchema } from '../cli-process/cli-settings-schema.ts';
 import { cliDelegatePlugin } from '../cli-process/define-cli-delegate.ts';
 
 /** The `agy` backend: Google Antigravity CLI in print mode with JSON output. */
@@ -5,5 +6,6 @@ export const agyDelegatePlugin = cliDelegatePlugin({
   name: 'agy',
   description: 'Google Antigravity CLI (agy -p --output-format json); analysis runs in plan mode',
   defaultCommand: 'agy',
+  settingsSchema: AgySettingsSchema,
   run: async (request, ctx, command, kernel) => (await import('./run-agy.ts')).runAgy(request, ctx, command, kernel),
 });

@@ -1,5 +1,5 @@
 import type { DelegateRequest, DelegateSettings } from '../../core/index.ts';
-import { extraArgs, modelOf, stringSetting } from '../cli-process/cli-settings.ts';
+import { extraArgs, modelOf } from '../cli-process/cli-settings.ts';
 
 /** Flags that let Claude Code edit files or run anything unasked: never in analysis runs. */
 export const CLAUDE_WRITE_FLAGS = ['--dangerously-skip-permissions', '--permission-mode', '--allowedTools', '--allowed-tools'] as const;
@@ -7,8 +7,7 @@ export const CLAUDE_WRITE_FLAGS = ['--dangerously-skip-permissions', '--permissi
 export type ClaudeOutputFormat = 'json' | 'stream-json';
 
 export function claudeOutputFormat(settings: DelegateSettings): ClaudeOutputFormat {
-  const f = stringSetting('claude', settings, 'outputFormat') ?? 'stream-json';
-  return f === 'json' ? 'json' : 'stream-json';
+  return settings.outputFormat === 'json' ? 'json' : 'stream-json';
 }
 
 /**

@@ -1,3 +1,4 @@
+import { ClaudeSettingsSchema } from '../cli-process/cli-settings-schema.ts';
 import { cliDelegatePlugin } from '../cli-process/define-cli-delegate.ts';
 
 /** The `claude` backend: Claude Code in print mode, prompt on stdin. */
@@ -5,5 +6,6 @@ export const claudeDelegatePlugin = cliDelegatePlugin({
   name: 'claude',
   description: 'Claude Code (claude -p), prompt on stdin; analysis runs in plan mode',
   defaultCommand: 'claude',
+  settingsSchema: ClaudeSettingsSchema,
   run: async (request, ctx, command) => (await import('./run-claude.ts')).runClaude(request, ctx, command),
 });

@@ -6,14 +6,8 @@ import { SluiceError, type DelegateMode, type DelegateRequest, type DelegateSett
  * never let an analysis prompt edit files.
  */
 export function extraArgs(backend: string, settings: DelegateSettings, mode: DelegateMode, writeFlags: readonly string[]): string[] {
-  const list = (field: 'args' | 'writeArgs' | 'analysisArgs'): string[] => {
-    const value = settings[field];
-    if (value === undefined) return [];
-    if (!Array.isArray(value) || value.some((a) => typeof a !== 'string')) {
-      throw new SluiceError('CONFIG_INVALID', { field: `delegates.${backend}.${field}`, message: `delegates.${backend}.${field} must be a list of strings` });
-    }
-    return value as string[];
-  };
+  // Shapes were checked against the backend's settings schema before the run.
+  const list = (field: 'args' | 'writeArgs' | 'analysisArgs') => (settings[field] as string[] | undefined) ?? [];
   const args = [...list('args'), ...list(mode === 'write' ? 'writeArgs' : 'analysisArgs')];
   if (mode === 'analysis') {
     const bad = args.find((a) => writeFlags.some((f) => a === f || a.startsWith(`${f}=`)));
@@ -28,10 +22,3 @@ export function extraArgs(backend: string, settings: DelegateSettings, mode: Del
 }
 
 export const modelOf = (request: DelegateRequest, settings: DelegateSettings): string | undefined => request.model ?? settings.model;
-
-export function stringSetting(backend: string, settings: DelegateSettings, field: string): string | undefined {
-  const value = settings[field];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new SluiceError('CONFIG_INVALID', { field: `delegates.${backend}.${field}`, message: `delegates.${backend}.${field} must be a string` });
-  return value;
-}

@@ -1,4 +1,6 @@
 import { defineDelegate, definePlugin, type DelegateAttempt, type DelegateDefinition, type DelegateRequest, type DelegateRunContext, type Kernel, type PluginDefinition } from '../../core/index.ts';
+import type * as v from 'valibot';
+import { checkSettings } from './cli-settings-schema.ts';
 import { findExecutable } from './find-executable.ts';
 
 export interface CliDelegateOptions {
@@ -6,6 +8,8 @@ export interface CliDelegateOptions {
   description: string;
   /** Executable looked up on PATH unless `delegates.<name>.command` says otherwise; undefined = must be configured. */
   defaultCommand?: string;
+  /** `delegates.<name>` in sluice.config.yaml; checked before every run. */
+  settingsSchema: v.GenericSchema;
   /** Load the run code lazily (`await import(...)`), so plugin entries stay light for cold start. */
   run(request: DelegateRequest, ctx: DelegateRunContext, command: string, kernel: Kernel): Promise<DelegateAttempt>;
 }
@@ -24,11 +28,13 @@ export function defineCliDelegate(kernel: Kernel, o: CliDelegateOptions): Delega
     name: o.name,
     description: o.description,
     async available({ settings }) {
+      checkSettings(o.name, o.settingsSchema, settings);
       const { command, found } = locate(settings);
       if (command === undefined) return { ok: false, reason: `set delegates.${o.name}.command in sluice.config` };
       return (await found) ? { ok: true } : { ok: false, reason: `${command} is not an executable on PATH` };
     },
     async run(request, ctx) {
+      checkSettings(o.name, o.settingsSchema, ctx.settings);
       const { command, found } = locate(ctx.settings);
       return o.run(request, ctx, (await found) ?? command ?? o.name, kernel);
     },
@@ -40,6 +46,7 @@ export function cliDelegatePlugin(o: CliDelegateOptions): PluginDefinition {
   return definePlugin({
     name: `sluice:delegate-${o.name}`,
     setup(ctx) {
+      ctx.registerSchema(`delegate-${o.name}-settings`, o.settingsSchema, `delegates.${o.name} in sluice.config.yaml`);
       ctx.registerDelegate(defineCliDelegate(ctx.kernel, o));
     },
   });

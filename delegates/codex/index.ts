@@ -1,3 +1,4 @@
+import { CodexSettingsSchema } from '../cli-process/cli-settings-schema.ts';
 import { cliDelegatePlugin } from '../cli-process/define-cli-delegate.ts';
 
 /** The `codex` backend: `codex exec - --json`, prompt on stdin, sandboxed by mode. */
@@ -5,5 +6,6 @@ export const codexDelegatePlugin = cliDelegatePlugin({
   name: 'codex',
   description: 'OpenAI Codex CLI (codex exec --json), prompt on stdin; analysis runs in a read-only sandbox',
   defaultCommand: 'codex',
+  settingsSchema: CodexSettingsSchema,
   run: async (request, ctx, command) => (await import('./run-codex.ts')).runCodex(request, ctx, command),
 });

@@ -107,3 +107,45 @@ describe('availability and sluice delegate', () => {
     assert.deepEqual(Object.fromEntries(delegates.map((d) => [d.name, d.available])), { claude: true, agy: true, codex: true, shell: false, script: true });
   });
 });
+
+describe('backend settings', () => {
+  it('names the wrong field of a backend setting (CONFIG_INVALID, exit 2) and starts nothing', async () => {
+    const f = await fakeSetup({}, { claude: { outputFormat: 'xml' }, agy: { promptVia: 'pigeon' } });
+    await assert.rejects(f.kernel.runDelegate('claude', req(f.root, 'x')), (e: Error & { code?: string; field?: string; exitCode?: number }) => {
+      assert.equal(e.code, 'CONFIG_INVALID');
+      assert.equal(e.field, 'delegates.claude.outputFormat');
+      assert.equal(e.exitCode, 2);
+      return true;
+    });
+    await assert.rejects(f.kernel.runDelegate('agy', req(f.root, 'x')), (e: Error & { field?: string }) => e.field === 'delegates.agy.promptVia');
+    assert.equal((await f.records('claude')).length + (await f.records('agy')).length, 0);
+  });
+
+  it('publishes each backend settings format through sluice schema', async () => {
+    const root = await tempProject();
+    const r = await runSluice(['schema', '--cwd', root, '--json', 'delegate-claude-settings'], { cwd: root });
+    assert.equal(r.code, 0, r.stderr);
+    const schema = JSON.parse(r.stdout);
+    assert.deepEqual(schema.properties.outputFormat.enum, ['stream-json', 'json']);
+  });
+});
+
+describe('delegate runner', () => {
+  it('refuses a working directory that does not exist, before starting anything', async () => {
+    const f = await fakeSetup();
+    await assert.rejects(f.kernel.runDelegate('claude', req(join(f.root, 'gone'), 'x')), (e: Error & { code?: string; exitCode?: number }) => e.code === 'FILE_NOT_FOUND' && e.exitCode === 2);
+    assert.equal((await f.records('claude')).length, 0);
+  });
+
+  it('streams output to delegate:output observers as whole characters, split chunks or not', async () => {
+    const root = await tempProject();
+    // Writes "é" (two bytes) one byte at a time, so naive per-chunk decoding would show U+FFFD.
+    const script = "const b=Buffer.from('é and 🚀 ok');let i=0;const t=setInterval(()=>{process.stdout.write(b.subarray(i,i+1));if(++i>=b.length)clearInterval(t)},2)";
+    const k = await delegateKernel(root, { delegates: { shell: node(script) } });
+    let seen = '';
+    k.hooks.on('delegate:output', 'test', (e) => void (seen += e.chunk));
+    const r = await k.runDelegate('shell', req(root, 'x'));
+    assert.equal(r.text, 'é and 🚀 ok');
+    assert.equal(seen, 'é and 🚀 ok');
+  });
+});
