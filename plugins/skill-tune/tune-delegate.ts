@@ -1,3 +1,4 @@
+import { relative } from 'pathe';
 import { SluiceError, type DelegateMode, type DelegateResult } from '../../core/index.ts';
 import type { IterationState } from './iteration-state-schema.ts';
 import { inRun, type TuneRun } from './tune-workspace.ts';
@@ -20,23 +21,28 @@ export interface RoleCall {
  */
 export async function callRole(run: TuneRun, state: IterationState, role: TuneRole, call: RoleCall): Promise<DelegateResult> {
   const backend = state.backends[role];
-  const result = await run.kernel.runDelegate(
-    backend,
-    {
-      prompt: call.prompt,
-      mode: call.mode,
-      cwd: call.cwd,
-      transcriptPath: inRun(run, call.transcript),
-      label: call.label,
-      ...(call.addDirs?.length ? { addDirs: call.addDirs } : {}),
-      ...(state.delegate_extra ? { extra: state.delegate_extra } : {}),
-    },
-    { signal: run.signal },
-  );
-  if (result.status === 'cancelled' || run.signal.aborted) throw interrupted();
+  const request = {
+    prompt: call.prompt,
+    mode: call.mode,
+    cwd: call.cwd,
+    transcriptPath: inRun(run, call.transcript),
+    label: call.label,
+    ...(call.addDirs?.length ? { addDirs: call.addDirs } : {}),
+    ...(state.delegate_extra ? { extra: state.delegate_extra } : {}),
+  };
+  let result: DelegateResult;
+  try {
+    result = await run.kernel.runDelegate(backend, request, { signal: run.signal });
+  } catch (error) {
+    // Cancelled while queued: the queue rejects instead of returning a result.
+    if (run.signal.aborted) throw interrupted(run);
+    throw error;
+  }
+  if (result.status === 'cancelled' || run.signal.aborted) throw interrupted(run);
   return result;
 }
 
-export const interrupted = () => new SluiceError('QUEUE_CANCELLED', { message: 'the tuning run was interrupted', hint: 'continue it with sluice tune --resume RUN_DIR' });
+export const interrupted = (run: Pick<TuneRun, 'kernel' | 'workDir'>) =>
+  new SluiceError('QUEUE_CANCELLED', { message: 'the tuning run was interrupted', hint: `continue it with: sluice tune --resume ${relative(run.kernel.projectRoot, run.workDir)}` });
 
 export const failureOf = (r: DelegateResult) => `${r.backend} ${r.status}${r.error ? `: ${r.error}` : r.exitCode !== null ? ` (exit ${r.exitCode})` : ''}`;

@@ -38,7 +38,7 @@ export async function driveTune(run: TuneRun, resumed: boolean): Promise<TuneRes
     // A resumed run announces the iteration it picks up half-way; new iterations announce themselves.
     let announced = 0;
     for (;;) {
-      if (run.signal.aborted) throw interrupted();
+      if (run.signal.aborted) throw interrupted(run);
       if (state.termination) break;
       if (state.status === 'setup') {
         state = await backupSkills(run, state);

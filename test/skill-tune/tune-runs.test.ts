@@ -3,8 +3,10 @@ import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import * as v from 'valibot';
+import { isSluiceError } from '../../core/index.ts';
 import { IterationStateSchema } from '../../plugins/skill-tune/iteration-state-schema.ts';
-import { evalJson, evaluateScores, executeAny, improveAny, read, readState, runTune, scoresOf, skillText, tuneProject } from './tune-harness.ts';
+import { resumeTune, startTune } from '../../plugins/skill-tune/tune-setup.ts';
+import { evalJson, evaluateScores, executeAny, improveAny, plan, read, readState, runTune, scoresOf, skillText, tuneKernel, tuneProject } from './tune-harness.ts';
 
 const exists = (p: string) => stat(p).then(() => true, () => false);
 const skill = (dir: string, id: string) => read(join(dir, '.claude', 'skills', id, 'SKILL.md'));
@@ -202,6 +204,29 @@ describe('whole tuning runs on the script backend', () => {
     assert.equal(await read(join(result.runDir, 'iteration-2/artifacts/b/b-out.md')), 'B-OUTPUT-ITER-2');
     assert.deepEqual(events.scored[0].skillScores, { a: 70, b: 50, c: 60 });
     assert.match(await read(result.reportPath), /a 70, b 50, c 60/);
+  });
+
+  it('an interrupted run stops at its last finished step, releases the run, and resumes', async () => {
+    const dir = await tuneProject({ w: skillText('w') }, [
+      { match: 'role=execute iteration=2 ', replies: [{ delayMs: 60_000, text: 'never' }, { text: 'done', files: { 'output.md': 'resumed' } }] },
+      executeAny,
+      ...evaluateScores([60, 70, 85]),
+      improveAny('w'),
+    ]);
+    const { kernel } = await tuneKernel(dir);
+    const controller = new AbortController();
+    const say = (line: string) => {
+      if (/iteration 2: executing/.test(line)) setTimeout(() => controller.abort(), 50);
+    };
+    await assert.rejects(startTune(kernel, plan(['w']), { signal: controller.signal, say }), (e) => isSluiceError(e, 'QUEUE_CANCELLED') && /--resume/.test(e.hint));
+    const runDir = join(dir, '.sluice/runs', (await readdir(join(dir, '.sluice/runs')))[0]);
+    const stopped = await readState(runDir);
+    assert.deepEqual([stopped.current_iteration, stopped.iterations[1].phase, stopped.termination], [2, 'snapshotted', null]);
+    assert.equal(await exists(join(runDir, 'tune.lock')), false);
+    const resumed = await resumeTune(kernel, runDir);
+    assert.equal(resumed.state.termination?.reason, 'quality_threshold_met');
+    assert.deepEqual(resumed.state.iterations[0], stopped.iterations[0]);
+    assert.equal(await read(join(runDir, 'iteration-2/artifacts/output.md')), 'resumed');
   });
 
   it('refuses invalid input before writing anything', async () => {
