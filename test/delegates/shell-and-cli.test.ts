@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { DelegateRequest } from '../../core/index.ts';
-import { delegateKernel, fakeBin, runSluice, tempProject } from './delegate-kernel.ts';
-import { fakeSetup } from './fake-cli-harness.ts';
+import { delegateKernel, fakeBin, repoRoot, runSluice, tempProject } from './delegate-kernel.ts';
+import { fakeSetup, recordedPids, waitGone } from './fake-cli-harness.ts';
 
 const req = (cwd: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({ prompt, mode: 'analysis', cwd, timeoutMs: 20_000, ...extra });
 const node = (script: string, more: Record<string, unknown> = {}) => ({ command: process.execPath, args: ['-e', script, '--'], ...more });
@@ -147,5 +148,27 @@ describe('delegate runner', () => {
     const r = await k.runDelegate('shell', req(root, 'x'));
     assert.equal(r.text, 'é and 🚀 ok');
     assert.equal(seen, 'é and 🚀 ok');
+  });
+});
+
+describe('interrupting sluice delegate', () => {
+  it('Ctrl-C ends the run and no process of the CLI group survives sluice', async () => {
+    const root = await tempProject();
+    const recordDir = await mkdtemp(join(tmpdir(), 'sluice-fake-record-'));
+    const child = spawn(process.execPath, ['--import=tsx', join(repoRoot, 'plugins/cli/main.ts'), 'delegate', '--cwd', root, '--to', 'claude', '[[fake:ignore-term]]'], {
+      cwd: repoRoot,
+      env: { ...process.env, PATH: `${fakeBin}:${process.env.PATH}`, FAKE_CLI_RECORD: recordDir },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    let pids: { child: number; grandchild: number } | undefined;
+    for (let i = 0; i < 300 && !pids; i++) {
+      [pids] = await recordedPids(recordDir, 'claude');
+      if (!pids) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(pids, 'the fake CLI started');
+    child.kill('SIGINT');
+    assert.notEqual(await exited, 0);
+    assert.deepEqual(await waitGone([pids.child, pids.grandchild], 5000), []);
   });
 });
