@@ -130,12 +130,13 @@ export function findRow(stage: Stage, verdict: Verdict): TransitionRow | undefin
   return TRANSITIONS.find((r) => r.stage === stage && r.verdict === verdict);
 }
 
-const refuse = (rule: RuleId, detail: string, code: 'LIFECYCLE_RULE' | 'ORCHESTRATOR_MISMATCH' = 'LIFECYCLE_RULE'): TransitionOutcome => ({
+const refusal = (rule: RuleId, detail: string, code: 'LIFECYCLE_RULE' | 'ORCHESTRATOR_MISMATCH' = 'LIFECYCLE_RULE'): Extract<TransitionOutcome, { ok: false }> => ({
   ok: false,
   rule,
   code,
   message: `rule ${rule} (${RULES[rule]}): ${detail}`,
 });
+const refuse: (rule: RuleId, detail: string, code?: 'LIFECYCLE_RULE' | 'ORCHESTRATOR_MISMATCH') => TransitionOutcome = refusal;
 
 /** Ownership: with an orchestrator recorded, only that orchestrator may advance. */
 export function checkOwnership(state: WorkflowState, caller: string | null): TransitionOutcome | undefined {
@@ -143,19 +144,34 @@ export function checkOwnership(state: WorkflowState, caller: string | null): Tra
   return refuse('orchestrator-ownership', `owned by ${state.orchestrator}, called by ${caller ?? 'a direct stage call'}`, 'ORCHESTRATOR_MISMATCH');
 }
 
+/**
+ * Whether `caller` may record a result for `stage` now (ownership, finality, blocker, order). Callers
+ * check this before reading evidence, so a wrong move is reported by its rule, not by a missing file.
+ */
+export function checkCanRecord(state: WorkflowState, stage: Stage, caller: string | null): Extract<TransitionOutcome, { ok: false }> | undefined {
+  const owner = checkOwnership(state, caller);
+  if (owner && !owner.ok) return owner;
+  if (state.status === 'COMMITTED') return refusal('committed-is-final', `${state.artifact_dir} was committed as ${state.commit?.sha ?? '?'}`);
+  if (state.status === 'WORKFLOW_BLOCKED') {
+    return refusal('blocked-until-resolved', `blocked by rule ${state.blocker?.rule ?? '?'}: ${state.blocker?.reason ?? ''}; resolve it, then unblock`);
+  }
+  if (stage !== state.next_stage) {
+    if (state.status === 'TEST_BLOCKED' && stage === 'implement') return refusal('test-blocked-no-production-edits', 'the test stage must run again');
+    return refusal('stage-order', `got ${stage}, the next stage is ${state.next_stage ?? 'none'}`);
+  }
+  return undefined;
+}
+
 /** Applies one event to a state; returns the new state or the rule that refuses it. */
 export function applyEvent(state: WorkflowState, event: LifecycleEvent, ctx: EventContext): TransitionOutcome {
-  const owner = checkOwnership(state, ctx.caller);
-  if (owner) return owner;
-  if (state.status === 'COMMITTED') return refuse('committed-is-final', `${state.artifact_dir} was committed as ${state.commit?.sha ?? '?'}`);
-  if (event.kind === 'unblock') return applyUnblock(state, event, ctx);
-  if (state.status === 'WORKFLOW_BLOCKED') {
-    return refuse('blocked-until-resolved', `blocked by rule ${state.blocker?.rule ?? '?'}: ${state.blocker?.reason ?? ''}; resolve it, then unblock`);
+  if (event.kind === 'unblock') {
+    const owner = checkOwnership(state, ctx.caller);
+    if (owner) return owner;
+    if (state.status === 'COMMITTED') return refuse('committed-is-final', `${state.artifact_dir} was committed`);
+    return applyUnblock(state, event, ctx);
   }
-  if (event.stage !== state.next_stage) {
-    if (state.status === 'TEST_BLOCKED' && event.stage === 'implement') return refuse('test-blocked-no-production-edits', 'the test stage must run again');
-    return refuse('stage-order', `got ${event.stage}, the next stage is ${state.next_stage ?? 'none'}`);
-  }
+  const refused = checkCanRecord(state, event.stage, ctx.caller);
+  if (refused) return refused;
   if (event.kind === 'blocked') {
     const rule: RuleId = event.stage === 'retrospective' ? 'retro-blocked' : 'stage-blocked';
     return block(state, ctx, event.stage, rule, event.reason, 'operator-note', event.stage === 'retrospective' ? 'RETRO_BLOCKED' : state.stage_result);

@@ -1,0 +1,51 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import * as v from 'valibot';
+import { CommitGrantSchema, type CommitGrant } from './commit-grant.ts';
+
+/**
+ * Headless grants passed through the environment must be signed: `SLUICE_COMMIT_GRANT` holds
+ * `<base64url(JSON grant)>.<hex HMAC-SHA256 of the first part>`. The key is read from a fixed file in the
+ * operator's home (taken from the password database, not from $HOME, which a caller could change), so a
+ * process that can set environment variables still cannot mint a grant. Make one with:
+ *
+ *   p=$(printf '%s' '{"mode":"ci","owner":"runner-7","local_commit_authorized":true}' | basenc --base64url -w0)
+ *   export SLUICE_COMMIT_GRANT="$p.$(printf '%s' "$p" | openssl dgst -sha256 -hmac "$(cat ~/.config/sluice/commit-grant.key)" -r | cut -d' ' -f1)"
+ */
+export const GRANT_ENV = 'SLUICE_COMMIT_GRANT';
+
+export function defaultGrantKeyFile(): string {
+  return join(userInfo().homedir, '.config', 'sluice', 'commit-grant.key');
+}
+
+export function signCommitGrant(grant: CommitGrant, key: string | Uint8Array): string {
+  const payload = Buffer.from(JSON.stringify(grant)).toString('base64url');
+  return `${payload}.${createHmac('sha256', key).update(payload).digest('hex')}`;
+}
+
+/** The grant, or the reason it is refused. The key's trailing newline (from `echo`) is ignored. */
+export async function verifySignedGrant(value: string, keyFile: string): Promise<{ grant: CommitGrant } | { refused: string }> {
+  const [payload, signature, extra] = value.trim().split('.');
+  if (!payload || !signature || extra !== undefined) return { refused: `${GRANT_ENV} is not "<payload>.<signature>"` };
+  let key: string;
+  try {
+    key = (await readFile(keyFile, 'utf8')).replace(/\r?\n$/, '');
+  } catch {
+    return { refused: `${GRANT_ENV} cannot be verified: no key at ${keyFile}` };
+  }
+  if (key.length < 16) return { refused: `the key in ${keyFile} is shorter than 16 characters` };
+  const expected = createHmac('sha256', key).update(payload).digest();
+  const given = Buffer.from(signature, 'hex');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { refused: `${GRANT_ENV} has an invalid signature` };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return { refused: `${GRANT_ENV} payload is not JSON` };
+  }
+  const parsed = v.safeParse(CommitGrantSchema, raw);
+  if (!parsed.success) return { refused: `${GRANT_ENV} payload field ${v.getDotPath(parsed.issues[0]) ?? ''}: ${parsed.issues[0].message}` };
+  return { grant: parsed.output };
+}

@@ -1,0 +1,34 @@
+import { SluiceError, type Host } from '../../../core/index.ts';
+import { git, runGit } from '../workspace/run-git.ts';
+
+/** Every lifecycle commit carries this trailer, so recovery can find it in git when state is lost. */
+export const REQUIREMENT_TRAILER = 'Lifecycle-Requirement';
+
+export interface GitCommit {
+  sha: string;
+  message: string;
+  /** Files the commit changed, relative to the repository root. */
+  paths: string[];
+  author: string;
+}
+
+/** The commit as git has it: the authority on whether a requirement was committed. */
+export async function readGitCommit(host: Host, root: string, rev: string): Promise<GitCommit> {
+  const show = await runGit(host, root, ['show', '-s', '--format=%H%x00%an <%ae>%x00%B', rev, '--']);
+  if (show.code !== 0) throw new SluiceError('ARTIFACT_MISSING', { message: `commit ${rev} is not in git`, field: 'commit.sha' });
+  const [sha, author, message] = show.stdout.split('\0');
+  const files = await git(host, root, ['diff-tree', '--root', '--no-commit-id', '-r', '--name-only', '-z', sha]);
+  return { sha, author, message: message.replace(/\n+$/, ''), paths: files.split('\0').filter(Boolean) };
+}
+
+/** Commits whose trailer names exactly this requirement, newest first. */
+export async function findRequirementCommits(host: Host, root: string, slug: string): Promise<string[]> {
+  const r = await runGit(host, root, ['log', '-z', '--fixed-strings', `--grep=${REQUIREMENT_TRAILER}: ${slug}`, `--format=%H%x1f%(trailers:key=${REQUIREMENT_TRAILER},valueonly,separator=%x1e)`]);
+  if (r.code !== 0) return [];
+  return r.stdout
+    .split('\0')
+    .filter(Boolean)
+    .map((rec) => rec.split('\x1f'))
+    .filter(([, values]) => (values ?? '').split('\x1e').map((s) => s.trim()).includes(slug))
+    .map(([sha]) => sha.trim());
+}

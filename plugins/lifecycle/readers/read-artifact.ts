@@ -1,0 +1,59 @@
+import { join } from 'pathe';
+import * as v from 'valibot';
+import { jsonCodec, parseDataText, readDataText, resolveInside, SluiceError, type Host } from '../../../core/index.ts';
+
+/** Artifacts are written by agents; a reasonable one is far below this. */
+const MAX_ARTIFACT_BYTES = 4 * 1024 * 1024;
+
+export function artifactInvalid(file: string, field: string | undefined, message: string): SluiceError {
+  return new SluiceError('ARTIFACT_INVALID', { file, field, message });
+}
+
+/** The text of an artifact (path relative to the project), or ARTIFACT_MISSING naming it. */
+export async function readArtifactText(host: Host, root: string, file: string): Promise<string> {
+  try {
+    return await readDataText(host, join(root, file), { display: file, maxBytes: MAX_ARTIFACT_BYTES });
+  } catch (error) {
+    if (error instanceof SluiceError && error.code === 'FILE_NOT_FOUND') throw new SluiceError('ARTIFACT_MISSING', { file, message: 'the stage has not written this file' });
+    if (error instanceof SluiceError) throw artifactInvalid(file, error.field, error.detail);
+    throw error;
+  }
+}
+
+export async function artifactExists(host: Host, root: string, file: string): Promise<boolean> {
+  return (await host.stat(join(root, file)))?.kind === 'file';
+}
+
+/** A JSON artifact validated by its schema; syntax and schema problems are ARTIFACT_INVALID naming the field. */
+export async function readArtifactJson<S extends v.GenericSchema>(host: Host, root: string, file: string, schema: S): Promise<v.InferOutput<S>> {
+  const text = await readArtifactText(host, root, file);
+  let raw: unknown;
+  try {
+    raw = parseDataText(text, jsonCodec, file);
+  } catch (error) {
+    const e = error as SluiceError;
+    throw artifactInvalid(file, e.field, e.detail ?? String(error));
+  }
+  return validateArtifact(schema, raw, file);
+}
+
+/** Validates an extracted value; the first issue names its field. */
+export function validateArtifact<S extends v.GenericSchema>(schema: S, value: unknown, file: string): v.InferOutput<S> {
+  const result = v.safeParse(schema, value);
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  throw artifactInvalid(file, v.getDotPath(issue) ?? undefined, issue.message);
+}
+
+/** Files an artifact cites (`evidence`, `docs_updated`) must stay inside `base` and exist. */
+export async function checkCitedFiles(host: Host, base: string, baseName: string, list: readonly string[], file: string, field: string): Promise<void> {
+  for (const [i, item] of list.entries()) {
+    let path: string;
+    try {
+      path = resolveInside(base, item, field);
+    } catch {
+      throw artifactInvalid(file, `${field}.${i}`, `${JSON.stringify(item)} is outside ${baseName}`);
+    }
+    if ((await host.stat(path))?.kind !== 'file') throw artifactInvalid(file, `${field}.${i}`, `${JSON.stringify(item)} does not exist`);
+  }
+}

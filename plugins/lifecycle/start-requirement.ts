@@ -1,0 +1,75 @@
+import { dirname, join } from 'pathe';
+import { SluiceError } from '../../core/index.ts';
+import type { LifecycleContext } from './lifecycle-context.ts';
+import { SPEC } from './readers/plan-tasks-reader.ts';
+import { applyTransition, emitTransition } from './record-stage.ts';
+import { ARTIFACT_KINDS, artifactDirFor, checkSlug, type ArtifactKind } from './slug.ts';
+import { newWorkflowState } from './state/new-workflow-state.ts';
+import { workflowStateFile } from './state/workflow-state-file.ts';
+import type { WorkflowState } from './state/workflow-state-schema.ts';
+import { checkOwnership } from './transition-table.ts';
+
+export interface StartOptions {
+  kind?: ArtifactKind;
+  /** The coordinator that will own the requirement; null for direct stage use. */
+  orchestrator?: string | null;
+  /** Written to spec.md as the requirement's goal when there is no spec yet. */
+  goal?: string;
+}
+
+export interface StartResult {
+  state: WorkflowState;
+  created: boolean;
+  specWritten: boolean;
+}
+
+/**
+ * Creates a requirement's workflow state (plan is the first stage). Starting an existing requirement is
+ * a no-op that reports its state, or claims it for an orchestrator when nobody owns it yet.
+ */
+export async function startRequirement(lc: LifecycleContext, slug: string, o: StartOptions = {}): Promise<StartResult> {
+  checkSlug(slug);
+  const file = workflowStateFile(lc.root, slug);
+  const orchestrator = o.orchestrator ?? null;
+  if (await lc.kernel.store.exists(file.path)) {
+    const existing = await lc.kernel.store.read(file);
+    if (o.kind && existing.artifact_dir !== artifactDirFor(o.kind, slug)) {
+      throw new SluiceError('INVARIANT_VIOLATED', { file: lc.kernel.display(file.path), field: 'artifact_dir', message: `artifact_dir is fixed at ${existing.artifact_dir}` });
+    }
+    const state = orchestrator === null || existing.orchestrator === orchestrator ? existing : (await claimRequirement(lc, slug, orchestrator)).state;
+    return { state, created: false, specWritten: false };
+  }
+  const artifactDir = await chooseArtifactDir(lc, slug, o.kind);
+  await lc.host.mkdir(join(lc.root, artifactDir));
+  await lc.host.mkdir(dirname(file.path));
+  let specWritten = false;
+  const spec = join(lc.root, artifactDir, SPEC);
+  if (o.goal !== undefined && o.goal.trim() !== '' && (await lc.host.stat(spec)) === null) {
+    await lc.host.writeAtomic(spec, `# ${slug}\n\n## Goal\n\n${o.goal.trim()}\n`);
+    specWritten = true;
+  }
+  const state = newWorkflowState(artifactDir, orchestrator, lc.now());
+  const started = performance.now();
+  await lc.kernel.store.create(file, state);
+  await emitTransition(lc, { slug, from: null, state, row: 'start', caller: orchestrator, writeMs: performance.now() - started });
+  return { state, created: true, specWritten };
+}
+
+/** Gives an unowned requirement to an orchestrator; refuses to take it from another one. */
+export function claimRequirement(lc: LifecycleContext, slug: string, orchestrator: string) {
+  return applyTransition(lc, slug, orchestrator, (s) => {
+    if (s.orchestrator === orchestrator) return { ok: true, state: s, row: 'claim' };
+    const refused = checkOwnership(s, orchestrator);
+    if (refused) return refused;
+    return { ok: true, state: { ...s, orchestrator, updated_at: lc.now() }, row: 'claim' };
+  });
+}
+
+/** The one artifact folder of this slug: an existing one is reused, never a different most-recent one. */
+async function chooseArtifactDir(lc: LifecycleContext, slug: string, kind: ArtifactKind | undefined): Promise<string> {
+  if (kind) return artifactDirFor(kind, slug);
+  const existing: string[] = [];
+  for (const k of ARTIFACT_KINDS) if ((await lc.host.stat(join(lc.root, artifactDirFor(k, slug))))?.kind === 'dir') existing.push(artifactDirFor(k, slug));
+  if (existing.length > 1) throw new SluiceError('USAGE', { message: `${slug} has artifacts in ${existing.join(' and ')}; pass --kind to choose one` });
+  return existing[0] ?? artifactDirFor('specs', slug);
+}

@@ -1,0 +1,59 @@
+import { SluiceError, type Host } from '../../../core/index.ts';
+
+export interface GitResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Git output sluice reads (status, log) is small; more than this is not a workspace we should hash. */
+const MAX_OUTPUT = 64 * 1024 * 1024;
+const utf8 = new TextDecoder();
+
+/**
+ * Runs git without a shell, with stable output (C locale, no pager, no prompts) and literal pathspecs,
+ * so a path like `*.ts` or `:(glob)x` means exactly that file.
+ */
+export async function runGit(host: Host, root: string, args: readonly string[], o: { input?: string; env?: Record<string, string> } = {}): Promise<GitResult> {
+  const out: Uint8Array[] = [];
+  const err: Uint8Array[] = [];
+  let size = 0;
+  const take = (into: Uint8Array[]) => (chunk: Uint8Array) => {
+    size += chunk.length;
+    if (size <= MAX_OUTPUT) into.push(chunk);
+  };
+  const r = await host.spawn({
+    command: 'git',
+    args: ['--literal-pathspecs', '-c', 'core.quotepath=off', ...args],
+    cwd: root,
+    env: { LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_OPTIONAL_LOCKS: '0', ...o.env },
+    ...(o.input === undefined ? {} : { input: o.input }),
+    timeoutMs: 120_000,
+    onStdout: take(out),
+    onStderr: take(err),
+  });
+  if (r.spawnError) throw new SluiceError('GIT_FAILED', { message: `cannot run git: ${r.spawnError}`, hint: 'install git; the lifecycle needs it for fingerprints and commits' });
+  if (size > MAX_OUTPUT) throw new SluiceError('GIT_FAILED', { message: `git ${args[0]} printed more than ${MAX_OUTPUT} bytes` });
+  return { code: r.exitCode, stdout: decode(out), stderr: decode(err) };
+}
+
+/** Like runGit, but a non-zero exit is an error carrying git's own first line. */
+export async function git(host: Host, root: string, args: readonly string[], o: { input?: string; env?: Record<string, string> } = {}): Promise<string> {
+  const r = await runGit(host, root, args, o);
+  if (r.code !== 0) {
+    const line = r.stderr.split('\n').find((l) => l.trim() !== '') ?? `exit code ${r.code}`;
+    throw new SluiceError('GIT_FAILED', { message: `git ${args[0]}: ${line.trim()}`, data: { args: [...args], stderr: r.stderr.slice(0, 4000) } });
+  }
+  return r.stdout;
+}
+
+function decode(chunks: Uint8Array[]): string {
+  if (chunks.length === 1) return utf8.decode(chunks[0]);
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return utf8.decode(all);
+}

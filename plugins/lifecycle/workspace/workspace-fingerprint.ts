@@ -1,0 +1,68 @@
+import { createHash } from 'node:crypto';
+import { join } from 'pathe';
+import type { Host } from '../../../core/index.ts';
+import type { Fingerprint } from '../state/workflow-state-schema.ts';
+import { isSluiceRuntimePath, readGitStatus } from './git-status.ts';
+
+/** Files bigger than this are hashed by size and mtime: a fingerprint must stay cheap. */
+const MAX_HASHED_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The workspace as a stage saw it: git HEAD plus a SHA-256 over every uncommitted change (tracked
+ * changes and untracked, non-ignored files, with their current content), leaving out sluice's runtime
+ * data (`.prizmkit/state/`, `.sluice/`). Any later code change gives a different fingerprint.
+ * Null outside a git work tree, where freshness cannot be judged.
+ */
+export async function computeFingerprint(host: Host, root: string): Promise<Fingerprint | null> {
+  const status = await readGitStatus(host, root);
+  if (!status) return null;
+  const hash = createHash('sha256');
+  const entries = status.entries.filter((e) => !isSluiceRuntimePath(e.path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const e of entries) {
+    hash.update(`${e.type} ${e.xy} ${e.path}\0`);
+    hash.update(await contentDigest(host, join(root, e.path)));
+    hash.update('\0');
+  }
+  return { head: status.head, diff: hash.digest('hex') };
+}
+
+async function contentDigest(host: Host, path: string): Promise<string> {
+  const info = await host.lstat(path);
+  if (info === null) return 'deleted';
+  if (info.kind !== 'file') return info.kind;
+  if (info.size > MAX_HASHED_BYTES) return `large:${info.size}:${info.mtimeMs}`;
+  try {
+    return createHash('sha256').update(await host.readBytes(path)).digest('hex');
+  } catch {
+    return 'unreadable';
+  }
+}
+
+/**
+ * Fingerprints on demand for many concurrent stages: callers that arrive while one computation runs
+ * share the next one (which starts after their request, so it sees their changes). One git call serves
+ * a burst of transitions.
+ */
+export function createFingerprinter(compute: () => Promise<Fingerprint | null>): () => Promise<Fingerprint | null> {
+  let running: Promise<Fingerprint | null> | null = null;
+  let queued: Promise<Fingerprint | null> | null = null;
+  const get = (): Promise<Fingerprint | null> => {
+    if (!running) {
+      running = compute().finally(() => {
+        running = null;
+      });
+      return running;
+    }
+    queued ??= running
+      .catch(() => null)
+      .then(() => {
+        queued = null;
+        return get();
+      });
+    return queued;
+  };
+  return get;
+}
+
+export const sameFingerprint = (a: Fingerprint | null | undefined, b: Fingerprint | null | undefined): boolean =>
+  a != null && b != null && a.head === b.head && a.diff === b.diff;
