@@ -40,7 +40,7 @@ function describe(scans: FileScan[]): { passed: boolean; message: string; waiver
     for (const w of s.scan?.waivers ?? []) waivers.push({ file: s.file, line: w.line, who: w.who, why: w.why, markers: w.markers.map((m) => m.text) });
   }
   const waived = waivers.length ? `; ${waivers.length} waiver${waivers.length > 1 ? 's' : ''}: ${waivers.map((w) => `${w.who} — ${w.why} (${w.file}:${w.line})`).join('; ')}` : '';
-  if (problems.length === 0) return { passed: true, message: `complete, no placeholders${waived}`, waivers };
+  if (problems.length === 0) return { passed: true, message: `complete${waived}`, waivers };
   const shown = problems.slice(0, 5).join(', ');
   return { passed: false, message: `incomplete: ${shown}${problems.length > 5 ? ` and ${problems.length - 5} more` : ''}${waived}`, waivers };
 }

@@ -28,7 +28,7 @@ export const integrityGate = defineGate<IntegrityInput>({
         if (info === null) return row(false, `missing: ${a.rel}`);
         if (a.dir && info.kind !== 'dir') return row(false, `${a.rel} should be a folder`);
         if (!a.dir && info.kind !== 'file') return row(false, `${a.rel} is a ${info.kind}, not a file`);
-        return row(true, a.dir ? `folder exists: ${a.rel}` : `exists: ${a.rel} (${info.size} bytes)`);
+        return row(true, a.dir ? 'folder exists' : `exists (${info.size} bytes)`);
       }),
     );
   },

@@ -2,6 +2,12 @@ import type * as v from 'valibot';
 import { isSluiceError, parseDataText, readDataText, SluiceError, validateData, type ErrorCode, type Host } from '../../../core/index.ts';
 import { safeYamlCodec } from '../state/safe-yaml-codec.ts';
 
+/**
+ * Frozen files (registry, profile, compliance) are read by every command and rarely change; a
+ * process that runs many commands (the demo, tests) parses each once per version (path, mtime, size).
+ */
+const cache = new Map<string, { schema: unknown; mtimeMs: number; size: number; file: SdlcFile<unknown> }>();
+
 export interface SdlcFile<T> {
   path: string;
   /** The bytes as read, for freezing a copy unchanged (comments and all). */
@@ -15,9 +21,14 @@ export interface SdlcFile<T> {
  * the file's own error code (PROFILE_INVALID, REGISTRY_INVALID, COMPLIANCE_INVALID).
  */
 export async function readSdlcFile<S extends v.GenericSchema>(host: Host, path: string, schema: S, code: ErrorCode, display: string): Promise<SdlcFile<v.InferOutput<S>>> {
+  const info = await host.stat(path);
+  const cached = cache.get(path);
+  if (info && cached && cached.schema === schema && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached.file as SdlcFile<v.InferOutput<S>>;
   const text = await readDataText(host, path, { display });
   try {
-    return { path, text, value: validateData(schema, parseDataText(text, safeYamlCodec, display), display) };
+    const file = { path, text, value: validateData(schema, parseDataText(text, safeYamlCodec, display), display) };
+    if (info) cache.set(path, { schema, mtimeMs: info.mtimeMs, size: info.size, file });
+    return file;
   } catch (error) {
     if (isSluiceError(error, 'STATE_INVALID')) throw new SluiceError(code, { file: error.file, field: error.field, message: error.detail, data: error.data });
     throw error;

@@ -25,6 +25,15 @@ export function assertUnchanged(state: SdlcState, expected: ExpectedPosition, di
   }
 }
 
+/** Results as stored: G5's `metrics` payload is dropped (it is kept once, as the phase's locked_metrics). */
+function storable(results: readonly GateResult[]): GateResult[] {
+  return results.map((r) => {
+    if (!('metrics' in r)) return r;
+    const { metrics: _metrics, ...rest } = r;
+    return rest as GateResult;
+  });
+}
+
 const blankRecord = (phase: PhaseDefinition): PhaseRecord => ({ name: phase.name, status: 'pending', entered_at: null, completed_at: null, gate_results: {}, artifacts: [] });
 
 function record(state: SdlcState, phase: PhaseDefinition): PhaseRecord {
@@ -52,18 +61,21 @@ export interface AdvanceInput {
   lockedMetrics?: PhaseRecord['locked_metrics'];
 }
 
-/** `sluice next --confirmed`: complete the current phase, activate the next by order, append history. */
+/**
+ * `sluice next --confirmed`: complete the current phase (its gate_results become the summary counts,
+ * as the seed's advance step does), activate the next by order, append history with the full results.
+ */
 export function advanceState(state: SdlcState, a: AdvanceInput): SdlcState {
   const fromKey = phaseKey(a.from.id);
   const toKey = phaseKey(a.to.id);
-  const completed: PhaseRecord = { ...record(state, a.from), status: 'completed', completed_at: a.at, gate_results: a.results, ...(a.lockedMetrics ? { locked_metrics: a.lockedMetrics } : {}) };
+  const completed: PhaseRecord = { ...record(state, a.from), status: 'completed', completed_at: a.at, gate_results: { ...a.summary }, ...(a.lockedMetrics ? { locked_metrics: a.lockedMetrics } : {}) };
   const entry: HistoryEntry = {
     from: fromKey,
     to: toKey,
     at: a.at,
     gate_results: a.summary,
     justification: a.justification ?? `All MUST gates passed${a.approvals.length ? `, ${a.approvals.length} manual gate${a.approvals.length > 1 ? 's' : ''} approved` : ''}; confirmed by ${a.confirmedBy}`,
-    results: a.results,
+    results: storable(a.results),
     approvals: a.approvals,
     confirmed_by: a.confirmedBy,
   };
@@ -102,5 +114,5 @@ export function reenterState(state: SdlcState, r: SkipInput): SdlcState {
 
 /** `sluice gate`: the phase's latest results replace the previous ones (seed: overwritten each gate run). */
 export function recordGateResults(state: SdlcState, phase: PhaseDefinition, results: GateResult[]): SdlcState {
-  return { ...state, phases: { ...state.phases, [phaseKey(phase.id)]: { ...record(state, phase), gate_results: results } } };
+  return { ...state, phases: { ...state.phases, [phaseKey(phase.id)]: { ...record(state, phase), gate_results: storable(results) } } };
 }
