@@ -2,7 +2,7 @@ import type { DelegateResult } from '../../core/index.ts';
 import type { ExecutionRecord, IterationState, SkillExecutionRecord } from './iteration-state-schema.ts';
 import { filesSection, skillsSection } from './prompt-sections.ts';
 import { loadPrompt, renderPrompt } from './prompt-templates.ts';
-import { listTree } from './skill-folders.ts';
+import { copyTree, listTree } from './skill-folders.ts';
 import { recordExecutionProgress } from './state-transitions.ts';
 import { callRole, failureOf } from './tune-delegate.ts';
 import { inRun, updateState, workspacePaths as P, type TuneRun } from './tune-workspace.ts';
@@ -46,7 +46,9 @@ async function executeGroup(run: TuneRun, state: IterationState, round: number, 
   const artifactsRel = chain ? P.artifacts(round, ids[0]) : P.artifacts(round);
   const artifacts = inRun(run, artifactsRel);
   const key = ids.join(',');
-  const skills = state.skills.filter((s) => ids.includes(s.id)).map((s) => ({ id: s.id, name: s.name, dir: inRun(run, P.snapshot(round, s.id)) }));
+  // The executor runs in write mode, so it reads a copy: the snapshot stays the iteration's rollback point.
+  const skills = state.skills.filter((s) => ids.includes(s.id)).map((s) => ({ id: s.id, name: s.name, dir: inRun(run, P.executorSkill(round, s.id)) }));
+  for (const s of skills) await copyTree(host, inRun(run, P.snapshot(round, s.id)), s.dir);
   const template = await loadPrompt(host, 'execute');
   let chainInput = '';
   const addDirs = skills.map((s) => s.dir);

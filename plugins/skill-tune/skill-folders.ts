@@ -83,7 +83,18 @@ export async function syncTree(host: Host, from: string, to: string): Promise<Tr
     await host.writeAtomic(join(to, file), await host.readBytes(join(from, file)));
   }
   for (const file of changes.removed) await host.remove(join(to, file));
+  await removeEmptyFolders(host, to, changes.removed);
   return changes;
+}
+
+/** Folders emptied by removals go too (deepest first), so `to` ends up truly identical. */
+async function removeEmptyFolders(host: Host, root: string, removed: string[]): Promise<void> {
+  const folders = new Set<string>();
+  for (const file of removed) for (let d = dirname(file); d !== '.' && d !== ''; d = dirname(d)) folders.add(d);
+  for (const folder of [...folders].sort((a, b) => b.split('/').length - a.split('/').length)) {
+    const path = join(root, folder);
+    if ((await host.stat(path))?.kind === 'dir' && (await host.listDir(path)).length === 0) await host.remove(path, { recursive: true });
+  }
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

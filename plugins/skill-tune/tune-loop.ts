@@ -103,21 +103,24 @@ export async function driveTune(run: TuneRun, resumed: boolean): Promise<TuneRes
   }
 }
 
-async function backupSkills(run: TuneRun, state: IterationState): Promise<IterationState> {
-  for (const s of state.skills) await copyTree(run.kernel.host, skillDirOf(run.kernel, s), inRun(run, P.backup(s.id)), { display: run.kernel.display });
-  return updateState(run, markSetupComplete);
-}
-
-/** The skills as this iteration runs them; an invalid skill here was edited by hand mid-run. */
-async function snapshotSkills(run: TuneRun, state: IterationState, round: number): Promise<void> {
+/** Copies each skill somewhere in the run, refusing one that is no longer valid (edited or moved by hand mid-run). */
+async function copySkills(run: TuneRun, state: IterationState, target: (id: string) => string): Promise<void> {
   const { kernel } = run;
   for (const s of state.skills) {
     const dir = skillDirOf(kernel, s);
     const check = await checkSkillFolder(kernel.host, dir);
     if (!check.ok) throw new SluiceError('SKILL_INVALID', { file: kernel.display(join(dir, 'SKILL.md')), field: check.field, message: `${check.message} (the skill changed outside the run)` });
-    await copyTree(kernel.host, dir, inRun(run, P.snapshot(round, s.id)), { display: kernel.display });
+    await copyTree(kernel.host, dir, inRun(run, target(s.id)), { display: kernel.display });
   }
 }
+
+async function backupSkills(run: TuneRun, state: IterationState): Promise<IterationState> {
+  await copySkills(run, state, P.backup);
+  return updateState(run, markSetupComplete);
+}
+
+/** The skills as this iteration runs them. */
+const snapshotSkills = (run: TuneRun, state: IterationState, round: number) => copySkills(run, state, (id) => P.snapshot(round, id));
 
 async function announce(run: TuneRun, state: IterationState, resumed: boolean): Promise<void> {
   const round = state.current_iteration;

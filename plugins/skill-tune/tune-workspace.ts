@@ -8,6 +8,7 @@ import { iterationStateInvariant, IterationStateSchema, type IterationState } fr
  *   backup/<skill>/                 the skills as they were before the run
  *   iteration-N/skill-snapshot/<skill>/   the skills as iteration N ran them
  *   iteration-N/artifacts/          what the executor wrote (chain mode: artifacts/<skill>/)
+ *   iteration-N/executor-skill/     the copy of the skills the executor was pointed at
  *   iteration-N/transcripts/        delegate transcripts
  *   iteration-N-eval.md, iteration-N-changes.md
  *   final-report.md, score-chart.svg
@@ -19,6 +20,8 @@ export const workspacePaths = {
   backup: (id: string) => `backup/${id}`,
   iteration: (n: number) => `iteration-${n}`,
   snapshot: (n: number, id: string) => `iteration-${n}/skill-snapshot/${id}`,
+  /** A throwaway copy the executor reads (its write access must not reach the snapshot). */
+  executorSkill: (n: number, id: string) => `iteration-${n}/executor-skill/${id}`,
   artifacts: (n: number, id?: string) => (id === undefined ? `iteration-${n}/artifacts` : `iteration-${n}/artifacts/${id}`),
   executorOutput: (n: number, id?: string) => `iteration-${n}/executor-output${id === undefined ? '' : `-${id}`}.md`,
   transcript: (n: number, name: string) => `iteration-${n}/transcripts/${name}.log`,
