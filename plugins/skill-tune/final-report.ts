@@ -27,8 +27,10 @@ export interface ReportContext {
   runDir: string;
 }
 
+/** Rendered once the run has terminated. */
 export function renderFinalReport(s: IterationState, ctx: ReportContext): string {
   const t = s.termination;
+  if (!t) throw new Error('renderFinalReport needs a terminated run');
   const skills = s.chain_order.join(s.execution_mode === 'chain' ? ' → ' : ', ');
   const lines: string[] = [`# Skill tuning report: ${skills}`, ''];
   lines.push(
@@ -43,10 +45,9 @@ export function renderFinalReport(s: IterationState, ctx: ReportContext): string
   );
   const evaluated = s.iterations.filter((it) => it.evaluation?.score != null);
   const last = evaluated.at(-1);
-  if (t) lines.push(`**${REASON_TEXT[t.reason]}** (\`${t.reason}\`) after ${t.iteration} iteration${t.iteration === 1 ? '' : 's'}: ${t.message}.`, '');
-  else lines.push(`**Not finished**: the run stopped after iteration ${s.current_iteration}; continue it with \`sluice tune --resume ${ctx.runDir}\`.`, '');
+  lines.push(`**${REASON_TEXT[t.reason]}** (\`${t.reason}\`) after ${t.iteration} iteration${t.iteration === 1 ? '' : 's'}: ${t.message}.`, '');
   lines.push(`Final score: ${s.latest_score ?? 'none'} · best: ${s.best ? `${s.best.score} (iteration ${s.best.iteration})` : 'none'} · threshold: ${s.quality_threshold}`, '');
-  if (t?.falling) lines.push(`⚠ The score was **falling** when the run stopped: the last improvement made the skill worse. Consider restoring the best version (below).`, '');
+  if (t.falling) lines.push(`⚠ The score was **falling** when the run stopped: the last improvement made the skill worse. Consider restoring the best version (below).`, '');
   const rollbacks = s.iterations.filter((it) => it.improvement?.status === 'rolled_back').map((it) => it.round);
   if (rollbacks.length) lines.push(`Improvements rolled back in iteration${rollbacks.length > 1 ? 's' : ''} ${rollbacks.join(', ')} (see the changes files).`, '');
   if (s.self_evaluation_acknowledged) lines.push(`⚠ The evaluator ran on the executor's backend (${s.backends.executor}); scores may be inflated (acknowledged with --allow-self-evaluation).`, '');
@@ -59,7 +60,7 @@ export function renderFinalReport(s: IterationState, ctx: ReportContext): string
   );
   for (const it of s.iterations) {
     const e = it.evaluation;
-    const score = e?.score == null ? `— (${it.note ?? it.phase})` : `${e.score}${e.source !== 'json' ? '*' : ''}`;
+    const score = e?.score == null ? `— (${it.note?.split(':')[0] ?? it.phase})` : `${e.score}${e.source !== 'json' ? '*' : ''}`;
     const dims = DIMENSIONS.map((d) => (e?.dimensions ? String(e.dimensions[d]) : '—'));
     const per = chain ? ` ${Object.entries(e?.skill_scores ?? {}).map(([id, v]) => `${id} ${v}`).join(', ') || '—'} |` : '';
     const imp = it.improvement ? `${it.improvement.status.replace('_', ' ')}${it.improvement.targets.length && chain ? ` (${it.improvement.targets.join(', ')})` : ''}` : '—';

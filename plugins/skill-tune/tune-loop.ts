@@ -34,7 +34,8 @@ export async function driveTune(run: TuneRun, resumed: boolean): Promise<TuneRes
   const lock = await acquireLock(kernel.host, inRun(run, P.lock), { waitMs: 0, purpose: 'sluice tune', display: kernel.display(inRun(run, P.lock)) });
   try {
     let state = await kernel.store.read(run.file);
-    const alreadyFinished = state.termination !== null;
+    // A run killed between its termination and its report still gets the report and the hook now.
+    const alreadyFinished = state.termination !== null && (await kernel.host.stat(inRun(run, P.report))) !== null;
     // A resumed run announces the iteration it picks up half-way; new iterations announce themselves.
     let announced = 0;
     for (;;) {
