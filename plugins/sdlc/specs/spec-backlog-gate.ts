@@ -4,6 +4,8 @@ import { defineGate, type GateResult } from '../../../core/index.ts';
 export interface SpecBacklogGateInput {
   /** Repo holding `specs/`, relative to the project root (default: the project root). */
   repo?: string;
+  /** What the SDLC planner passes: the project root (the folder holding `.sdlc/`). */
+  projectRoot?: string;
   /** Reported (never enforced) when set: the gate is informational. */
   wipCap?: number;
 }
@@ -18,7 +20,7 @@ export const specBacklogGate = defineGate<SpecBacklogGateInput | undefined>({
   description: 'spec backlog summary from specs/*.md (informational, never blocks)',
   async check(input, { kernel }) {
     const [{ scanSpecs }, { summarizeSpecs, backlogLine }] = await Promise.all([import('./scan-specs.ts'), import('./summarize-specs.ts')]);
-    const repo = kernel.resolveInProject(input?.repo ?? '.', 'spec repo');
+    const repo = kernel.resolveInProject(input?.repo ?? input?.projectRoot ?? '.', 'spec repo');
     const row = (check: string, message: string): GateResult => ({ gate: 'INFO-spec-backlog', check, passed: true, message, severity: 'INFO' });
     let specs;
     try {

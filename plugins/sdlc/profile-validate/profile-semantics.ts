@@ -1,0 +1,54 @@
+import type { Kernel } from '../../../core/index.ts';
+import type { PhaseModel } from '../registry/phase-model.ts';
+import { phaseKey } from '../state/phase-id.ts';
+
+/** A finding beyond the schema: the dotted path it is about and what is wrong. */
+export interface SemanticProblem {
+  path: string;
+  message: string;
+}
+
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const record = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+const isPhaseId = (p: unknown): p is string | number => typeof p === 'string' || typeof p === 'number';
+
+/**
+ * The rules `check-profile.ts` enforces at load time (phases named exist in the registry, extra gate
+ * types are registered, command gates have argv, ids are unique), collected in full instead of
+ * stopping at the first, and read defensively so they also run on a profile that failed its schema.
+ */
+export function profileProblems(profile: unknown, model: PhaseModel, kernel: Kernel): SemanticProblem[] {
+  const out: SemanticProblem[] = [];
+  const phaseProblem = (path: string, id: unknown) => {
+    if (isPhaseId(id) && !model.get(id)) out.push({ path, message: `unknown phase ${JSON.stringify(phaseKey(id))}; phases are ${model.ids().join(', ')}` });
+  };
+  const p = record(profile);
+  list(record(p.quality).evaluation_criteria).forEach((c, i) => list(record(c).phases).forEach((id, j) => phaseProblem(`quality.evaluation_criteria.${i}.phases.${j}`, id)));
+  const seen = new Set<string>();
+  list(record(p.sluice).gates).forEach((g, i) => {
+    const gate = record(g);
+    if (typeof gate.type === 'string' && !kernel.gates.has(gate.type)) out.push({ path: `sluice.gates.${i}.type`, message: `unknown gate type ${JSON.stringify(gate.type)}; registered types are ${kernel.gates.names().join(', ')}` });
+    if (gate.type === 'command' && gate.argv === undefined) out.push({ path: `sluice.gates.${i}.argv`, message: 'a command gate needs argv: [program, ...args]' });
+    if (typeof gate.id === 'string') {
+      if (seen.has(gate.id)) out.push({ path: `sluice.gates.${i}.id`, message: `gate id ${gate.id} is used twice` });
+      seen.add(gate.id);
+    }
+    list(gate.phases).forEach((id, j) => phaseProblem(`sluice.gates.${i}.phases.${j}`, id));
+  });
+  return out;
+}
+
+/** Compliance files: every check names a registry phase, and check ids are unique. */
+export function complianceProblems(file: unknown, model: PhaseModel): SemanticProblem[] {
+  const out: SemanticProblem[] = [];
+  const seen = new Set<string>();
+  list(record(file).gates).forEach((g, i) => {
+    const gate = record(g);
+    if (isPhaseId(gate.phase) && !model.get(gate.phase)) out.push({ path: `gates.${i}.phase`, message: `unknown phase ${JSON.stringify(phaseKey(gate.phase))}; phases are ${model.ids().join(', ')}` });
+    if (typeof gate.id === 'string') {
+      if (seen.has(gate.id)) out.push({ path: `gates.${i}.id`, message: `check id ${gate.id} is used twice` });
+      seen.add(gate.id);
+    }
+  });
+  return out;
+}

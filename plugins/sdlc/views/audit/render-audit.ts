@@ -1,0 +1,49 @@
+import type { Style } from '../../../../core/index.ts';
+import type { GateAudit, GateComparison } from '../model/gate-audit.ts';
+import { formatTimestamp } from '../model/timestamps.ts';
+import { textTable } from '../text-table.ts';
+
+const pct = (rate: number) => `${Math.round(rate * 100)}%`;
+
+/** The human audit: per-gate rates, the flags, then every human decision that let a transition through. */
+export function renderAudit(a: GateAudit, s: Style): string {
+  const lines = [
+    s.bold(`Gate audit: ${a.project}`),
+    `${a.runs} recorded gate run${a.runs === 1 ? '' : 's'}; ${a.transitions.advances} advance${a.transitions.advances === 1 ? '' : 's'}, ${a.transitions.skips} skip${a.transitions.skips === 1 ? '' : 's'}, ${a.transitions.reentries} re-entr${a.transitions.reentries === 1 ? 'y' : 'ies'}`,
+    '',
+  ];
+  if (a.gates.length === 0) lines.push(s.dim('No gate results recorded yet (run `sluice gate` or `sluice next`).'));
+  else {
+    const rows = a.gates.map((g) => [g.gate, String(g.results), pct(g.passRate), pct(g.failRate), pct(g.manualRate), g.phases.join(', ')]);
+    lines.push(...textTable(['Gate', 'Results', 'Pass', 'Fail', 'Manual', 'Phases'], rows, (row, col, cell) => (col === 3 && row[3] !== '0%' ? s.red(cell) : col === 4 && row[4] !== '0%' ? s.yellow(cell) : cell)));
+  }
+  lines.push('');
+  lines.push(`Always passing (≥ ${a.thresholds.alwaysPassMinResults} results, never failed or manual; may be too lenient): ${a.alwaysPassing.length ? a.alwaysPassing.join(', ') : '—'}`);
+  lines.push(`Failing over ${pct(a.thresholds.failingOver)} of results (may need adjustment): ${a.failingOverHalf.length ? s.red(a.failingOverHalf.join(', ')) : '—'}`);
+  const who = (name: string | null) => name ?? 'unknown';
+  const why = (j: string | null) => (j ? JSON.stringify(j) : s.dim('no justification recorded'));
+  lines.push('', s.bold(`Overrides (${a.overrides.length})`));
+  if (a.overrides.length === 0) lines.push(s.dim('  (none)'));
+  for (const o of a.overrides) {
+    const what = o.kind === 'approval' ? `approved ${o.subject}` : `advanced past failing ${o.gate}: ${o.subject}`;
+    lines.push(`  ${formatTimestamp(o.at)}  phase ${o.phase}: ${what}, by ${who(o.approver)}; ${why(o.justification)}`);
+  }
+  lines.push('', s.bold(`Skips (${a.skips.length})`));
+  if (a.skips.length === 0) lines.push(s.dim('  (none)'));
+  for (const k of a.skips) lines.push(`  ${formatTimestamp(k.at)}  skipped ${k.from} → ${k.to}, by ${who(k.approver)}; ${why(k.justification)}`);
+  lines.push('', s.bold(`Re-entries (${a.reentries.length})`));
+  if (a.reentries.length === 0) lines.push(s.dim('  (none)'));
+  for (const r of a.reentries) lines.push(`  ${formatTimestamp(r.at)}  ${r.from} → ${r.to}, by ${who(r.approver)}; ${why(r.justification)}`);
+  return lines.join('\n');
+}
+
+/** `audit --compare`: pass/fail/manual rates of both projects side by side. */
+export function renderComparison(a: GateAudit, b: GateAudit, rows: readonly GateComparison[], s: Style): string {
+  const cell = (g: GateComparison['a']) => (g ? `${pct(g.passRate)}/${pct(g.failRate)}/${pct(g.manualRate)} (${g.results})` : '—');
+  const delta = (d: number | null) => (d === null ? '—' : `${d > 0 ? '+' : ''}${Math.round(d * 100)} pts`);
+  return [
+    s.bold(`Gate rates compared: ${a.project} vs ${b.project}`),
+    s.dim('pass/fail/manual (results)'),
+    ...textTable(['Gate', a.project, b.project, 'Pass Δ'], rows.map((r) => [r.gate, cell(r.a), cell(r.b), delta(r.passRateDelta)])),
+  ].join('\n');
+}

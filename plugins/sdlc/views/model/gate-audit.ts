@@ -1,0 +1,171 @@
+import type { StoredGateResult } from '../../state/gate-result-schema.ts';
+import { phaseKey } from '../../state/phase-id.ts';
+import type { SdlcState } from '../../state/state-schema.ts';
+import { latestResults } from './phase-views.ts';
+
+/** A gate is "always passing" only with this many results behind it; fewer prove nothing. */
+export const ALWAYS_PASS_MIN_RESULTS = 3;
+/** A gate failing in more than this share of its results is flagged. */
+export const FAILING_OVER = 0.5;
+
+export interface GateRates {
+  gate: string;
+  results: number;
+  passed: number;
+  failed: number;
+  manual: number;
+  passRate: number;
+  failRate: number;
+  manualRate: number;
+  /** Phases whose runs included the gate. */
+  phases: string[];
+}
+
+/** One recorded gate run: the results stored with an advance, or the latest run of a phase. */
+export interface GateRun {
+  phase: string;
+  at: string | null;
+  source: 'advance' | 'latest';
+  results: StoredGateResult[];
+}
+
+export interface Override {
+  kind: 'approval' | 'warning-accepted';
+  phase: string;
+  gate: string;
+  /** The approved result id, or the failing SHOULD/MAY result's artifact/check. */
+  subject: string;
+  at: string;
+  approver: string | null;
+  justification: string | null;
+}
+
+export interface TransitionNote {
+  from: string;
+  to: string;
+  at: string;
+  justification: string | null;
+  approver: string | null;
+}
+
+/** `sluice audit --json`. */
+export interface GateAudit {
+  project: string;
+  runs: number;
+  transitions: { advances: number; skips: number; reentries: number };
+  gates: GateRates[];
+  alwaysPassing: string[];
+  failingOverHalf: string[];
+  overrides: Override[];
+  skips: TransitionNote[];
+  reentries: TransitionNote[];
+  thresholds: { alwaysPassMinResults: number; failingOver: number };
+}
+
+const stable = (value: unknown) => JSON.stringify(value);
+const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
+
+/** Who stood behind a transition: sluice writes `confirmed_by`; other tools used other names. */
+function approverOf(entry: Record<string, unknown>): string | null {
+  return text(entry.confirmed_by) ?? text(entry.approved_by) ?? text(entry.signed_by) ?? text(entry.approver);
+}
+
+/**
+ * The gate runs the state records, without counting one twice: every advance's stored results,
+ * plus each phase's latest run when it is not the run already stored with that phase's last advance.
+ */
+export function gateRuns(state: SdlcState): GateRun[] {
+  const runs: GateRun[] = [];
+  const lastAdvance = new Map<string, string>();
+  for (const h of state.history) {
+    if (h.reentry || h.skipped || !h.results) continue;
+    runs.push({ phase: phaseKey(h.from), at: h.at, source: 'advance', results: h.results });
+    lastAdvance.set(phaseKey(h.from), stable(h.results));
+  }
+  for (const [id, record] of Object.entries(state.phases)) {
+    const latest = latestResults(record.gate_results);
+    if (latest.length === 0 || lastAdvance.get(id) === stable(latest)) continue;
+    runs.push({ phase: id, at: null, source: 'latest', results: latest });
+  }
+  return runs;
+}
+
+/**
+ * Pure: gate effectiveness over a project's recorded runs (INFO rows are reports, not verdicts, and
+ * are left out), the gates that never fail and the ones that mostly do, and every human decision
+ * that let a transition through: manual approvals, accepted SHOULD/MAY failures, skips, re-entries.
+ */
+export function auditGates(state: SdlcState): GateAudit {
+  const runs = gateRuns(state);
+  const byGate = new Map<string, GateRates>();
+  for (const run of runs) {
+    for (const r of run.results) {
+      if (r.severity === 'INFO') continue;
+      const g = byGate.get(r.gate) ?? { gate: r.gate, results: 0, passed: 0, failed: 0, manual: 0, passRate: 0, failRate: 0, manualRate: 0, phases: [] };
+      g.results++;
+      if (r.passed === true) g.passed++;
+      else if (r.passed === false) g.failed++;
+      else g.manual++;
+      if (!g.phases.includes(run.phase)) g.phases.push(run.phase);
+      byGate.set(r.gate, g);
+    }
+  }
+  const round = (n: number) => Math.round(n * 1000) / 1000;
+  const gates = [...byGate.values()]
+    .map((g) => ({ ...g, passRate: round(g.passed / g.results), failRate: round(g.failed / g.results), manualRate: round(g.manual / g.results) }))
+    .sort((a, b) => a.gate.localeCompare(b.gate));
+
+  const overrides: Override[] = [];
+  const skips: TransitionNote[] = [];
+  const reentries: TransitionNote[] = [];
+  let advances = 0;
+  for (const h of state.history) {
+    const note: TransitionNote = { from: phaseKey(h.from), to: phaseKey(h.to), at: h.at, justification: text(h.justification), approver: approverOf(h) };
+    if (h.reentry) reentries.push(note);
+    else if (h.skipped) skips.push(note);
+    else {
+      advances++;
+      for (const a of h.approvals ?? []) overrides.push({ kind: 'approval', phase: note.from, gate: gateOfResult(h.results, a.gate), subject: a.gate, at: a.at, approver: a.signed_by, justification: note.justification });
+      for (const r of h.results ?? []) {
+        if (r.passed !== false || r.severity === 'MUST' || r.severity === 'INFO') continue;
+        overrides.push({ kind: 'warning-accepted', phase: note.from, gate: r.gate, subject: r.artifact ?? r.check ?? r.message, at: h.at, approver: note.approver, justification: note.justification });
+      }
+    }
+  }
+  return {
+    project: state.project_name,
+    runs: runs.length,
+    transitions: { advances, skips: skips.length, reentries: reentries.length },
+    gates,
+    alwaysPassing: gates.filter((g) => g.failed === 0 && g.manual === 0 && g.results >= ALWAYS_PASS_MIN_RESULTS).map((g) => g.gate),
+    failingOverHalf: gates.filter((g) => g.failRate > FAILING_OVER).map((g) => g.gate),
+    overrides,
+    skips,
+    reentries,
+    thresholds: { alwaysPassMinResults: ALWAYS_PASS_MIN_RESULTS, failingOver: FAILING_OVER },
+  };
+}
+
+/** The gate a result id belongs to (`G7:scope-...` → G7-exit-criteria), read from the stored results. */
+function gateOfResult(results: readonly StoredGateResult[] | undefined, id: string): string {
+  return results?.find((r) => r.id === id)?.gate ?? id.split(':')[0];
+}
+
+/** One gate's rates in two projects, for `audit --compare`. */
+export interface GateComparison {
+  gate: string;
+  a: Pick<GateRates, 'results' | 'passRate' | 'failRate' | 'manualRate'> | null;
+  b: Pick<GateRates, 'results' | 'passRate' | 'failRate' | 'manualRate'> | null;
+  /** b − a pass rate, when both projects ran the gate. */
+  passRateDelta: number | null;
+}
+
+export function compareAudits(a: GateAudit, b: GateAudit): GateComparison[] {
+  const pick = (g: GateRates | undefined) => (g ? { results: g.results, passRate: g.passRate, failRate: g.failRate, manualRate: g.manualRate } : null);
+  const names = [...new Set([...a.gates, ...b.gates].map((g) => g.gate))].sort((x, y) => x.localeCompare(y));
+  return names.map((gate) => {
+    const ga = pick(a.gates.find((g) => g.gate === gate));
+    const gb = pick(b.gates.find((g) => g.gate === gate));
+    return { gate, a: ga, b: gb, passRateDelta: ga && gb ? Math.round((gb.passRate - ga.passRate) * 1000) / 1000 : null };
+  });
+}
