@@ -102,6 +102,7 @@ function outcome(ctx: CommandContext, r: TuneResult): CommandOutcome {
     `  report:  ${display(r.reportPath)}`,
     `  restore: sluice tune --restore ${runRel}`,
   ].join('\n');
-  // Running out of iterations or converging is a finished run; only the error limit is a failure.
-  return { exitCode: t.reason === 'error_limit_reached' ? 1 : 0, data, human };
+  // Running out of iterations or converging is a finished run; the error limit, or a run that never
+  // got a score (so measured nothing), is a failure.
+  return { exitCode: t.reason === 'error_limit_reached' || state.score_trend.length === 0 ? 1 : 0, data, human };
 }

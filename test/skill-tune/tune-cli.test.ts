@@ -87,11 +87,36 @@ describe('sluice tune on the command line', () => {
     assert.match(r.stdout, /report: +\.sluice\/runs\/skill-tune-\S+\/final-report\.md/);
   });
 
-  it('exits 1 when the error limit stops the run', async () => {
+  it('exits 1 when the error limit stops the run, or when no iteration produced a score', async () => {
     const dir = await tuneProject({ w: skillText('w') }, [{ match: 'role=execute ', reply: { status: 'error', error: 'cannot run' } }]);
     const r = await runCli(['tune', 'w', '--scenario', 'write it', '-y', ...scriptBackends, '--cwd', dir, '--json']);
     assert.equal(r.code, 1);
     assert.equal(JSON.parse(r.stdout).reason, 'error_limit_reached');
+    const short = await runCli(['tune', 'w', '--scenario', 'write it', '--max-iterations', '2', '--threshold', '70', ...scriptBackends, '--cwd', dir, '--json']);
+    assert.equal(short.code, 1);
+    assert.equal(JSON.parse(short.stdout).reason, 'max_iterations_reached');
+  });
+
+  it('runs on the default claude / agy / claude backends, and an evaluator that gives no score ends the run without one', async () => {
+    const dir = await tuneProject({ w: skillText('w') }, []);
+    const record = join(dir, 'calls');
+    const fakes = resolve(import.meta.dirname, '../fixtures/bin');
+    await writeFile(join(dir, 'sluice.config.yaml'), `delegates:\n  claude: { env: { FAKE_CLI_RECORD: ${JSON.stringify(record)} } }\n  agy: { env: { FAKE_CLI_RECORD: ${JSON.stringify(record)} } }\n`);
+    const r = await runCli(['tune', 'w', '--scenario', 'write it', '--preset', 'standard', '--cwd', dir, '--json'], { env: { PATH: `${fakes}:${process.env.PATH}` } });
+    assert.equal(r.code, 1, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.reason, 'error_limit_reached');
+    assert.deepEqual(out.iterations.map((i: { score: unknown }) => i.score), [null, null, null]);
+    const calls = await Promise.all((await readdir(record)).filter((f) => f.endsWith('.json')).map(async (f) => JSON.parse(await readFile(join(record, f), 'utf8'))));
+    const claude = calls.filter((c) => c.cli === 'claude');
+    const agy = calls.filter((c) => c.cli === 'agy');
+    assert.equal(claude.length, 3, 'one execution per iteration, no improvement without a score');
+    assert.equal(agy.length, 6, 'each evaluation retried once');
+    for (const c of claude) {
+      assert.deepEqual(c.argv.slice(c.argv.indexOf('--permission-mode'), c.argv.indexOf('--permission-mode') + 2), ['--permission-mode', 'acceptEdits']);
+      assert.match(c.cwd, /iteration-\d\/artifacts$/);
+    }
+    for (const c of agy) assert.equal(c.argv[c.argv.indexOf('--mode') + 1], 'plan', 'the evaluator cannot edit');
   });
 
   it('refuses bad command lines and bad run folders with exit 2 and one line', async () => {
