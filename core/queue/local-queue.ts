@@ -30,16 +30,29 @@ export function createLocalQueue(options: LocalQueueOptions): JobQueue {
     const signal = o.signal ?? new AbortController().signal;
     if (signal.aborted) throw cancelled(name);
     emit?.(name, id, 'queued', o.label);
+    // The signal only cancels a job that is still waiting. Once started, the handler owns the
+    // signal and decides what cancellation returns (a delegate reports status 'cancelled').
+    let started = false;
+    let onAbort: (() => void) | undefined;
+    const abortedWhileQueued = new Promise<never>((_, reject) => {
+      onAbort = () => {
+        if (!started) reject(cancelled(name));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
     try {
-      const result = await pq.add(
+      const task = pq.add(
         async () => {
           if (signal.aborted) throw cancelled(name);
+          started = true;
           emit?.(name, id, 'started', o.label);
           const ctx: JobContext = { id, signal };
           return (entry.handler as JobHandler<N>)(payload, ctx);
         },
-        { priority: o.priority ?? 0, signal },
+        { priority: o.priority ?? 0 },
       );
+      task.catch(() => {});
+      const result = await Promise.race([task, abortedWhileQueued]);
       done++;
       emit?.(name, id, 'done', o.label);
       return result as JobResult<N>;
@@ -52,6 +65,8 @@ export function createLocalQueue(options: LocalQueueOptions): JobQueue {
       }
       if (isAbort && !(error instanceof SluiceError)) throw cancelled(name);
       throw error;
+    } finally {
+      signal.removeEventListener('abort', onAbort!);
     }
   }
 

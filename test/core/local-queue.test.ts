@@ -85,6 +85,16 @@ describe('local queue', () => {
     assert.deepEqual(ran, ['first']);
   });
 
+  it('lets a started job answer cancellation itself (a delegate returns status cancelled)', async () => {
+    const q = createLocalQueue({ concurrency: 1 });
+    q.register('test:sleep', (_p, ctx) => new Promise<string>((resolve) => ctx.signal.addEventListener('abort', () => resolve('stopped cleanly'))));
+    const controller = new AbortController();
+    const running = q.run('test:sleep', { ms: 0 }, { signal: controller.signal });
+    await sleep(10);
+    controller.abort();
+    assert.equal(await running, 'stopped cleanly');
+  });
+
   it('reports progress: queued, started, done', async () => {
     const events: QueueProgressEvent[] = [];
     const q = createLocalQueue({ concurrency: 2, onProgress: (e) => events.push(e) });

@@ -184,12 +184,10 @@ describe('script delegate: outcomes, time and cancellation', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     const started = Date.now();
-    // The kernel queue rejects a cancelled job at once; the backend itself reports `cancelled`.
-    await assert.rejects(k.runDelegate('script', req(root, 'slow please'), { signal: controller.signal }), (e: Error & { code?: string }) => e.code === 'QUEUE_CANCELLED');
+    // A started run answers cancellation itself: the result says `cancelled`, it does not throw.
     const finished = new Promise<string>((done) => k.hooks.on('delegate:finish', 'test', (e) => void done(e.status)));
-    const again = new AbortController();
-    setTimeout(() => again.abort(), 100);
-    await k.runDelegate('script', req(root, 'slow please'), { signal: again.signal }).catch(() => {});
+    const r = await k.runDelegate('script', req(root, 'slow please'), { signal: controller.signal });
+    assert.equal(r.status, 'cancelled');
     assert.equal(await finished, 'cancelled');
     assert.ok(Date.now() - started < 2500);
   });
