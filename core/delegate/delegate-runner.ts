@@ -1,5 +1,7 @@
 import { dirname, join } from 'pathe';
 import { SluiceError } from '../errors/sluice-error.ts';
+import type { FileWriter } from '../host/host.ts';
+import { createSecretRedactor, createStreamRedactor, type SecretRedactor } from '../secrets/redact-secrets.ts';
 import type { DelegateFinishEvent } from '../hooks/core-hooks.ts';
 import type { Kernel } from '../kernel/kernel-types.ts';
 import type { DelegateAttempt, DelegateDefinition, DelegateRequest, DelegateResult, DelegateSettings } from './contract.ts';
@@ -49,7 +51,9 @@ export function createDelegateJob(kernel: Kernel) {
     // The pid keeps two sluice processes starting runs in the same millisecond apart.
     const transcriptPath = request.transcriptPath ?? join(kernel.projectRoot, '.sluice', 'transcripts', `${stamp}-${backend}-${host.pid}-${++seq}.log`);
     await host.mkdir(dirname(transcriptPath));
-    const transcript = await host.openWriter(transcriptPath, { append: true });
+    // Everything that reaches the transcript passes the secret redactor (backends write through it too).
+    const redactor = createSecretRedactor({ ...host.envAll(), ...settings.env, ...(request as { env?: Record<string, string> }).env });
+    const transcript = redactingWriter(await host.openWriter(transcriptPath, { append: true }), redactor);
     const timeoutMs = request.timeoutMs ?? (settings.timeout !== undefined ? settings.timeout * 1000 : DEFAULT_DELEGATE_TIMEOUT_MS);
     const retries = Math.min(settings.retries ?? MAX_RETRIES, 10);
     const started = host.now().getTime();
@@ -69,11 +73,10 @@ export function createDelegateJob(kernel: Kernel) {
           transcript,
           timeoutMs,
           output(chunk, stream) {
-            transcript.write(chunk);
-            if (hooks.hasHandlers('delegate:output')) {
-              const text = typeof chunk === 'string' ? chunk : decoders[stream].decode(chunk, { stream: true });
-              if (text !== '') void hooks.call('delegate:output', { backend, label: request.label, stream, chunk: text });
-            }
+            const text = typeof chunk === 'string' ? chunk : decoders[stream].decode(chunk, { stream: true });
+            if (text === '') return;
+            transcript.write(text);
+            if (hooks.hasHandlers('delegate:output')) void hooks.call('delegate:output', { backend, label: request.label, stream, chunk: redactor.redact(text) });
           },
         });
         if (attempt.status !== 'error' || !attempt.transient || tries > retries || job.signal.aborted) break;
@@ -101,6 +104,23 @@ export function createDelegateJob(kernel: Kernel) {
     const finish: DelegateFinishEvent = { ...result, label: request.label };
     await hooks.call('delegate:finish', finish);
     return result;
+  };
+}
+
+/** A FileWriter that redacts secrets from text on its way to disk; held-back text is written on close. */
+function redactingWriter(inner: FileWriter, redactor: SecretRedactor): FileWriter {
+  const stream = createStreamRedactor(redactor);
+  const bytes = new TextDecoder();
+  return {
+    write(chunk) {
+      const safe = stream.push(typeof chunk === 'string' ? chunk : bytes.decode(chunk, { stream: true }));
+      if (safe !== '') inner.write(safe);
+    },
+    async close() {
+      const rest = stream.flush();
+      if (rest !== '') inner.write(rest);
+      await inner.close();
+    },
   };
 }
 

@@ -133,6 +133,25 @@ describe('kernel', () => {
       assert.match(h.files()[r.transcriptPath], /echo: hello/);
     });
 
+    it('keeps secrets from the environment and API-key shaped strings out of the transcript', async () => {
+      const h = createMemoryHost({ files: { '/project/work/.keep': '' }, env: { DEPLOY_TOKEN: 'tok_0123456789abcdef' } });
+      const leaky = defineDelegate({
+        name: 'leaky',
+        description: 'prints secrets',
+        available: async () => ({ ok: true }),
+        async run(_request, ctx) {
+          ctx.output('using tok_0123', 'stdout');
+          ctx.output(`456789abcdef and sk-ant-api03-${'Q'.repeat(30)}\n`, 'stdout');
+          return { status: 'ok', exitCode: 0, text: 'done', durationMs: 1 };
+        },
+      });
+      const k = await createKernel({ host: h, plugins: [definePlugin({ name: 'leaky', setup: (ctx) => ctx.registerDelegate(leaky) })] });
+      const r = await k.runDelegate('leaky', { prompt: 'x', mode: 'write', cwd: '/project/work' });
+      const transcript = h.files()[r.transcriptPath];
+      assert.doesNotMatch(transcript, /tok_0123|QQQQ/);
+      assert.match(transcript, /using \[REDACTED:DEPLOY_TOKEN\] and \[REDACTED:anthropic-key\]/);
+    });
+
     it('retries only transient failures and says how many tries it took', async () => {
       const { k } = await kernel();
       const r = await k.runDelegate('fake', { prompt: 'flaky', mode: 'write', cwd: '/project/work' });
