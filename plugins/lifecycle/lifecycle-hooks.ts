@@ -24,6 +24,6 @@ declare module '../../core/hooks/hook-types.ts' {
   }
 }
 
-export const lifecycleHooks: Record<string, HookDeclaration> = {
+export const lifecycleHooks: Record<'lifecycle:transition', HookDeclaration> = {
   'lifecycle:transition': { kind: 'parallel', observer: true, description: 'a requirement changed lifecycle state (after the write)' },
 };

@@ -6,6 +6,7 @@ import type { WorkflowState } from '../state/workflow-state-schema.ts';
 import { applyEvent } from '../transition-table.ts';
 import { authorizeCommit, type AuthorizeOptions } from './authorize-commit.ts';
 import { createCommit, previewCommit } from './create-commit.ts';
+import { exactlyCovers } from './path-coverage.ts';
 
 /**
  * The commit stage, done by sluice itself: read `commit-request.json`, record COMMIT_PENDING, get
@@ -42,6 +43,5 @@ async function committedBeforeCrash(lc: LifecycleContext, slug: string, paths: s
   const [sha] = await findRequirementCommits(lc.host, lc.root, slug);
   if (!sha) return undefined;
   const commit = await readGitCommit(lc.host, lc.root, sha);
-  const want = new Set(paths);
-  return commit.paths.length === want.size && commit.paths.every((p) => want.has(p)) ? commit : undefined;
+  return exactlyCovers(paths, commit.paths) ? commit : undefined;
 }

@@ -2,9 +2,10 @@ import { SluiceError } from '../../../core/index.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { artifactInvalid } from '../readers/read-artifact.ts';
 import { readGitCommit, REQUIREMENT_TRAILER, type GitCommit } from '../readers/git-commit-reader.ts';
-import { readGitStatus } from '../workspace/git-status.ts';
+import { isSluiceRuntimePath, readGitStatus } from '../workspace/git-status.ts';
 import { git } from '../workspace/run-git.ts';
 import type { CommitPreview } from './authorize-commit.ts';
+import { covers, exactlyCovers } from './path-coverage.ts';
 
 export interface CommitRequestInput {
   message: string;
@@ -17,11 +18,11 @@ export interface CommitRequestInput {
 export async function previewCommit(lc: LifecycleContext, slug: string, request: CommitRequestInput): Promise<CommitPreview> {
   const status = await readGitStatus(lc.host, lc.root);
   if (!status) throw new SluiceError('GIT_FAILED', { message: `${lc.root} is not a git work tree; the lifecycle commits with git` });
-  const byPath = new Map(status.entries.map((e) => [e.path, e]));
-  const files = request.paths.map((path, i) => {
-    const entry = byPath.get(path);
-    if (!entry) throw artifactInvalid(request.file, `paths.${i}`, `${path} has no uncommitted change (or is ignored by git)`);
-    return { path, status: entry.type === '?' ? 'A' : entry.xy.replace(/\./g, '').slice(0, 1) || 'M' };
+  const changed = status.entries.filter((e) => !isSluiceRuntimePath(e.path));
+  const files = request.paths.flatMap((path, i) => {
+    const entries = changed.filter((e) => covers(path, e.path));
+    if (entries.length === 0) throw artifactInvalid(request.file, `paths.${i}`, `${path} has no uncommitted change (or is ignored by git)`);
+    return entries.map((e) => ({ path: e.path, status: e.type === '?' ? 'A' : e.xy.replace(/\./g, '').slice(0, 1) || 'M' }));
   });
   return { slug, message: `${request.message.trim()}\n\n${REQUIREMENT_TRAILER}: ${slug}`, files };
 }
@@ -45,10 +46,8 @@ export async function createCommit(lc: LifecycleContext, slug: string, request: 
       }
     }
     const commit = await readGitCommit(lc.host, lc.root, 'HEAD');
-    const want = [...request.paths].sort();
-    const got = [...commit.paths].sort();
-    if (want.length !== got.length || want.some((p, i) => p !== got[i])) {
-      throw new SluiceError('GIT_FAILED', { message: `commit ${commit.sha.slice(0, 12)} contains ${got.join(', ')} instead of exactly ${want.join(', ')}` });
+    if (!exactlyCovers(request.paths, commit.paths)) {
+      throw new SluiceError('GIT_FAILED', { message: `commit ${commit.sha.slice(0, 12)} contains ${commit.paths.join(', ')} instead of exactly ${request.paths.join(', ')}` });
     }
     return commit;
   });

@@ -3,6 +3,7 @@ import { isSluiceError, SluiceError } from '../../../core/index.ts';
 import { readStageEvidence } from '../evidence/read-stage-evidence.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { readCommitRequest } from '../readers/commit-request-reader.ts';
+import { exactlyCovers } from '../commit/path-coverage.ts';
 import { findRequirementCommits, readGitCommit } from '../readers/git-commit-reader.ts';
 import { readPlanTasks } from '../readers/plan-tasks-reader.ts';
 import { applyTransition, emitTransition } from '../record-stage.ts';
@@ -147,7 +148,7 @@ async function verifyCommit(lc: LifecycleContext, slug: string, artifactDir: str
   const commit = await readGitCommit(lc.host, lc.root, found).catch(() => undefined);
   if (!commit) return { valid: false, why: `recorded commit ${found.slice(0, 12)} is not in git` };
   const request = await readCommitRequest(lc.host, lc.root, artifactDir).catch(() => undefined);
-  if (request && (commit.paths.length !== request.paths.length || !request.paths.every((p) => commit.paths.includes(p)))) {
+  if (request && !exactlyCovers(request.paths, commit.paths)) {
     return { valid: false, why: `commit ${commit.sha.slice(0, 12)} does not contain exactly the paths of commit-request.json` };
   }
   const record = previous?.commit ?? { sha: commit.sha, message: commit.message, paths: commit.paths, authorized_by: { source: 'recovered' as const, mode: 'git-history', owner: commit.author }, at: lc.now() };

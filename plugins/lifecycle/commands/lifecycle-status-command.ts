@@ -1,0 +1,37 @@
+import { join } from 'pathe';
+import { defineCommand, toSluiceError } from '../../../core/index.ts';
+import { createLifecycleContext } from '../lifecycle-context.ts';
+import { readWorkflowState } from '../record-stage.ts';
+import { judgeFreshness, loadRecordedFingerprints } from '../recovery/freshness.ts';
+import { checkSlug } from '../slug.ts';
+import { WORKFLOWS_DIR } from '../state/workflow-state-file.ts';
+import { stateLine, summarizeState } from './state-summary.ts';
+
+export const lifecycleStatusCommand = defineCommand({
+  name: 'lifecycle status',
+  summary: 'show the workflow state of requirements (all, or the ones named)',
+  args: ['[slugs...]'],
+  examples: ['sluice lifecycle status', 'sluice lifecycle status parse-durations --json'],
+  async run({ args }, ctx) {
+    const lc = createLifecycleContext(ctx.kernel, ctx.cwd);
+    const named = ((args[0] as string[] | undefined) ?? []).map(checkSlug);
+    const slugs = named.length > 0 ? named : ((await lc.host.listDir(join(lc.root, WORKFLOWS_DIR)).catch(() => [])).filter((e) => e.kind === 'file' && e.name.endsWith('.json')).map((e) => e.name.slice(0, -5)).sort());
+    const current = await lc.fingerprint();
+    const recorded = await loadRecordedFingerprints(lc);
+    const s = ctx.io.style;
+    const rows = await Promise.all(
+      slugs.map(async (slug) => {
+        try {
+          const state = await readWorkflowState(lc, slug);
+          return { data: { ...summarizeState(slug, state), freshness: judgeFreshness(state, current, recorded) }, line: stateLine(s, slug, state) };
+        } catch (error) {
+          if (named.length > 0) throw error;
+          const e = toSluiceError(error);
+          return { data: { slug, error: e.toJSON() }, line: `${slug.padEnd(24)} ${s.red(e.message)}`, exit: e.exitCode };
+        }
+      }),
+    );
+    const exitCode = Math.max(0, ...rows.map((r) => ('exit' in r ? (r.exit ?? 0) : 0)));
+    return { exitCode, data: { requirements: rows.map((r) => r.data) }, human: rows.length === 0 ? s.dim('no requirements yet: sluice lifecycle start SLUG --goal "..."') : rows.map((r) => r.line).join('\n') };
+  },
+});

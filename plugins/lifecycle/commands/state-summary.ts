@@ -1,0 +1,38 @@
+import type { Style } from '../../../core/index.ts';
+import type { WorkflowState } from '../state/workflow-state-schema.ts';
+
+/** The fields of a workflow state people and scripts look at first. */
+export function summarizeState(slug: string, s: WorkflowState) {
+  return {
+    slug,
+    artifact_dir: s.artifact_dir,
+    orchestrator: s.orchestrator,
+    status: s.status,
+    stage: s.stage,
+    stage_result: s.stage_result,
+    completed_stages: s.completed_stages,
+    next_stage: s.next_stage,
+    resume_from: s.resume_from,
+    repair_scope: s.repair_scope,
+    repair_round: s.repair_round,
+    review_round: s.review_round,
+    env_recovery_round: s.env_recovery_round,
+    blocker: s.blocker,
+    commit: s.commit?.sha ?? null,
+  };
+}
+
+export function statusColour(style: Style, status: WorkflowState['status']): string {
+  const text = status ?? 'NEW';
+  if (status === 'COMMITTED') return style.green(text);
+  if (status === 'WORKFLOW_BLOCKED' || status === 'TEST_BLOCKED') return style.red(text);
+  if (status === 'REVIEW_NEEDS_FIXES' || status === 'TEST_FAIL' || status === 'COMMIT_PENDING') return style.yellow(text);
+  return style.cyan(text);
+}
+
+/** One line per requirement: slug, status, what runs next, and the counters when they matter. */
+export function stateLine(style: Style, slug: string, s: WorkflowState, width = 24): string {
+  const rounds = [s.repair_round ? `repair ${s.repair_round}/3` : '', s.review_round > 1 ? `review ${s.review_round}` : ''].filter(Boolean).join(', ');
+  const next = s.status === 'WORKFLOW_BLOCKED' ? `blocked by ${s.blocker?.rule}: ${s.blocker?.reason}` : s.next_stage ? `next ${s.next_stage}` : `commit ${s.commit?.sha.slice(0, 12) ?? ''}`;
+  return `${slug.padEnd(width)} ${statusColour(style, s.status).padEnd(20)} ${style.dim(next)}${rounds ? style.dim(` (${rounds})`) : ''}`;
+}

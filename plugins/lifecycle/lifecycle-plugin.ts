@@ -1,0 +1,33 @@
+import { definePlugin } from '../../core/index.ts';
+import { lifecycleNextCommand } from './commands/lifecycle-next-command.ts';
+import { lifecycleRecordCommand } from './commands/lifecycle-record-command.ts';
+import { lifecycleRecoverCommand } from './commands/lifecycle-recover-command.ts';
+import { lifecycleRunCommand } from './commands/lifecycle-run-command.ts';
+import { lifecycleStartCommand } from './commands/lifecycle-start-command.ts';
+import { lifecycleStatusCommand } from './commands/lifecycle-status-command.ts';
+import { CommitGrantSchema } from './commit/commit-grant.ts';
+import { lifecycleHooks } from './lifecycle-hooks.ts';
+import { CommitRequestSchema } from './readers/commit-request-reader.ts';
+import { RetrospectiveResultSchema } from './readers/retrospective-reader.ts';
+import { TestVerdictSchema } from './readers/test-verdict-reader.ts';
+import { WorkflowStateSchema } from './state/workflow-state-schema.ts';
+
+/** The requirement lifecycle (seed: prizmkit-workflow-state-protocol.md): code is the only writer of its state. */
+export const lifecyclePlugin = definePlugin({
+  name: 'sluice:lifecycle',
+  setup(ctx) {
+    for (const [name, decl] of Object.entries(lifecycleHooks)) ctx.declareHook(name as keyof typeof lifecycleHooks, decl);
+    ctx.registerSchema('workflow-state', WorkflowStateSchema, '.prizmkit/state/workflows/<slug>.json: one requirement\'s lifecycle state');
+    ctx.registerSchema('lifecycle-test-verdict', TestVerdictSchema, '{artifact_dir}/verdict.json (or test-result.json): the authoritative test verdict');
+    ctx.registerSchema('lifecycle-retrospective-result', RetrospectiveResultSchema, '{artifact_dir}/retrospective-result.json');
+    ctx.registerSchema('lifecycle-commit-request', CommitRequestSchema, '{artifact_dir}/commit-request.json: message and exact paths of a requirement\'s commit');
+    ctx.registerSchema('lifecycle-commit-grant', CommitGrantSchema, 'lifecycle.commitAuthorization in sluice.config, or the signed SLUICE_COMMIT_GRANT payload');
+    ctx.registerWorkflow({
+      name: 'lifecycle',
+      description: 'PLAN_READY → … → COMMITTED per requirement: verdicts from artifacts, bounded repair routing, commit authorization, recovery',
+      commands: ['lifecycle start', 'lifecycle status', 'lifecycle record', 'lifecycle next', 'lifecycle recover', 'lifecycle run'],
+      schemas: ['workflow-state', 'lifecycle-test-verdict', 'lifecycle-retrospective-result', 'lifecycle-commit-request', 'lifecycle-commit-grant'],
+    });
+    for (const command of [lifecycleStartCommand, lifecycleStatusCommand, lifecycleRecordCommand, lifecycleNextCommand, lifecycleRecoverCommand, lifecycleRunCommand]) ctx.registerCommand(command);
+  },
+});

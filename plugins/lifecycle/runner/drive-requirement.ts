@@ -1,0 +1,156 @@
+import { isSluiceError, SluiceError, type DelegateResult } from '../../../core/index.ts';
+import type { AuthorizeOptions } from '../commit/authorize-commit.ts';
+import { runCommitStage } from '../commit/commit-stage.ts';
+import { previewCommit } from '../commit/create-commit.ts';
+import type { EvidenceStage } from '../evidence/read-stage-evidence.ts';
+import type { LifecycleContext } from '../lifecycle-context.ts';
+import { readCommitRequest } from '../readers/commit-request-reader.ts';
+import { readWorkflowState, recordBlocked, recordStage } from '../record-stage.ts';
+import type { WorkflowState } from '../state/workflow-state-schema.ts';
+import type { Stage } from '../transition-table.ts';
+import { isSluiceRuntimePath, readGitStatus } from '../workspace/git-status.ts';
+import { describeSituation } from './stage-situation.ts';
+import { writeStageOutput } from './stage-output.ts';
+import { loadStagePrompt, renderStagePrompt, type StagePrompt } from './stage-prompts.ts';
+
+export const RUNNER_ORCHESTRATOR = 'sluice-lifecycle-run';
+
+export interface RunContext {
+  lc: LifecycleContext;
+  backend: string;
+  /** `request.extra` of every delegate run (the script backend's file). */
+  extra?: Record<string, unknown>;
+  model?: string;
+  timeoutMs?: number;
+  authorize: AuthorizeOptions;
+  signal: AbortSignal;
+  /** Delegate attempts per stage before the stage is recorded as blocked. */
+  maxAttempts: number;
+  onStage(slug: string, stage: Stage | null): void;
+}
+
+export type Outcome = 'committed' | 'blocked' | 'awaiting-authorization' | 'busy' | 'failed' | 'interrupted';
+
+export interface StageRun {
+  stage: Stage;
+  attempt: number;
+  delegate: DelegateResult['status'];
+  transcript: string;
+  result?: WorkflowState['status'];
+}
+
+/** Codes that mean the whole run is misconfigured, not this requirement: they stop every requirement. */
+export const FATAL_CODES = new Set(['DELEGATE_UNKNOWN', 'DELEGATE_UNAVAILABLE', 'SCRIPT_INVALID', 'CONFIG_INVALID', 'CONFIG_MALFORMED', 'GIT_FAILED']);
+
+class Interrupted extends Error {}
+
+/**
+ * Drives one requirement from its next stage to COMMITTED (or until it blocks): one delegate run per
+ * stage, then the stage's evidence is recorded, so a run killed at any point resumes at the first
+ * stage without a recorded result and never repeats a finished one. The caller holds the
+ * requirement's run lock: this is its only writer.
+ */
+export async function driveRequirement(rc: RunContext, slug: string, runs: StageRun[]): Promise<{ outcome: Outcome; state: WorkflowState }> {
+  let state = await readWorkflowState(rc.lc, slug);
+  try {
+    // Bounded by the lifecycle's own limits; the guard only protects against a bug looping forever.
+    for (let guard = 0; guard < 200; guard++) {
+      if (rc.signal.aborted) throw new Interrupted();
+      if (state.status === 'COMMITTED') return { outcome: 'committed', state };
+      if (state.status === 'WORKFLOW_BLOCKED' || state.next_stage === null) return { outcome: 'blocked', state };
+      rc.onStage(slug, state.next_stage);
+      state = state.next_stage === 'commit' ? await commitStage(rc, slug, state, runs) : await evidenceStage(rc, slug, state, state.next_stage, runs);
+    }
+    throw new SluiceError('INTERNAL', { message: `${slug}: more than 200 transitions in one run` });
+  } catch (error) {
+    if (error instanceof Interrupted) return { outcome: 'interrupted', state: await readWorkflowState(rc.lc, slug) };
+    if (isSluiceError(error, 'COMMIT_NOT_AUTHORIZED')) return { outcome: 'awaiting-authorization', state: await readWorkflowState(rc.lc, slug) };
+    throw error;
+  } finally {
+    rc.onStage(slug, null);
+  }
+}
+
+async function evidenceStage(rc: RunContext, slug: string, state: WorkflowState, stage: EvidenceStage, runs: StageRun[]): Promise<WorkflowState> {
+  const prompt = await loadStagePrompt(rc.lc.host, stage);
+  let problem = '';
+  for (let attempt = 1; attempt <= rc.maxAttempts; attempt++) {
+    const result = await runStageDelegate(rc, slug, state, prompt, problem, attempt, runs);
+    if (result.status !== 'ok') {
+      problem = `the ${rc.backend} run ended with ${result.status}${result.error ? `: ${result.error}` : ''}`;
+      continue;
+    }
+    try {
+      await writeStageOutput(rc.lc.host, rc.lc.root, state.artifact_dir, prompt, result);
+      const next = (await recordStage(rc.lc, slug, stage, RUNNER_ORCHESTRATOR)).state;
+      runs[runs.length - 1].result = next.status;
+      return next;
+    } catch (error) {
+      if (!isSluiceError(error) || (error.code !== 'ARTIFACT_MISSING' && error.code !== 'ARTIFACT_INVALID')) throw error;
+      problem = error.message;
+    }
+  }
+  return (await recordBlocked(rc.lc, slug, stage, `no valid evidence after ${rc.maxAttempts} attempts: ${problem}`, RUNNER_ORCHESTRATOR)).state;
+}
+
+/**
+ * The commit stage: the delegate proposes message and paths (commit-request.json), sluice checks them,
+ * then previews, authorizes and commits. A request already accepted (COMMIT_PENDING) is not asked again.
+ */
+async function commitStage(rc: RunContext, slug: string, state: WorkflowState, runs: StageRun[]): Promise<WorkflowState> {
+  if (state.status !== 'COMMIT_PENDING') {
+    const prompt = await loadStagePrompt(rc.lc.host, 'commit');
+    let problem = '';
+    let ok = false;
+    for (let attempt = 1; attempt <= rc.maxAttempts && !ok; attempt++) {
+      const result = await runStageDelegate(rc, slug, state, prompt, problem, attempt, runs);
+      if (result.status !== 'ok') {
+        problem = `the ${rc.backend} run ended with ${result.status}${result.error ? `: ${result.error}` : ''}`;
+        continue;
+      }
+      try {
+        await writeStageOutput(rc.lc.host, rc.lc.root, state.artifact_dir, prompt, result);
+        const request = await readCommitRequest(rc.lc.host, rc.lc.root, state.artifact_dir);
+        await previewCommit(rc.lc, slug, request);
+        ok = true;
+      } catch (error) {
+        if (!isSluiceError(error) || (error.code !== 'ARTIFACT_MISSING' && error.code !== 'ARTIFACT_INVALID')) throw error;
+        problem = error.message;
+      }
+    }
+    if (!ok) return (await recordBlocked(rc.lc, slug, 'commit', `no valid commit request after ${rc.maxAttempts} attempts: ${problem}`, RUNNER_ORCHESTRATOR)).state;
+  }
+  // Interactive confirmations are asked one at a time.
+  const commit = () => runCommitStage(rc.lc, slug, RUNNER_ORCHESTRATOR, rc.authorize);
+  const next = (rc.authorize.io?.interactive ? await rc.lc.kernel.queue.exclusive('lifecycle:commit-confirmation', commit) : await commit()).state;
+  const last = runs.findLast((r) => r.stage === 'commit');
+  if (last) last.result = next.status;
+  return next;
+}
+
+async function runStageDelegate(rc: RunContext, slug: string, state: WorkflowState, prompt: StagePrompt, problem: string, attempt: number, runs: StageRun[]): Promise<DelegateResult> {
+  const stage = prompt.meta.stage;
+  const text = renderStagePrompt(prompt, {
+    slug,
+    stage,
+    skill: prompt.meta.skill,
+    artifact_dir: state.artifact_dir,
+    situation: describeSituation(state, stage),
+    changed_files: stage === 'code-review' || stage === 'commit' ? await changedFiles(rc.lc) : '',
+    previous_error: problem ? `\nYour previous attempt did not produce valid evidence: ${problem}\nFix exactly that.` : '',
+  });
+  const result = await rc.lc.kernel.runDelegate(
+    rc.backend,
+    { prompt: text, mode: prompt.meta.mode, cwd: rc.lc.root, label: `${slug} ${stage}`, ...(rc.extra ? { extra: rc.extra } : {}), ...(rc.model ? { model: rc.model } : {}), ...(rc.timeoutMs ? { timeoutMs: rc.timeoutMs } : {}) },
+    { signal: rc.signal },
+  );
+  runs.push({ stage, attempt, delegate: result.status, transcript: rc.lc.kernel.display(result.transcriptPath) });
+  if (result.status === 'cancelled' || rc.signal.aborted) throw new Interrupted();
+  return result;
+}
+
+async function changedFiles(lc: LifecycleContext): Promise<string> {
+  const status = await readGitStatus(lc.host, lc.root);
+  const lines = (status?.entries ?? []).filter((e) => !isSluiceRuntimePath(e.path)).map((e) => `- ${e.type === '?' ? 'A' : e.xy.replace(/\./g, '')} ${e.path}`);
+  return lines.length === 0 ? '(none)' : lines.slice(0, 500).join('\n');
+}
