@@ -14,10 +14,11 @@ export const safeYamlCodec: Codec = {
   parse(text) {
     if (text.trim() === '') throw new CodecError('file is empty');
     const lineCounter = new LineCounter();
-    const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+    // merge: `<<: *defaults` keys, as PyYAML (YAML 1.1) writes and reads them.
+    const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true });
     const first = doc.errors[0];
     if (first) {
-      const pos = first.linePos?.[0];
+      const pos = first.linePos?.[0] ?? lineCounter.linePos(first.pos[0]);
       throw new CodecError(first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, ''), pos?.line, pos?.col);
     }
     checkKeys(doc, lineCounter);
