@@ -1,0 +1,86 @@
+import { join, relative } from 'pathe';
+import { parseDocument } from 'yaml';
+import type { Kernel } from '../../core/index.ts';
+import { sluiceAsset } from '../host-node/index.ts';
+import { createLifecycleContext } from './lifecycle-context.ts';
+import { readGitCommit } from './readers/git-commit-reader.ts';
+import { runLifecycle, type RequirementOutcome } from './runner/run-lifecycle.ts';
+import { startRequirement } from './start-requirement.ts';
+import { workflowStatePath } from './state/workflow-state-file.ts';
+import { git, runGit } from './workspace/run-git.ts';
+
+/** The three demo requirements: one straight through, one review-fix loop, one test-infrastructure repair. */
+export const DEMO_REQUIREMENTS = [
+  { slug: 'greeting', goal: 'greeting(name) returns "Hello, <name>!" and defaults to "world".' },
+  { slug: 'slugify', goal: 'slugify(text) turns a title into a URL slug: lower case, accents folded, words joined by dashes.' },
+  { slug: 'csv-export', goal: 'toCsv(rows) writes RFC 4180 CSV: cells with commas, quotes or newlines are quoted.' },
+] as const;
+
+export const DEMO_SCRIPT = sluiceAsset('plugins', 'lifecycle', 'demo', 'demo-script.yaml');
+
+export interface LifecycleDemoSummary {
+  projectDir: string;
+  requirements: { slug: string; outcome: RequirementOutcome['outcome']; status: string | null; stages: string[]; commit?: string; statePath: string; artifactDir: string }[];
+  commits: { sha: string; subject: string; paths: string[] }[];
+  durationMs: number;
+}
+
+/**
+ * The lifecycle part of `sluice demo`: makes `projectDir` a git repository (if it is not one), commits
+ * a sluice.config.yaml whose `lifecycle.commitAuthorization` grants headless commits to the demo, starts
+ * three requirements and runs them through every stage in parallel with the `script` backend and the
+ * bundled demo script. `slugify` goes through a NEEDS_FIXES review, `csv-export` through a
+ * test-infrastructure repair that skips the review; all three end COMMITTED.
+ */
+export async function runLifecycleDemo(kernel: Kernel, projectDir: string = kernel.projectRoot, o: { say?(line: string): void; signal?: AbortSignal } = {}): Promise<LifecycleDemoSummary> {
+  const started = performance.now();
+  const { host } = kernel;
+  const say = o.say ?? (() => {});
+  await host.mkdir(projectDir);
+  await prepareRepository(kernel, projectDir);
+  const lc = createLifecycleContext(kernel, projectDir);
+  for (const r of DEMO_REQUIREMENTS) await startRequirement(lc, r.slug, { goal: r.goal });
+  say(`lifecycle: ${DEMO_REQUIREMENTS.length} requirements in ${projectDir}`);
+  const summary = await runLifecycle(lc, { slugs: DEMO_REQUIREMENTS.map((r) => r.slug), backend: 'script', extra: { script: DEMO_SCRIPT }, signal: o.signal });
+  const commits: LifecycleDemoSummary['commits'] = [];
+  for (const r of summary.requirements) {
+    if (!r.commit) continue;
+    const c = await readGitCommit(host, projectDir, r.commit);
+    commits.push({ sha: c.sha, subject: c.message.split('\n')[0], paths: c.paths });
+    say(`  ${r.slug}: ${r.stages.map((s) => s.stage).join(' → ')} → ${c.sha.slice(0, 12)}`);
+  }
+  return {
+    projectDir,
+    requirements: summary.requirements.map((r) => ({
+      slug: r.slug,
+      outcome: r.outcome,
+      status: r.status,
+      stages: r.stages.map((s) => s.stage),
+      ...(r.commit ? { commit: r.commit } : {}),
+      statePath: relative(projectDir, workflowStatePath(projectDir, r.slug)),
+      artifactDir: `.prizmkit/specs/${r.slug}`,
+    })),
+    commits,
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+/** git init (when needed), a local identity, an ignore file and the committed authorization grant. */
+async function prepareRepository(kernel: Kernel, dir: string): Promise<void> {
+  const { host } = kernel;
+  if ((await runGit(host, dir, ['rev-parse', '--show-toplevel'])).stdout.trim() !== dir) await git(host, dir, ['init', '-q']);
+  await git(host, dir, ['config', 'user.name', 'sluice demo']);
+  await git(host, dir, ['config', 'user.email', 'demo@sluice.invalid']);
+  await git(host, dir, ['config', 'commit.gpgsign', 'false']);
+  const ignore = join(dir, '.gitignore');
+  const ignored = (await host.stat(ignore)) ? await host.readText(ignore) : '';
+  const missing = ['.sluice/', '.prizmkit/state/'].filter((l) => !ignored.split('\n').includes(l));
+  if (missing.length) await host.writeAtomic(ignore, `${ignored}${ignored && !ignored.endsWith('\n') ? '\n' : ''}${missing.join('\n')}\n`);
+  // The grant lives in a committed config file: an agent cannot grant itself one by editing it.
+  const configPath = join(dir, 'sluice.config.yaml');
+  const doc = parseDocument((await host.stat(configPath)) ? await host.readText(configPath) : '');
+  doc.setIn(['lifecycle', 'commitAuthorization'], { mode: 'sluice-demo', owner: 'sluice demo', local_commit_authorized: true, requirements: DEMO_REQUIREMENTS.map((r) => r.slug) });
+  await host.writeAtomic(configPath, doc.toString());
+  await git(host, dir, ['add', '--', '.gitignore', 'sluice.config.yaml']);
+  await git(host, dir, ['commit', '-q', '-m', 'chore: sluice demo project with a headless commit grant', '--', '.gitignore', 'sluice.config.yaml']);
+}
