@@ -5,8 +5,10 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import type { StoredGateResult } from '../../plugins/sdlc/state/gate-result-schema.ts';
 import type { SdlcState } from '../../plugins/sdlc/state/state-schema.ts';
+import type { Browser } from 'playwright-core';
 import type { GateAudit } from '../../plugins/sdlc/views/model/gate-audit.ts';
 import type { StatusView } from '../../plugins/sdlc/views/model/status-view.ts';
+import { chromiumSkip, launchChromium, openReport } from './chromium.ts';
 import { removeCliBundle, sluice, sluiceJson } from './views-cli.ts';
 import { walkProject } from './walk-project.ts';
 
@@ -114,6 +116,59 @@ describe('views over a project walked with next, skip and reenter', () => {
     assert.match(p7, /data-artifact="README\.md"/, "the repo's README is rendered on the phase 7 page");
     assert.ok(!p7.includes('<script>window.__pwned'), 'artifact HTML is escaped');
     assert.match(p7, /&lt;script&gt;window\.__pwned = 1&lt;\/script&gt;/);
+  });
+});
+
+describe('report pages of the walked project in headless Chromium', { skip: chromiumSkip }, () => {
+  let browser: Browser;
+  let pages: { files: string[]; index: string };
+  before(async () => {
+    browser = await launchChromium();
+    const r = await sluiceJson<{ files: string[]; index: string }>(dir, ['report', '--all', '--out', '.sdlc/browser-check']);
+    assert.equal(r.code, 0, r.stderr);
+    pages = r.doc;
+  });
+  after(() => browser?.close());
+
+  it('every page renders with no console error, no script run and no request outside the file', async () => {
+    for (const file of pages.files) {
+      const { page, problems } = await openReport(browser, file);
+      assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], requests: [] }, file);
+      assert.equal(await page.locator('h1').count(), 1, `one h1 on ${file}`);
+      assert.ok(await page.locator('h1').isVisible(), file);
+      assert.match(await page.locator('h1').innerText(), /Walk <Project> & "Co"/);
+      const svg = await page.locator('.timeline svg').boundingBox();
+      assert.ok(svg && svg.width > 500 && svg.height > 200, `timeline drawn on ${file}`);
+      assert.equal(await page.evaluate('typeof window.__pwned'), 'undefined', `no artifact script ran on ${file}`);
+      await page.close();
+    }
+  });
+
+  it('phase pages show their gate results, judgements and rendered artifacts', async () => {
+    const { page } = await openReport(browser, pages.files.find((f) => f.endsWith('07-documentation.html'))!);
+    assert.ok(await page.getByRole('heading', { name: /Manual judgements still to sign/ }).isVisible());
+    assert.ok(await page.locator('table.gate-results').isVisible());
+    const readme = page.locator('section.artifact[data-artifact="README.md"]');
+    assert.ok(await readme.isVisible());
+    assert.match(await readme.innerText(), /Written by the walkthrough/);
+    assert.match(await readme.innerText(), /<script>window\.__pwned = 1<\/script>/, 'raw HTML shows as text');
+    assert.match(await readme.innerText(), /\[image: diagram\]/, 'images show as their alt text');
+    assert.equal(await readme.locator('a[href^="javascript:"]').count(), 0);
+    assert.equal(await readme.locator('table').count(), 1, 'markdown tables render');
+    const current = await openReport(browser, pages.files.find((f) => f.endsWith('08-deployment.html'))!);
+    assert.ok(await current.page.locator('ul.manual.pending li').first().isVisible());
+    assert.ok(await current.page.getByText('missing').first().isVisible());
+    await page.close();
+    await current.page.close();
+  });
+
+  it('the index links to every phase page', async () => {
+    const { page } = await openReport(browser, pages.index);
+    assert.equal(await page.locator('table.phases a').count(), 9);
+    await page.locator('table.phases a', { hasText: 'Phase 7: Documentation' }).click();
+    await page.waitForURL(/07-documentation\.html$/);
+    assert.match(await page.locator('h1').innerText(), /^Phase 7: Documentation/);
+    await page.close();
   });
 });
 

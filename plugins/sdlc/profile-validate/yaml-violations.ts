@@ -41,12 +41,12 @@ function position(doc: Document, lines: LineCounter, path: readonly (string | nu
  */
 export function yamlViolations<S extends v.GenericSchema>(text: string, schema: S, file: string): YamlCheck<v.InferOutput<S>> {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: true });
   const out: Violation[] = [];
   const locate = (dotted: string) => position(doc, lines, dotted === '' ? [] : dotted.split('.').map((k) => (/^\d+$/.test(k) ? Number(k) : k)));
   const seen = new Set<string>();
   const add = (x: Violation) => {
-    const key = `${x.path}\0${x.message}`;
+    const key = `${x.path}\0${x.line ?? ''}\0${x.message}`;
     if (!seen.has(key)) out.push(x), seen.add(key);
   };
   for (const e of doc.errors) {

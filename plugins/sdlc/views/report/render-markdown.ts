@@ -5,7 +5,8 @@ export type MarkdownRenderer = (source: string) => SafeHtml;
 /**
  * markdown-it with raw HTML disabled (so an artifact cannot inject markup or script), no autolinking,
  * link targets vetted by markdown-it's validateLink (no javascript:/vbscript:/file:), and images
- * rendered as their alt text: a report must not load anything from outside itself.
+ * rendered as their alt text: a report must not load anything from outside itself. Headings move
+ * down two levels so the page keeps one h1.
  * Loaded lazily: only `sluice report` pays for markdown-it.
  */
 export async function createMarkdownRenderer(): Promise<MarkdownRenderer> {
@@ -21,5 +22,11 @@ export async function createMarkdownRenderer(): Promise<MarkdownRenderer> {
     tokens[idx].attrSet('rel', 'noopener noreferrer');
     return defaultLinkOpen(tokens, idx, options, env, self);
   };
+  // An artifact's headings sit under the page's own (h1 title, h2 sections): shift them two levels.
+  md.core.ruler.push('shift_headings', (state) => {
+    for (const token of state.tokens) {
+      if (token.type === 'heading_open' || token.type === 'heading_close') token.tag = `h${Math.min(Number(token.tag.slice(1)) + 2, 6)}`;
+    }
+  });
   return (source) => trusted(md.render(source));
 }

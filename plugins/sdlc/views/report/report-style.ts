@@ -37,8 +37,6 @@ section.artifact > .content { padding: 4px 16px; overflow-x: auto; }
 section.artifact > .content pre { background: var(--panel); padding: 8px; overflow-x: auto; }
 .legend { font-size: 13px; color: var(--muted); display: flex; gap: 16px; flex-wrap: wrap; margin: 6px 0; }
 .legend-item svg { vertical-align: -1px; }
-section.artifact > .content h1 { font-size: 20px; }
-section.artifact > .content h2 { font-size: 17px; }
 .img-alt { color: var(--muted); font-style: italic; }
 ul.manual li { margin: 4px 0; }
 footer.page { margin-top: 32px; font-size: 12px; color: var(--muted); }

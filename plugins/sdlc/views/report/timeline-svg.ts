@@ -29,7 +29,7 @@ export function timelineLegend(): SafeHtml {
 /** Axis ticks at round steps: minutes, hours or days, whichever gives 3–8 ticks. */
 function ticks(start: number, end: number): { at: number; label: string }[] {
   const span = Math.max(end - start, 1);
-  const steps = [1, 5, 15, 60, 360, 1440, 10080, 43200].map((m) => m * 60_000);
+  const steps = [1, 5, 15, 60, 180, 360, 720, 1440, 2880, 4320, 10080, 20160, 43200, 129600].map((m) => m * 60_000);
   const step = steps.find((s) => span / s <= 8) ?? steps[steps.length - 1];
   const fmt = (ms: number) => {
     const iso = new Date(ms).toISOString();
