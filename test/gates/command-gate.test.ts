@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { access, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { defineGate, definePlugin, type GateResult } from '../../core/index.ts';
+import { defineGate, definePlugin, type GateResult, type PluginDefinition } from '../../core/index.ts';
 import { data, sdlcKernel, sluice, tempDir, writeCurrentArtifacts } from '../sdlc/sdlc-fixture.ts';
 
 const node = JSON.stringify(process.execPath);
 
 /** A starter project whose frozen profile adds gates (as an org pack would). */
-async function projectWithGates(gates: string, plugins = [] as Parameters<typeof sdlcKernel>[1]['plugins']) {
+async function projectWithGates(gates: string, plugins: PluginDefinition[] = []) {
   const dir = await tempDir();
   const kernel = await sdlcKernel(dir, { plugins });
   await sluice(kernel, 'init');
@@ -56,6 +56,6 @@ describe('gates a profile pack adds', () => {
     assert.equal(manual?.id, 'ACME-review:board-review-by-kim-and-lee');
     const unapproved = data<{ unapproved: string[] }>(first).unapproved;
     const advanced = await sluice(kernel, 'next', { approve: unapproved, signedBy: 'Kim', confirmed: true });
-    assert.equal(advanced.exitCode, 0, advanced.human);
+    assert.equal(advanced.exitCode, 0, advanced.human ?? "");
   });
 });

@@ -20,7 +20,7 @@ async function refuses(dir: string, file: string, code: RegExp, field?: RegExp):
   const before = await readFile(file, 'utf8');
   for (const run of [() => sluice(kernel, 'next', { confirmed: true }), () => sluice(kernel, 'gate')]) {
     const out = await run();
-    assert.equal(out.exitCode, 2, out.human);
+    assert.equal(out.exitCode, 2, out.human ?? "");
     assert.match(out.error?.code ?? '', code);
     assert.equal(out.human?.includes('\n'), false, 'one line');
     assert.match(out.human ?? '', new RegExp(file.slice(dir.length + 1).replace(/[.]/g, '\\.')));

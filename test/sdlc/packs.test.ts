@@ -20,7 +20,7 @@ describe('profile packs', () => {
     await makePack(join(dir, 'packs/acme'), withFrameworks('acme-health', '[hipaa, gdpr]'));
     const kernel = await sdlcKernel(dir);
     const init = await sluice(kernel, 'init', { profile: './packs/acme' });
-    assert.equal(init.exitCode, 0, init.human);
+    assert.equal(init.exitCode, 0, init.human ?? "");
     assert.equal((await readState(kernel)).profile_id, 'acme-health');
     assert.deepEqual((await readdir(join(dir, '.sdlc/compliance'))).sort(), ['gdpr-gates.yaml', 'hipaa-gates.yaml']);
     assert.equal(await readFile(join(dir, '.sdlc/compliance/hipaa-gates.yaml'), 'utf8'), await asset('packs/compliance/hipaa-gates.yaml'));
@@ -41,7 +41,7 @@ describe('profile packs', () => {
     await makePack(pkg, withFrameworks('acme', '[soc2]'), { 'package.json': '{"name":"@acme/sdlc-pack","version":"2.1.0","exports":{".":"./index.js"}}', 'compliance/soc2-gates.yaml': soc2 });
     const kernel = await sdlcKernel(dir);
     const init = await sluice(kernel, 'init', { profile: '@acme/sdlc-pack' });
-    assert.equal(init.exitCode, 0, init.human);
+    assert.equal(init.exitCode, 0, init.human ?? "");
     assert.equal(data<{ pack: { source: string } }>(init).pack.source, 'package');
     assert.equal(await readFile(join(dir, '.sdlc/compliance/soc2-gates.yaml'), 'utf8'), soc2);
   });
@@ -51,7 +51,7 @@ describe('profile packs', () => {
     await makePack(join(dir, 'org-packs/platform'), withFrameworks('acme-platform', '[none]'));
     const kernel = await sdlcKernel(dir, { config: { profiles: ['./org-packs'] } });
     const init = await sluice(kernel, 'init', { profile: 'acme-platform' });
-    assert.equal(init.exitCode, 0, init.human);
+    assert.equal(init.exitCode, 0, init.human ?? "");
     assert.equal(data<{ pack: { source: string } }>(init).pack.source, 'config');
     const other = await sdlcKernel(await tempDir());
     assert.equal((await sluice(other, 'init', { profile: 'microsoft-enterprise' })).exitCode, 0);
