@@ -215,10 +215,11 @@ describe('whole tuning runs on the script backend', () => {
     ]);
     const { kernel } = await tuneKernel(dir);
     const controller = new AbortController();
-    const say = (line: string) => {
-      if (/iteration 2: executing/.test(line)) setTimeout(() => controller.abort(), 50);
-    };
-    await assert.rejects(startTune(kernel, plan(['w']), { signal: controller.signal, say }), (e) => isSluiceError(e, 'QUEUE_CANCELLED') && /--resume/.test(e.hint));
+    // Ctrl-C once the slow call has started (the backend then takes its first, slow reply).
+    kernel.hooks.on('delegate:start', 'test', (e) => {
+      if (e.label === 'tune 2 execute w') controller.abort();
+    });
+    await assert.rejects(startTune(kernel, plan(['w']), { signal: controller.signal }), (e) => isSluiceError(e, 'QUEUE_CANCELLED') && /--resume/.test(e.hint));
     const runDir = join(dir, '.sluice/runs', (await readdir(join(dir, '.sluice/runs')))[0]);
     const stopped = await readState(runDir);
     assert.deepEqual([stopped.current_iteration, stopped.iterations[1].phase, stopped.termination], [2, 'snapshotted', null]);
