@@ -13,12 +13,9 @@ const Timestamp = v.pipe(v.string(), v.isoTimestamp());
 export const SKILL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 const SkillRef = v.object({
-  /** Folder name; names the skill in prompts, snapshots and backups. */
-  id: v.pipe(v.string(), v.regex(SKILL_ID, 'a skill id is a folder name: letters, digits, dot, dash, underscore')),
-  /** `name` from the SKILL.md frontmatter. */
-  name: Text,
-  /** The skill folder, relative to the project root. */
-  path: Text,
+  id: v.pipe(v.string(), v.regex(SKILL_ID, 'a skill id is a folder name: letters, digits, dot, dash, underscore'), v.description('folder name; names the skill in prompts, snapshots and backups')),
+  name: v.pipe(Text, v.description('`name` from the SKILL.md frontmatter')),
+  path: v.pipe(Text, v.description('the skill folder, relative to the project root')),
 });
 
 export const DimensionsSchema = v.object({
@@ -39,8 +36,7 @@ const SkillExecution = v.object({
   id: Text,
   status: v.picklist(['ok', 'failed']),
   attempts: Int(0),
-  /** Files the executor left in its artifacts folder. */
-  files: Int(0),
+  files: v.pipe(Int(0), v.description('files the executor left in its artifacts folder')),
   transcript: v.string(),
   error: v.optional(v.string()),
 });
@@ -53,19 +49,16 @@ const Execution = v.object({
 
 const Evaluation = v.object({
   status: v.picklist(['ok', 'failed']),
-  /** Recomputed from the dimensions (or a clearly labelled total, see `source`); null when none was found. */
-  score: v.nullable(Score),
-  source: v.nullable(v.picklist(['json', 'heuristic-dimensions', 'heuristic-overall'])),
+  score: v.pipe(v.nullable(Score), v.description('composite recomputed from the dimensions (or a clearly labelled total, see source); null when no score was found')),
+  source: v.pipe(v.nullable(v.picklist(['json', 'heuristic-dimensions', 'heuristic-overall'])), v.description('where the score came from: the evaluator JSON, or the heuristic extraction from its text')),
   dimensions: v.nullable(DimensionsSchema),
-  /** Chain mode: composite per skill id. */
-  skill_scores: v.record(v.string(), Score),
+  skill_scores: v.pipe(v.record(v.string(), Score), v.description('chain mode: composite per skill id')),
   strengths: v.array(v.string()),
   weaknesses: v.array(v.string()),
   suggestions: v.array(SuggestionSchema),
   attempts: Int(0),
   eval_file: v.string(),
-  /** Saved evaluator output when it was not valid JSON. */
-  raw_file: v.optional(v.string()),
+  raw_file: v.optional(v.pipe(v.string(), v.description('saved evaluator output when it was not valid JSON'))),
   error: v.optional(v.string()),
 });
 
@@ -81,8 +74,7 @@ const IterationPhase = v.picklist(['started', 'snapshotted', 'executed', 'evalua
 
 const IterationSchema = v.object({
   round: Int(1),
-  /** started → snapshotted → executed → evaluated → done; `failed` when no score came out. */
-  phase: IterationPhase,
+  phase: v.pipe(IterationPhase, v.description('started → snapshotted → executed → evaluated → done; failed when no score came out')),
   started_at: Timestamp,
   finished_at: v.optional(Timestamp),
   trend: v.nullable(v.picklist(['first', 'rising', 'flat', 'falling'])),
@@ -99,8 +91,7 @@ export const IterationStateSchema = v.looseObject({
   run_id: Text,
   created_at: Timestamp,
   updated_at: Timestamp,
-  /** `setup` until the backup is complete, then `running`, then `terminated`. */
-  status: v.picklist(['setup', 'running', 'terminated']),
+  status: v.pipe(v.picklist(['setup', 'running', 'terminated']), v.description('setup until the backup is complete, then running, then terminated')),
   scenario: Text,
   execution_mode: v.picklist(['single', 'chain']),
   preset: v.picklist(['quick', 'standard', 'thorough', 'custom']),
@@ -108,29 +99,22 @@ export const IterationStateSchema = v.looseObject({
   quality_threshold: Score,
   max_errors: Int(1, 100),
   backends: v.object({ executor: Text, evaluator: Text, improver: Text }),
-  /** The evaluator runs on the executor's backend and the user said that is fine. */
-  self_evaluation_acknowledged: v.boolean(),
-  /** Passed as `request.extra` to every delegate run (e.g. the script backend's file). */
-  delegate_extra: v.optional(v.record(v.string(), v.unknown())),
+  self_evaluation_acknowledged: v.pipe(v.boolean(), v.description("the evaluator runs on the executor's backend and the user accepted it (--allow-self-evaluation)")),
+  delegate_extra: v.optional(v.pipe(v.record(v.string(), v.unknown()), v.description("passed as request.extra to every delegate run (e.g. the script backend's file)"))),
   skills: v.pipe(v.array(SkillRef), v.minLength(1)),
-  /** Skill ids in execution order (chain mode), or in the order given. */
-  chain_order: v.array(Text),
+  chain_order: v.pipe(v.array(Text), v.description('skill ids in execution order (chain mode), or in the order given')),
   current_iteration: Int(0),
-  /** Latest real score; null until an evaluator gives one. */
-  latest_score: v.nullable(Score),
+  latest_score: v.pipe(v.nullable(Score), v.description('latest real score; null until an evaluator gives one')),
   best: v.nullable(v.object({ iteration: Int(1), score: Score })),
-  /** Real scores in order; the convergence window reads the last three. */
-  score_trend: v.array(Score),
-  /** Consecutive iterations without a score. */
-  error_count: Int(0),
+  score_trend: v.pipe(v.array(Score), v.description('real scores in order (failed iterations add none); the convergence window reads the last three')),
+  error_count: v.pipe(Int(0), v.description('consecutive iterations without a score; the run stops at max_errors')),
   iterations: v.array(IterationSchema),
   termination: v.nullable(
     v.object({
       reason: v.picklist(TERMINATION_REASONS),
       iteration: Int(0),
       message: Text,
-      /** Whether the last real score was below the one before it when the run stopped. */
-      falling: v.boolean(),
+      falling: v.pipe(v.boolean(), v.description('the last real score was below the one before it when the run stopped')),
       at: Timestamp,
     }),
   ),
