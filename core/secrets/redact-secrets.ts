@@ -48,31 +48,25 @@ export function createSecretRedactor(env: Record<string, string | undefined>): S
 }
 
 /**
- * Redacts a stream of text chunks. A secret can be split across two chunks, so the tail of each
- * chunk is held back until the next one arrives (or the stream ends).
+ * Redacts a stream of text chunks as they arrive. Complete secrets are replaced at once; only what
+ * could still be the beginning of one is held back until the next chunk (or the end): the last
+ * `longest` characters (an environment value cut in two), a trailing run of key characters (an API
+ * key still growing) and an unfinished PEM block.
  */
 export function createStreamRedactor(redactor: SecretRedactor): { push(text: string): string; flush(): string } {
-  const hold = Math.max(redactor.longest, 512);
   let pending = '';
   return {
     push(text) {
-      pending += text;
-      if (pending.length <= hold * 2) return '';
-      // Cut at a line break when there is one, so a key split over the cut stays whole.
-      let cut = pending.lastIndexOf('\n', pending.length - hold);
-      if (cut < pending.length / 4) cut = pending.length - hold;
-      else cut += 1;
-      // Never cut through a PEM block: hold back from a BEGIN whose END is not before the cut (up to 64 KB).
+      pending = redactor.redact(pending + text);
+      const run = /[A-Za-z0-9_\-+/=.~]*$/.exec(pending.slice(-MAX_HELD_RUN))?.[0].length ?? 0;
+      let cut = pending.length - Math.max(run, redactor.longest);
+      // A complete private key is already redacted, so a BEGIN still here may be the start of one.
       const begin = pending.lastIndexOf('-----BEGIN ', cut);
-      if (begin >= 0 && pending.length - begin < 65_536) {
-        const end = pending.indexOf('-----END ', begin);
-        const endLine = end < 0 ? -1 : pending.indexOf('\n', end);
-        if (end < 0 || endLine < 0 || endLine >= cut) cut = Math.min(cut, begin);
-      }
+      if (begin >= 0 && pending.length - begin < MAX_HELD_PEM) cut = Math.min(cut, begin);
       if (cut <= 0) return '';
       const ready = pending.slice(0, cut);
       pending = pending.slice(cut);
-      return redactor.redact(ready);
+      return ready;
     },
     flush() {
       const rest = redactor.redact(pending);
@@ -81,3 +75,7 @@ export function createStreamRedactor(redactor: SecretRedactor): { push(text: str
     },
   };
 }
+
+/** Keys longer than this are not expected; a longer run is let through in pieces. */
+const MAX_HELD_RUN = 4096;
+const MAX_HELD_PEM = 65_536;
