@@ -19,6 +19,8 @@ export async function evaluateIteration(run: TuneRun, state: IterationState, rou
   const template = await loadPrompt(host, 'evaluate');
   const skills = state.skills.map((s) => ({ id: s.id, name: s.name, dir: inRun(run, P.snapshot(round, s.id)) }));
   const key = state.chain_order.join(',');
+  const skillsText = await skillsSection(host, skills);
+  const executionText = await executionSection(run, state, round);
   const prompt = (attempt: number, retryNote: string) =>
     renderPrompt(template, {
       iteration: round,
@@ -34,8 +36,6 @@ export async function evaluateIteration(run: TuneRun, state: IterationState, rou
       chain_json: chain ? `,\n  "skills": {\n${state.chain_order.map((id) => `    "${id}": {"dimensions": {"clarity": 0, "completeness": 0, "correctness": 0, "effectiveness": 0, "efficiency": 0}, "weaknesses": [], "suggestions": []}`).join(',\n')}\n  }` : '',
       retry_note: retryNote,
     });
-  const skillsText = await skillsSection(host, skills);
-  const executionText = await executionSection(run, state, round);
 
   const outputs: { attempt: number; result: DelegateResult; rawFile?: string }[] = [];
   let parsed: ParsedEvaluation | undefined;
