@@ -1,0 +1,157 @@
+// SDLC views: `sluice status` on a realistic project and `sluice specs` over 10,000 spec files, both
+// run from the bundle as a user runs them, against fixed baselines measured for a Python version of
+// the same commands (status dashboard 150 ms, 10,000-spec backlog scan 250 ms).
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, readFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { requiredArtifacts } from '../../plugins/sdlc/registry/required-artifacts.ts';
+import type { PhaseRegistry } from '../../plugins/sdlc/registry/registry-schema.ts';
+import { scanSpecs } from '../../plugins/sdlc/specs/scan-specs.ts';
+import { summarizeSpecs } from '../../plugins/sdlc/specs/summarize-specs.ts';
+
+export const name = 'sdlc-views';
+
+const BASELINE = { statusMs: 150, specs10kMs: 250 };
+const TARGET = { statusMs: 75, specs10kMs: 250 };
+/**
+ * A private copy of the freshly built bundle (inside the repo, so it still finds the package folder):
+ * other people rebuilding dist/ during the run must not pull chunks from under the timed processes.
+ */
+const BUNDLE_DIR = resolve('node_modules/.cache/sluice-views-bench');
+const BUNDLE = join(BUNDLE_DIR, 'dist/sluice.mjs');
+/** Modules status must never load: they belong to report, the browser tests and the delegates. */
+const MUST_STAY_LAZY = ['markdown-it', 'playwright', 'execa', 'views/report/run-report', 'views/report/collect-report', 'views/report/render-markdown'];
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
+
+function runNode(args: string[], env: Record<string, string> = {}): { ms: number; code: number | null; stdout: string; stderr: string } {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env }, maxBuffer: 64 * 1024 * 1024 });
+  return { ms: performance.now() - t, code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function timeRuns(args: string[], runs: number): { medianMs: number; p90Ms: number; runs: number } {
+  for (let i = 0; i < 2; i++) runNode(args); // warm the file cache
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const r = runNode(args);
+    if (r.code !== 0) throw new Error(`sluice ${args.slice(1).join(' ')} exited ${r.code}: ${r.stderr.trim()}`);
+    ms.push(r.ms);
+  }
+  return { medianMs: Math.round(median(ms)), p90Ms: Math.round(p90(ms)), runs };
+}
+
+/** A project walked through the real CLI: phases 0 → 7 with artifacts, approvals, a skip and a re-entry. */
+async function realisticProject(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'sluice-bench-status-'));
+  const registry = parse(await readFile('plugins/sdlc/assets/phase-registry.yaml', 'utf8')) as PhaseRegistry;
+  const cli = (...args: string[]) => runNode([BUNDLE, ...args, '--cwd', dir], { SLUICE_USER: 'bench' });
+  const writeArtifacts = async (id: string) => {
+    for (const a of requiredArtifacts(registry.phases.find((p) => String(p.id) === id)!, 'service')) {
+      const file = a.dir ? join(dir, a.rel, 'adr-0001.md') : join(dir, a.rel);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, `# ${a.name}\n\n${'A paragraph of real content for the bench project.\n'.repeat(20)}`);
+    }
+  };
+  const advance = () => {
+    const dry = JSON.parse(cli('next', '--json').stdout) as { manual?: { id?: string; gate: string }[] };
+    const approvals = (dry.manual ?? []).flatMap((m) => ['--approve', m.id ?? m.gate]);
+    const r = cli('next', '--confirmed', '--signed-by', 'bench', ...approvals);
+    if (r.code !== 0) throw new Error(`bench project: next failed\n${r.stdout}`);
+  };
+  if (cli('init', '--name', 'Bench Service', '--type', 'service').code !== 0) throw new Error('bench project: init failed');
+  await writeArtifacts('0');
+  advance();
+  cli('skip', '--justification', 'requirements came with the RFP', '--confirmed');
+  cli('reenter', '1', '--justification', 'NFRs need a measurement basis');
+  for (const id of ['1', '2', '3']) {
+    await writeArtifacts(id);
+    advance();
+  }
+  await mkdir(join(dir, 'coverage'));
+  await writeFile(join(dir, 'coverage/lcov.info'), 'TN:\nSF:src/a.ts\nLF:100\nLH:85\nend_of_record\n');
+  await writeArtifacts('build');
+  advance();
+  await writeArtifacts('7');
+  cli('gate');
+  return dir;
+}
+
+/** Which bundle chunks a command loads, read from a module-load hook, mapped back to sources. */
+function loadedSources(args: string[]): string[] {
+  const trace = join(tmpdir(), `sluice-bench-trace-${process.pid}.txt`);
+  appendFileSync(trace, '');
+  const hook = `export async function load(url, context, next) { if (url.includes('/dist/')) (await import('node:fs')).appendFileSync(${JSON.stringify(trace)}, url + '\\n'); return next(url, context); }`;
+  const register = `import { register } from 'node:module'; register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));`;
+  runNode([`--import=data:text/javascript,${encodeURIComponent(register)}`, ...args]);
+  const urls = [...new Set(readFileSync(trace, 'utf8').split('\n').filter(Boolean))];
+  spawnSync('rm', ['-f', trace]);
+  return urls.flatMap((url) => {
+    try {
+      return (JSON.parse(readFileSync(`${new URL(url).pathname}.map`, 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** 10,000 specs with the frontmatter people write: quoted names with # and :, comments, CRLF, odd statuses. */
+async function specRepo(count: number): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'sluice-bench-specs-'));
+  await mkdir(join(dir, 'specs'));
+  const statuses = ['draft', 'ready', 'in-flight', 'merged', 'merged', 'merged', 'blocked'];
+  const risks = ['HIGH', 'MEDIUM', 'LOW', 'low'];
+  for (let i = 0; i < count; i++) {
+    const id = String(i).padStart(5, '0');
+    const eol = i % 10 === 0 ? '\r\n' : '\n';
+    const front = [`spec: "${id}"`, `name: "C# SDK part ${i}: auth #${i % 7}"`, `status: ${statuses[i % statuses.length]}   # draft -> ready -> in-flight -> merged`, `risk: ${risks[i % risks.length]}`, `owner: team-${i % 13}`, 'tags: [api, sdk]'];
+    const body = `# Spec ${id}${eol}${eol}${'Acceptance criteria and notes for this change.'.concat(eol).repeat(30)}`;
+    await writeFile(join(dir, 'specs', `${id}-spec.md`), `---${eol}${front.join(eol)}${eol}---${eol}${body}`);
+  }
+  return dir;
+}
+
+export async function run(): Promise<Record<string, unknown>> {
+  if (spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' }).status !== 0) throw new Error('build failed');
+  await rm(BUNDLE_DIR, { recursive: true, force: true });
+  await cp('dist', join(BUNDLE_DIR, 'dist'), { recursive: true });
+  const floor = { nodeEmptyMs: timeRuns(['-e', '0'], 15).medianMs, sluiceVersionMs: timeRuns([BUNDLE, '--version'], 15).medianMs };
+
+  const project = await realisticProject();
+  const status = timeRuns([BUNDLE, 'status', '--cwd', project], 21);
+  const statusJson = timeRuns([BUNDLE, 'status', '--json', '--cwd', project], 11);
+  const sources = loadedSources([BUNDLE, 'status', '--cwd', project]);
+  const loadedLazy = MUST_STAY_LAZY.filter((m) => sources.some((s) => s.includes(m)));
+  await rm(project, { recursive: true, force: true });
+
+  const repo = await specRepo(10_000);
+  const specs = timeRuns([BUNDLE, 'specs', '--json', '--cwd', repo], 7);
+  const inProcess: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    const b = summarizeSpecs(repo, scanSpecs(repo));
+    inProcess.push(performance.now() - t);
+    if (b.total !== 10_000 || b.invalid.length !== 0) throw new Error(`spec scan read ${b.total} specs, ${b.invalid.length} invalid`);
+  }
+  await rm(repo, { recursive: true, force: true });
+  await rm(BUNDLE_DIR, { recursive: true, force: true });
+
+  return {
+    baselines: BASELINE,
+    targets: TARGET,
+    floor,
+    status: { ...status, json: statusJson, vsBaseline: +(status.medianMs / BASELINE.statusMs).toFixed(2), meetsTarget: status.medianMs <= TARGET.statusMs, overNodeFloorMs: status.medianMs - floor.nodeEmptyMs },
+    statusModules: { chunksSources: sources.length, lazyModulesLoaded: loadedLazy },
+    specs10k: {
+      ...specs,
+      vsBaseline: +(specs.medianMs / BASELINE.specs10kMs).toFixed(2),
+      meetsTarget: specs.medianMs <= TARGET.specs10kMs,
+      scanAndSummarizeInProcessMs: Math.round(median(inProcess)),
+      perSpecUs: +((median(inProcess) * 1000) / 10_000).toFixed(1),
+    },
+  };
+}
