@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,9 @@ let bundle: Promise<string> | undefined;
  */
 export function sluiceBundle(): Promise<string> {
   bundle ??= (async () => {
+    // `node scripts/test.mjs` bundles dist/ right before the tests: reuse it when nothing changed since.
+    const dist = join(root, 'dist', 'sluice.mjs');
+    if (existsSync(dist) && statSync(dist).mtimeMs > newestSource()) return dist;
     const outdir = join(root, 'node_modules', '.cache', 'sluice-sdlc-tests', `${process.pid}-${Date.now()}`);
     await mkdir(outdir, { recursive: true });
     process.on('exit', () => rmSync(outdir, { recursive: true, force: true }));
@@ -49,4 +52,18 @@ export async function runSluice(dir: string, args: string[], env: Record<string,
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Newest modification time of the code the bundle is made of. */
+function newestSource(): number {
+  let newest = statSync(join(root, 'package.json')).mtimeMs;
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(ts|mjs|js|ya?ml|md|json)$/.test(e.name)) newest = Math.max(newest, statSync(p).mtimeMs);
+    }
+  };
+  for (const dir of ['core', 'plugins', 'gates', 'delegates', 'skills']) if (existsSync(join(root, dir))) walk(join(root, dir));
+  return newest;
 }

@@ -1,14 +1,93 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { runCli } from '../helpers/run-cli.ts';
+import { data, readState, sdlcKernel, sluice, tempDir, writeCurrentArtifacts } from './sdlc-fixture.ts';
+import { runSluice } from './sluice-cli.ts';
 import { definePlugin, isSluiceError } from '../../core/index.ts';
 import type { GateResultEvent, PhaseAdvancedEvent } from '../../plugins/sdlc/sdlc-hooks.ts';
 import { sdlcStateFile } from '../../plugins/sdlc/state/state-file.ts';
-import { data, readState, sdlcKernel, sluice, tempDir, writeCurrentArtifacts } from './sdlc-fixture.ts';
-import { runSluice } from './sluice-cli.ts';
 
+/**
+ * The real CLI in child processes: `init` from source (`node --import=tsx plugins/cli/main.ts`), the
+ * rest from the same code bundled as dist/ is, which starts several times faster.
+ */
+const cli = (dir: string, ...args: string[]) => runSluice(dir, args);
+const sluiceFromSource = (dir: string, ...args: string[]) => runCli(['--cwd', dir, ...args]);
 const statePath = (dir: string) => join(dir, '.sdlc', 'state.yaml');
+
+describe('sluice SDLC commands: every exit code of DESIGN.md through the real CLI', () => {
+  it('0 ok, 1 blocked / review required / confirmation required, 2 unknown phase, with --json documents', async () => {
+    const dir = await tempDir();
+    const init = await sluiceFromSource(dir, 'init', '--profile', 'starter', '--name', 'Claims "Intake"');
+    assert.equal(init.code, 0, init.stderr);
+    assert.match(init.stdout, /Initialised Claims "Intake" with profile starter/);
+
+    const blocked = await cli(dir, 'gate', '--json');
+    assert.equal(blocked.code, 1);
+    const gate = JSON.parse(blocked.stdout) as { blocked: boolean; blockers: string[] };
+    assert.equal(gate.blocked, true);
+    assert.ok(gate.blockers.includes('G1:constitution.md'));
+
+    await writeCurrentArtifacts(await sdlcKernel(dir));
+    const review = await cli(dir, 'next', '--json');
+    assert.equal(review.code, 1);
+    const doc = JSON.parse(review.stdout) as { status: string; unapproved: string[] };
+    assert.equal(doc.status, 'review-required');
+    assert.equal(doc.unapproved.length, 4);
+    const approve = doc.unapproved.flatMap((id) => ['--approve', id]);
+
+    const dryRun = await cli(dir, 'next', ...approve, '--signed-by', 'Ana Ruiz');
+    assert.equal(dryRun.code, 0, dryRun.stderr);
+    assert.match(dryRun.stdout, /Dry run complete -- all automated gates passed and 4 manual gates approved/);
+    assert.match(await readFile(statePath(dir), 'utf8'), /history: \[\]/, 'a dry run writes nothing');
+
+    const advanced = await cli(dir, 'next', ...approve, '--signed-by', 'Ana Ruiz', '--confirmed', '--json');
+    assert.equal(advanced.code, 0, advanced.stderr);
+    const moved = JSON.parse(advanced.stdout) as { status: string; next: { id: string }; entry: { approvals: { gate: string; signed_by: string }[] } };
+    assert.equal(moved.status, 'advanced');
+    assert.equal(moved.next.id, '1');
+    assert.deepEqual(moved.entry.approvals.map((a) => a.gate).sort(), [...doc.unapproved].sort());
+
+    const [unknownPhase, skipUnconfirmed] = await Promise.all([cli(dir, 'gate', '--phase', '42'), cli(dir, 'skip', '--justification', 'Requirements were signed off elsewhere')]);
+    assert.equal(unknownPhase.code, 2);
+    assert.match(unknownPhase.stderr, /PHASE_UNKNOWN: field --phase: unknown phase "42"; phases are 0, 1, 2, 3, build, 7, 8, 9, close/);
+    assert.equal(skipUnconfirmed.code, 1);
+    assert.match(skipUnconfirmed.stderr, /APPROVAL_REQUIRED/);
+    assert.match(await readFile(statePath(dir), 'utf8'), /current_phase: "1"/);
+  });
+
+  it('3 when another live process holds the state lock, and the state is untouched', async () => {
+    const dir = await tempDir();
+    assert.equal((await sluice(await sdlcKernel(dir), 'init')).exitCode, 0);
+    await writeFile(join(dir, 'sluice.config.yaml'), 'lockWaitMs: 200\n');
+    await writeFile(`${statePath(dir)}.lock`, JSON.stringify({ pid: process.pid, hostname: hostname(), acquiredAt: new Date().toISOString(), purpose: 'test holds it' }));
+    const before = await readFile(statePath(dir), 'utf8');
+    const busy = await cli(dir, 'gate');
+    assert.equal(busy.code, 3);
+    assert.match(busy.stderr, new RegExp(`LOCK_BUSY: .*locked by process ${process.pid}`));
+    assert.equal(await readFile(statePath(dir), 'utf8'), before);
+  });
+
+  it('2 for an empty or a truncated state.yaml, and the file is not modified', async () => {
+    const [empty, truncated] = await Promise.all([tempDir(), tempDir()]);
+    await Promise.all([empty, truncated].map(async (d) => sluice(await sdlcKernel(d), 'init')));
+    await writeFile(statePath(empty), '');
+    const full = await readFile(statePath(truncated), 'utf8');
+    const cut = full.slice(0, Math.floor(full.length / 2));
+    await writeFile(statePath(truncated), cut);
+    const runs = await Promise.all([cli(empty, 'next', '--confirmed'), cli(truncated, 'gate')]);
+    assert.deepEqual(runs.map((r) => r.code), [2, 2]);
+    assert.match(runs[0].stderr, /STATE_CORRUPT: \.sdlc\/state\.yaml: file is empty/);
+    assert.match(runs[1].stderr, /STATE_(CORRUPT|INVALID): \.sdlc\/state\.yaml/);
+    assert.equal(await readFile(statePath(empty), 'utf8'), '');
+    assert.equal(await readFile(statePath(truncated), 'utf8'), cut);
+    for (const r of runs) assert.equal(r.stderr.trim().split('\n').length, 2, `one error line and its hint: ${r.stderr}`);
+  });
+});
+
 
 /** A project at phase 0 with its artifacts written, and the approvals `next` will ask for. */
 async function readyProject() {

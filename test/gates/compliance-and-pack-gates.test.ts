@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { access, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { data, passPhase, sdlcKernel, sluice, tempDir, walkTo, writeCoverage, writeCurrentArtifacts, writeFileIn } from '../sdlc/sdlc-fixture.ts';
+import { defineGate, definePlugin, type GateResult, type PluginDefinition } from '../../core/index.ts';
+
+type Doc = { status: string; results: GateResult[]; blockers: string[] };
+const g4 = (o: { data: unknown }) => (o.data as Doc).results.filter((r) => r.gate === 'G4-compliance');
+
+async function enterprise() {
+  const dir = await tempDir();
+  const kernel = await sdlcKernel(dir);
+  await sluice(kernel, 'init', { profile: 'enterprise', type: 'service' });
+  return { dir, kernel };
+}
+
+describe('G4-compliance from the frozen compliance files', () => {
+  it('artifact_content names the missing phrase and blocks; the phrase present (any case, plural) passes', async () => {
+    const { dir, kernel } = await enterprise();
+    await passPhase(kernel);
+    await writeCurrentArtifacts(kernel);
+    const requirements = join(dir, '.sdlc/artifacts/01-requirements/requirements.md');
+    await writeFile(requirements, '# Requirements\n\n- REQ-001 Clinics sign in with OAuth2; authentication is per clinic.\n');
+    const blocked = await sluice(kernel, 'next', { confirmed: true });
+    assert.equal(data<Doc>(blocked).status, 'blocked');
+    assert.deepEqual(g4(blocked).map((r) => [r.id, r.passed, r.severity]), [['soc2-cc6.1-requirements', false, 'MUST']]);
+    assert.match(g4(blocked)[0].message, /soc2 CC6\.1 — Logical and physical access controls: requirements\.md does not mention "authorization"/);
+    await writeFile(requirements, '# Requirements\n\nAuthentication: OAuth2.\nAuthorizations are checked per clinic.\n');
+    assert.equal(g4(await sluice(kernel, 'gate'))[0].passed, true);
+  });
+
+  it('manual checks keep their compliance id, metric checks read coverage against threshold_key', async () => {
+    const { dir, kernel } = await enterprise();
+    await walkTo(kernel, 'build');
+    await writeCurrentArtifacts(kernel);
+    await writeCoverage(dir, 70);
+    const rows = g4(await sluice(kernel, 'gate'));
+    const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
+    assert.deepEqual(['soc2-cc6.1-implementation', 'soc2-cc7.2-vulnerability', 'soc2-cc8.1-code-review'].map((id) => byId[id].passed), [null, null, null]);
+    assert.equal(byId['soc2-cc7.1-testing'].passed, false);
+    assert.match(byId['soc2-cc7.1-testing'].message, /line coverage 70% \(coverage\/lcov\.info\) is below quality\.coverage_minimum 80%/);
+    await writeCoverage(dir, 85);
+    assert.equal(g4(await sluice(kernel, 'gate')).find((r) => r.id === 'soc2-cc7.1-testing')?.passed, true);
+  });
+
+  it('hipaa and gdpr checks run for a profile listing them; a missing frozen file is a MUST failure', async () => {
+    const dir = await tempDir();
+    const starter = await readFile(new URL('../../plugins/sdlc/packs/starter/profile.yaml', import.meta.url), 'utf8');
+    await writeFileIn(dir, 'pack/profile.yaml', starter.replace('frameworks:\n    - none', 'frameworks: [hipaa, gdpr]'));
+    const kernel = await sdlcKernel(dir);
+    await sluice(kernel, 'init', { profile: './pack' });
+    await writeCurrentArtifacts(kernel);
+    await writeFile(join(dir, '.sdlc/artifacts/00-discovery/constraints.md'), '# Constraints\n\nClaims carry protected health information.\n');
+    let rows = g4(await sluice(kernel, 'gate'));
+    assert.deepEqual(rows.map((r) => [r.id, r.passed]), [['hipaa-164.308a1-phi-scope', true], ['gdpr-art30-personal-data-scope', false]]);
+    await rm(join(dir, '.sdlc/compliance/gdpr-gates.yaml'));
+    rows = g4(await sluice(kernel, 'gate'));
+    assert.deepEqual(rows[0], { gate: 'G4-compliance', id: 'G4:gdpr', check: 'gdpr gate file', passed: false, message: 'the profile enforces gdpr but .sdlc/compliance/gdpr-gates.yaml is missing; re-run sluice init --force or restore it', severity: 'MUST' });
+  });
+
+  it('a compliance file with a wrong check_type or a missing field is refused, naming the field', async () => {
+    const { dir, kernel } = await enterprise();
+    const file = join(dir, '.sdlc/compliance/soc2-gates.yaml');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('check_type: artifact_exists', 'check_type: artifact_exist'));
+    let out = await sluice(kernel, 'gate');
+    assert.equal(out.exitCode, 2);
+    assert.match(out.human ?? '', /COMPLIANCE_INVALID: \.sdlc\/compliance\/soc2-gates\.yaml, field gates\.2\.check_type/);
+    await writeFile(file, text.replace(/    required_content:\n      - "rollback"\n/, ''));
+    out = await sluice(kernel, 'gate');
+    assert.match(out.human ?? '', /COMPLIANCE_INVALID: .*field gates\.8\.required_content/);
+  });
+});
+
+const node = JSON.stringify(process.execPath);
+
+/** A starter project whose frozen profile adds gates (as an org pack would). */
+async function projectWithGates(gates: string, plugins: PluginDefinition[] = []) {
+  const dir = await tempDir();
+  const kernel = await sdlcKernel(dir, { plugins });
+  await sluice(kernel, 'init');
+  const profile = join(dir, '.sdlc/profile.yaml');
+  await writeFile(profile, `${await readFile(profile, 'utf8')}\nsluice:\n  gates:\n${gates}`);
+  await writeCurrentArtifacts(kernel);
+  return { dir, kernel };
+}
+
+describe('gates a profile pack adds', () => {
+  it('command gates run without a shell, pass on exit 0 and report the exit code and last output line', async () => {
+    const { dir, kernel } = await projectWithGates(`    - {id: lint, type: command, phases: [0], argv: [${node}, -e, "console.error('3 problems'); process.exit(3)"]}
+    - {id: echo-args, type: command, phases: [0], argv: [${node}, -e, "console.log(process.argv[1])", "$(touch pwned) && echo"]}
+    - {id: style, type: command, phases: [0], severity: SHOULD, argv: [${node}, -e, "process.exit(1)"]}
+    - {id: missing-tool, type: command, phases: [0], severity: MAY, argv: [definitely-not-a-program-sluice]}
+    - {id: later, type: command, phases: [build], argv: [${node}, -e, "process.exit(9)"]}
+`);
+    const out = await sluice(kernel, 'gate');
+    const rows = Object.fromEntries(data<{ results: GateResult[] }>(out).results.map((r) => [r.gate, r]));
+    assert.deepEqual([rows.lint.passed, rows.lint.severity], [false, 'MUST']);
+    assert.match(rows.lint.message, /^exit 3: 3 problems$/);
+    assert.equal(rows['echo-args'].passed, true);
+    assert.match(rows['echo-args'].message, /exit 0: \$\(touch pwned\) && echo/);
+    assert.equal(await access(join(dir, 'pwned')).then(() => true, () => false), false, 'no shell ran the $(...)');
+    assert.equal(rows.style.passed, false);
+    assert.match(rows['missing-tool'].message, /cannot start definitely-not-a-program-sluice/);
+    assert.equal(rows.later, undefined, 'only gates listing the phase run');
+    assert.equal(out.exitCode, 1, 'the MUST command gate blocks');
+    assert.deepEqual(data<{ blockers: string[] }>(out).blockers, ['lint']);
+  });
+
+  it('a gate type registered by a plugin runs with its input; its manual rows get approvable ids', async () => {
+    const review = defineGate<{ id: string; reviewers: string[] }>({
+      type: 'acme-review',
+      id: 'ACME-review',
+      description: 'architecture board review',
+      async check(input) {
+        return [{ gate: 'ACME-review', check: `Board review by ${input.reviewers.join(' and ')}`, passed: null, message: 'the board signs', severity: 'MUST' }];
+      },
+    });
+    const plugin = definePlugin({ name: 'acme-gates', setup: (ctx) => ctx.registerGate(review) });
+    const { kernel } = await projectWithGates('    - {id: board, type: acme-review, phases: ["0"], with: {reviewers: [Kim, Lee]}}\n', [plugin]);
+    const first = await sluice(kernel, 'next');
+    const manual = data<{ manual: { id: string; check: string }[] }>(first).manual.find((m) => m.check.startsWith('Board review'));
+    assert.equal(manual?.id, 'ACME-review:board-review-by-kim-and-lee');
+    const unapproved = data<{ unapproved: string[] }>(first).unapproved;
+    const advanced = await sluice(kernel, 'next', { approve: unapproved, signedBy: 'Kim', confirmed: true });
+    assert.equal(advanced.exitCode, 0, advanced.human ?? "");
+  });
+});
+
+describe('manual judgements: G6-quality and G7-exit-criteria', () => {
+  it('never pass by default, keep stable ids across runs, and map fail/warn to MUST/SHOULD', async () => {
+    const dir = await tempDir();
+    const kernel = await sdlcKernel(dir);
+    await sluice(kernel, 'init', { profile: 'enterprise', type: 'service' });
+    await walkTo(kernel, '2');
+    await writeCurrentArtifacts(kernel);
+    const rows = async () => data<{ results: GateResult[] }>(await sluice(kernel, 'gate')).results.filter((r) => r.gate === 'G6-quality' || r.gate === 'G7-exit-criteria');
+    const a = await rows();
+    const b = await rows();
+    assert.deepEqual(a.map((r) => r.id), b.map((r) => r.id));
+    assert.ok(a.every((r) => r.passed === null));
+    const g6 = Object.fromEntries(a.filter((r) => r.gate === 'G6-quality').map((r) => [r.id, r.severity]));
+    assert.deepEqual(g6, { 'G6:adr-completeness': 'MUST', 'G6:interface-contract-specificity': 'SHOULD' });
+    assert.deepEqual(a.filter((r) => r.gate === 'G7-exit-criteria').map((r) => r.id), [
+      'G7:architecture-diagrams-rendered-as-html-not-ascii',
+      'G7:if-deep-plan-was-used-deep-plan-checkpoint-yaml',
+      'G7:design-level-threat-review-done-and-its-guarded',
+    ]);
+  });
+
+  it('approvals are per gate: approving some leaves the others listed, and history records each with its signer', async () => {
+    const dir = await tempDir();
+    const kernel = await sdlcKernel(dir);
+    await sluice(kernel, 'init');
+    await writeCurrentArtifacts(kernel);
+    const ids = data<{ unapproved: string[] }>(await sluice(kernel, 'next')).unapproved;
+    const partial = await sluice(kernel, 'next', { approve: [ids[0], ids[2]], signedBy: 'Kim', confirmed: true });
+    assert.equal(partial.exitCode, 1);
+    assert.deepEqual(data<{ unapproved: string[] }>(partial).unapproved, [ids[1], ids[3]]);
+    const done = await sluice(kernel, 'next', { approve: ids, signedBy: 'Kim', confirmed: true, justification: 'Discovery signed off in the steering meeting' });
+    assert.equal(done.exitCode, 0);
+    const entry = data<{ entry: { approvals: { gate: string; signed_by: string }[]; justification: string; gate_results: { manual: number } } }>(done).entry;
+    assert.deepEqual(entry.approvals.map((a) => [a.gate, a.signed_by]), ids.map((id) => [id, 'Kim']));
+    assert.equal(entry.justification, 'Discovery signed off in the steering meeting');
+    assert.equal(entry.gate_results.manual, 4);
+  });
+});
