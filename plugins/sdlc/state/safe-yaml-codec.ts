@@ -12,24 +12,47 @@ import { MAX_YAML_ALIASES } from '../../../core/store/codec.ts';
 export const safeYamlCodec: Codec = {
   name: 'yaml',
   parse(text) {
-    if (text.trim() === '') throw new CodecError('file is empty');
-    const lineCounter = new LineCounter();
-    // merge: `<<: *defaults` keys, as PyYAML (YAML 1.1) writes and reads them.
-    const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true });
-    const first = doc.errors[0];
-    if (first) {
-      const pos = first.linePos?.[0] ?? lineCounter.linePos(first.pos[0]);
-      throw new CodecError(first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, ''), pos?.line, pos?.col);
-    }
-    checkKeys(doc, lineCounter);
-    try {
-      return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
-    } catch (error) {
-      throw new CodecError(error instanceof Error ? error.message : String(error));
-    }
+    const hit = recent.get(text);
+    if (hit !== undefined) return structuredClone(hit);
+    const value = parseChecked(text);
+    remember(text, value);
+    return structuredClone(value);
   },
   stringify: yamlCodec.stringify,
 };
+
+/**
+ * The same bytes parse to the same data: a command reads state.yaml before its gates run and again
+ * under the lock, and YAML parsing is most of its cost. A few recent texts are kept; callers get copies.
+ */
+const recent = new Map<string, unknown>();
+const RECENT_MAX = 4;
+const RECENT_MAX_CHARS = 4 * 1024 * 1024;
+
+function remember(text: string, value: unknown): void {
+  if (text.length > RECENT_MAX_CHARS) return;
+  recent.delete(text);
+  recent.set(text, value);
+  if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
+}
+
+function parseChecked(text: string): unknown {
+  if (text.trim() === '') throw new CodecError('file is empty');
+  const lineCounter = new LineCounter();
+  // merge: `<<: *defaults` keys, as PyYAML (YAML 1.1) writes and reads them.
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true });
+  const first = doc.errors[0];
+  if (first) {
+    const pos = first.linePos?.[0] ?? lineCounter.linePos(first.pos[0]);
+    throw new CodecError(first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, ''), pos?.line, pos?.col);
+  }
+  checkKeys(doc, lineCounter);
+  try {
+    return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (error) {
+    throw new CodecError(error instanceof Error ? error.message : String(error));
+  }
+}
 
 function checkKeys(doc: Document, lineCounter: LineCounter): void {
   let problem: CodecError | undefined;
