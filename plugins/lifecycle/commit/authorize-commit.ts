@@ -75,6 +75,8 @@ export async function authorizeCommit(lc: LifecycleContext, preview: CommitPrevi
   });
 }
 
+const trackedConfig = new WeakSet<LifecycleContext>();
+
 /** `lifecycle.commitAuthorization` from the project's config, only if that file is committed and unmodified. */
 async function configGrant(lc: LifecycleContext, reasons: string[]): Promise<{ grant: CommitGrant; file: string } | undefined> {
   const { config, file } = await loadConfig(lc.host, lc.root);
@@ -88,11 +90,13 @@ async function configGrant(lc: LifecycleContext, reasons: string[]): Promise<{ g
   }
   const grant = parsed.output.commitAuthorization;
   if (!grant) return undefined;
-  // An agent can edit files in the project; a grant it just wrote is not the operator's.
-  const tracked = await runGit(lc.host, lc.root, ['ls-files', '--error-unmatch', '--', name]);
-  const changed = await runGit(lc.host, lc.root, ['status', '--porcelain', '--', name]);
-  if (tracked.code !== 0 || changed.stdout.trim() !== '') {
-    reasons.push(`the grant in ${name} is ignored because the file is ${tracked.code !== 0 ? 'not committed' : 'modified since the last commit'}`);
+  // An agent can edit files in the project; a grant it just wrote is not the operator's. (Once the file
+  // is known to be tracked that is remembered: untracking it later shows up as a change in the status.)
+  const tracked = trackedConfig.has(lc) || (await runGit(lc.host, lc.root, ['ls-files', '--error-unmatch', '--', name])).code === 0;
+  if (tracked) trackedConfig.add(lc);
+  const changed = (await lc.workspace())?.status.entries.some((e) => e.path === name) ?? true;
+  if (!tracked || changed) {
+    reasons.push(`the grant in ${name} is ignored because the file is ${!tracked ? 'not committed' : 'modified since the last commit'}`);
     return undefined;
   }
   return { grant, file: name };

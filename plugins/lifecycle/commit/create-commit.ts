@@ -2,7 +2,7 @@ import { SluiceError } from '../../../core/index.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { artifactInvalid } from '../readers/read-artifact.ts';
 import { readGitCommit, REQUIREMENT_TRAILER, type GitCommit } from '../readers/git-commit-reader.ts';
-import { isSluiceRuntimePath, readGitStatus } from '../workspace/git-status.ts';
+import { isSluiceRuntimePath } from '../workspace/git-status.ts';
 import { git } from '../workspace/run-git.ts';
 import type { CommitPreview } from './authorize-commit.ts';
 import { covers, exactlyCovers } from './path-coverage.ts';
@@ -16,7 +16,7 @@ export interface CommitRequestInput {
 
 /** What the commit will contain: each requested path must have an uncommitted change. */
 export async function previewCommit(lc: LifecycleContext, slug: string, request: CommitRequestInput): Promise<CommitPreview> {
-  const status = await readGitStatus(lc.host, lc.root);
+  const status = (await lc.workspace())?.status;
   if (!status) throw new SluiceError('GIT_FAILED', { message: `${lc.root} is not a git work tree; the lifecycle commits with git` });
   const changed = status.entries.filter((e) => !isSluiceRuntimePath(e.path));
   const files = request.paths.flatMap((path, i) => {

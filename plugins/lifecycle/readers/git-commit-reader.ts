@@ -1,5 +1,5 @@
 import { SluiceError, type Host } from '../../../core/index.ts';
-import { git, runGit } from '../workspace/run-git.ts';
+import { runGit } from '../workspace/run-git.ts';
 
 /** Every lifecycle commit carries this trailer, so recovery can find it in git when state is lost. */
 export const REQUIREMENT_TRAILER = 'Lifecycle-Requirement';
@@ -14,11 +14,11 @@ export interface GitCommit {
 
 /** The commit as git has it: the authority on whether a requirement was committed. */
 export async function readGitCommit(host: Host, root: string, rev: string): Promise<GitCommit> {
-  const show = await runGit(host, root, ['show', '-s', '--format=%H%x00%an <%ae>%x00%B', rev, '--']);
-  if (show.code !== 0) throw new SluiceError('ARTIFACT_MISSING', { message: `commit ${rev} is not in git`, field: 'commit.sha' });
-  const [sha, author, message] = show.stdout.split('\0');
-  const files = await git(host, root, ['diff-tree', '--root', '--no-commit-id', '-r', '--name-only', '-z', sha]);
-  return { sha, author, message: message.replace(/\n+$/, ''), paths: files.split('\0').filter(Boolean) };
+  // One call: `<sha>\0<author>\0<message>\0\n<file>\0<file>\0…` (the root commit lists its files too).
+  const log = await runGit(host, root, ['log', '-1', '-z', '--name-only', '--no-renames', '--format=%H%x00%an <%ae>%x00%B', rev, '--']);
+  if (log.code !== 0) throw new SluiceError('ARTIFACT_MISSING', { message: `commit ${rev} is not in git`, field: 'commit.sha' });
+  const [sha, author, message, ...files] = log.stdout.split('\0');
+  return { sha, author, message: message.replace(/\n+$/, ''), paths: files.map((f) => f.replace(/^\n/, '')).filter(Boolean) };
 }
 
 /** Commits whose trailer names exactly this requirement, newest first. */

@@ -8,7 +8,7 @@ import { readCommitRequest } from '../readers/commit-request-reader.ts';
 import { readWorkflowState, recordBlocked, recordStage } from '../record-stage.ts';
 import type { WorkflowState } from '../state/workflow-state-schema.ts';
 import type { Stage } from '../transition-table.ts';
-import { isSluiceRuntimePath, readGitStatus } from '../workspace/git-status.ts';
+import { isSluiceRuntimePath } from '../workspace/git-status.ts';
 import { describeSituation } from './stage-situation.ts';
 import { writeStageOutput } from './stage-output.ts';
 import { loadStagePrompt, renderStagePrompt, type StagePrompt } from './stage-prompts.ts';
@@ -150,7 +150,7 @@ async function runStageDelegate(rc: RunContext, slug: string, state: WorkflowSta
 }
 
 async function changedFiles(lc: LifecycleContext): Promise<string> {
-  const status = await readGitStatus(lc.host, lc.root);
+  const status = (await lc.workspace())?.status;
   const lines = (status?.entries ?? []).filter((e) => !isSluiceRuntimePath(e.path)).map((e) => `- ${e.type === '?' ? 'A' : e.xy.replace(/\./g, '')} ${e.path}`);
   return lines.length === 0 ? '(none)' : lines.slice(0, 500).join('\n');
 }

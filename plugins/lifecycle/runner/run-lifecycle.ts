@@ -24,6 +24,8 @@ export interface RunLifecycleOptions {
   progress?: ProgressHandle;
   signal?: AbortSignal;
   maxAttempts?: number;
+  /** Requirements driven at once; default twice the queue's concurrency, so requirements finish (and commit) as they go. */
+  maxInFlight?: number;
 }
 
 export interface RequirementOutcome {
@@ -85,9 +87,11 @@ export async function runLifecycle(lc: LifecycleContext, o: RunLifecycleOptions)
     const current = await lc.fingerprint();
     const recorded = await loadRecordedFingerprints(lc);
     const prepared = await Promise.all(slugs.map((slug) => prepare(lc, slug, locks, current, recorded).catch((e) => fail(slug, e))));
+    const limit = createLimit(o.maxInFlight ?? lc.kernel.queue.stats().concurrency * 2);
     await Promise.all(
       prepared.map(async (p) => {
         if ('outcome' in p) return void outcomes.set(p.slug, p);
+        await limit.acquire();
         const stages: StageRun[] = [];
         try {
           const { outcome, state } = await driveRequirement(rc, p.slug, stages);
@@ -97,6 +101,7 @@ export async function runLifecycle(lc: LifecycleContext, o: RunLifecycleOptions)
           outcomes.set(p.slug, { ...fail(p.slug, error), stages, staleReset: p.staleReset });
           if (isSluiceError(error) && FATAL_CODES.has(error.code)) throw error;
         } finally {
+          limit.release();
           progress();
         }
       }),
@@ -152,6 +157,16 @@ async function openRequirements(lc: LifecycleContext): Promise<string[]> {
     if (state?.status !== 'COMMITTED') slugs.push(slug);
   }
   return slugs;
+}
+
+/** At most `n` holders at once, first come first served. */
+function createLimit(n: number) {
+  let free = Math.max(1, n);
+  const waiting: (() => void)[] = [];
+  return {
+    acquire: () => (free > 0 ? (free--, Promise.resolve()) : new Promise<void>((r) => waiting.push(r))),
+    release: () => (waiting.length > 0 ? waiting.shift()!() : free++),
+  };
 }
 
 function describe(slug: string, outcome: Outcome, state: WorkflowState, stages: StageRun[], staleReset: Stage[]): RequirementOutcome {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'pathe';
 import type { Host } from '../../../core/index.ts';
 import type { Fingerprint } from '../state/workflow-state-schema.ts';
-import { isSluiceRuntimePath, readGitStatus } from './git-status.ts';
+import { isSluiceRuntimePath, readGitStatus, type GitStatus } from './git-status.ts';
 
 /** Files bigger than this are hashed by size and mtime: a fingerprint must stay cheap. */
 const MAX_HASHED_BYTES = 32 * 1024 * 1024;
@@ -14,6 +14,16 @@ const MAX_HASHED_BYTES = 32 * 1024 * 1024;
  * Null outside a git work tree, where freshness cannot be judged.
  */
 export async function computeFingerprint(host: Host, root: string): Promise<Fingerprint | null> {
+  return (await readWorkspace(host, root))?.fingerprint ?? null;
+}
+
+/** The workspace at one moment: its git status and its fingerprint (one git call for both). */
+export interface WorkspaceSnapshot {
+  status: GitStatus;
+  fingerprint: Fingerprint;
+}
+
+export async function readWorkspace(host: Host, root: string): Promise<WorkspaceSnapshot | null> {
   const status = await readGitStatus(host, root);
   if (!status) return null;
   const hash = createHash('sha256');
@@ -23,7 +33,7 @@ export async function computeFingerprint(host: Host, root: string): Promise<Fing
     hash.update(await contentDigest(host, join(root, e.path)));
     hash.update('\0');
   }
-  return { head: status.head, diff: hash.digest('hex') };
+  return { status, fingerprint: { head: status.head, diff: hash.digest('hex') } };
 }
 
 async function contentDigest(host: Host, path: string): Promise<string> {
@@ -39,14 +49,14 @@ async function contentDigest(host: Host, path: string): Promise<string> {
 }
 
 /**
- * Fingerprints on demand for many concurrent stages: callers that arrive while one computation runs
+ * Workspace snapshots on demand for many concurrent stages: callers that arrive while one computation runs
  * share the next one (which starts after their request, so it sees their changes). One git call serves
  * a burst of transitions.
  */
-export function createFingerprinter(compute: () => Promise<Fingerprint | null>): () => Promise<Fingerprint | null> {
-  let running: Promise<Fingerprint | null> | null = null;
-  let queued: Promise<Fingerprint | null> | null = null;
-  const get = (): Promise<Fingerprint | null> => {
+export function createFingerprinter<T>(compute: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | null = null;
+  let queued: Promise<T> | null = null;
+  const get = (): Promise<T> => {
     if (!running) {
       running = compute().finally(() => {
         running = null;
@@ -54,7 +64,7 @@ export function createFingerprinter(compute: () => Promise<Fingerprint | null>):
       return running;
     }
     queued ??= running
-      .catch(() => null)
+      .catch(() => undefined)
       .then(() => {
         queued = null;
         return get();
