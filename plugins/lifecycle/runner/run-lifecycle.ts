@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { dirname, join } from 'pathe';
 import { acquireLock, isSluiceError, SluiceError, toSluiceError, type LockHandle, type ProgressHandle } from '../../../core/index.ts';
 import type { AuthorizeOptions } from '../commit/authorize-commit.ts';
@@ -58,6 +59,8 @@ export async function runLifecycle(lc: LifecycleContext, o: RunLifecycleOptions)
   lc.kernel.delegates.require(o.backend);
   const slugs = o.slugs && o.slugs.length > 0 ? [...new Set(o.slugs.map(checkSlug))] : await openRequirements(lc);
   const abort = new AbortController();
+  // Every in-flight delegate job listens to this signal; many requirements are expected.
+  setMaxListeners(0, abort.signal);
   const onOuterAbort = () => abort.abort();
   o.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const running = new Map<string, Stage>();
