@@ -1,13 +1,15 @@
 import { definePlugin } from '../../core/index.ts';
+import { demoCommand } from './commands/demo-command.ts';
 import { pluginsCommand } from './commands/plugins-command.ts';
 import { schemaCommand } from './commands/schema-command.ts';
 
-/** The CLI's own commands: introspection of the kernel. */
+/** The CLI's own commands: introspection of the kernel, and the demo. */
 export const cliPlugin = definePlugin({
   name: 'sluice:cli',
   enforce: 'pre',
   setup(ctx) {
     ctx.registerCommand(pluginsCommand);
     ctx.registerCommand(schemaCommand);
+    ctx.registerCommand(demoCommand);
   },
 });
