@@ -15,7 +15,7 @@ export const reenterCommand = defineCommand({
     const { phaseTitle, phaseData } = await import('./render-results.ts');
     const r = await reenterPhase(kernel, String(args[0]), { justification: String(options.justification ?? ''), signedBy: options.signedBy as string | undefined });
     const s = io.style;
-    const human = [`${s.yellow('Re-entered')} ${phaseTitle(r.to)} from ${phaseTitle(r.from)}: ${r.entry.justification}`, ...renderGuidance(r.to, r.artifactDir, s)].join('\n');
+    const human = [`${s.yellow('Re-entered')} ${phaseTitle(r.to)} from ${phaseTitle(r.from)}: ${r.entry.justification}`, ...renderGuidance(r.to, r.artifactDir, s, r.projectType)].join('\n');
     return { exitCode: 0, data: { kind: r.kind, from: phaseData(r.from), to: phaseData(r.to), entry: r.entry, artifactDir: r.artifactDir }, human };
   },
 });

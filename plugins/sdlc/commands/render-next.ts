@@ -2,13 +2,14 @@ import type { Style } from '../../../core/index.ts';
 import { approvalId } from '../gating/gate-verdict.ts';
 import type { PhaseDefinition } from '../registry/registry-schema.ts';
 import { requiredArtifacts } from '../registry/required-artifacts.ts';
+import type { ProjectType } from '../state/state-schema.ts';
 import type { NextReport } from '../transition/next-phase.ts';
 import { phaseData, phaseTitle, renderResults, renderSummary, runData } from './render-results.ts';
 
 /** What to do in the phase just entered: the seed's "next phase guidance". */
-export function renderGuidance(p: PhaseDefinition, artifactDir: string, s: Style): string[] {
+export function renderGuidance(p: PhaseDefinition, artifactDir: string, s: Style, projectType?: ProjectType | null): string[] {
   const skills = [...(p.skills?.primary ?? []), ...(p.skills?.secondary ?? [])];
-  const required = requiredArtifacts(p, undefined).map((a) => (a.root === 'repo' ? `${a.name} (repo root)` : a.name));
+  const required = requiredArtifacts(p, projectType).filter((a) => a.applies).map((a) => (a.root === 'repo' ? `${a.name} (repo root)` : a.name));
   return [
     `${s.bold(phaseTitle(p))}${p.description ? ` — ${p.description}` : ''}`,
     ...(skills.length ? [`  Skills: ${skills.join(', ')}`] : []),
@@ -52,7 +53,7 @@ export function renderNext(r: NextReport, s: Style): { human: string; data: unkn
       break;
     case 'advanced':
       lines.push(`${s.green('Advanced')}: ${phaseTitle(r.phase)} completed, ${phaseTitle(r.next!)} is active (confirmed by ${r.entry?.confirmed_by}).`);
-      lines.push(...renderGuidance(r.next!, r.artifactDir!, s));
+      lines.push(...renderGuidance(r.next!, r.artifactDir!, s, r.projectType));
       break;
   }
   return { human: lines.join('\n'), data };

@@ -20,7 +20,7 @@ export const skipCommand = defineCommand({
     const { phaseTitle, phaseData } = await import('./render-results.ts');
     const r = await skipPhase(kernel, { justification, signedBy: options.signedBy as string | undefined });
     const s = io.style;
-    const human = [`${s.yellow('Skipped')} ${phaseTitle(r.from)}: ${justification}`, ...renderGuidance(r.to, r.artifactDir, s)].join('\n');
+    const human = [`${s.yellow('Skipped')} ${phaseTitle(r.from)}: ${justification}`, ...renderGuidance(r.to, r.artifactDir, s, r.projectType)].join('\n');
     return { exitCode: 0, data: { kind: r.kind, from: phaseData(r.from), to: phaseData(r.to), entry: r.entry, artifactDir: r.artifactDir }, human };
   },
 });

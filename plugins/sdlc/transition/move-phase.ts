@@ -2,6 +2,7 @@ import { SluiceError, type Kernel } from '../../../core/index.ts';
 import { openProject, type SdlcProject } from '../project/open-project.ts';
 import type { PhaseDefinition } from '../registry/registry-schema.ts';
 import type { HistoryEntry } from '../state/history-schema.ts';
+import type { ProjectType } from '../state/state-schema.ts';
 import { phaseKey } from '../state/phase-id.ts';
 import type { TransitionKind } from '../sdlc-hooks.ts';
 import { askBeforeAdvance } from './ask-before-advance.ts';
@@ -14,6 +15,7 @@ export interface MoveReport {
   to: PhaseDefinition;
   entry: HistoryEntry;
   artifactDir: string;
+  projectType?: ProjectType | null;
 }
 
 export interface MoveOptions {
@@ -47,7 +49,7 @@ async function writeMove(kernel: Kernel, project: SdlcProject, kind: Extract<Tra
   );
   const entry = after.history[after.history.length - 1];
   await kernel.hooks.call('phase:advanced', { projectRoot: project.root, kind, ...move, entry });
-  return { kind, from, to, entry, artifactDir: project.paths.artifactDirRel(to.slug) };
+  return { kind, from, to, entry, artifactDir: project.paths.artifactDirRel(to.slug), projectType: after.project_type };
 }
 
 /** `sluice skip`: the current phase is skipped without gates; the next phase by order becomes active. */

@@ -5,7 +5,7 @@ import { openProject } from '../project/open-project.ts';
 import type { PhaseDefinition } from '../registry/registry-schema.ts';
 import type { Approval, HistoryEntry } from '../state/history-schema.ts';
 import { phaseKey } from '../state/phase-id.ts';
-import type { PhaseRecord } from '../state/state-schema.ts';
+import type { PhaseRecord, ProjectType } from '../state/state-schema.ts';
 import { askBeforeAdvance } from './ask-before-advance.ts';
 import { confirmer } from './confirmer.ts';
 import { advanceState, assertUnchanged } from './transitions.ts';
@@ -35,6 +35,7 @@ export interface NextReport {
   /** The history entry written (advanced only). */
   entry?: HistoryEntry;
   artifactDir?: string;
+  projectType?: ProjectType | null;
 }
 
 /** Checks --approve ids against the manual results: an unknown id is a usage error listing the valid ones. */
@@ -64,7 +65,7 @@ function metricsToLock(results: readonly GateResult[]): PhaseRecord['locked_metr
 export async function nextPhase(kernel: Kernel, o: NextOptions = {}): Promise<NextReport> {
   const project = await openProject(kernel);
   const phase = project.model.require(project.state.current_phase, { file: kernel.display(project.paths.state), field: 'current_phase' });
-  const base = { phase, unapproved: [], approvals: [] };
+  const base = { phase, unapproved: [], approvals: [], projectType: project.state.project_type };
   if (phase.terminal) return { ...base, status: 'complete', exitCode: 0 };
   const next = project.model.next(phase.id);
   if (!next) throw new SluiceError('TRANSITION_INVALID', { file: project.registryDisplay, message: `phase ${phaseKey(phase.id)} is the last by order but not marked terminal` });
