@@ -89,8 +89,19 @@ export async function runLifecycle(lc: LifecycleContext, o: RunLifecycleOptions)
   try {
     const current = await lc.fingerprint();
     const recorded = await loadRecordedFingerprints(lc);
-    const prepared = await Promise.all(slugs.map((slug) => prepare(lc, slug, locks, current, recorded).catch((e) => fail(slug, e))));
     const limit = createLimit(o.maxInFlight ?? lc.kernel.queue.stats().concurrency * 2);
+    const prepared = await Promise.all(
+      slugs.map(async (slug): Promise<{ slug: string; staleReset: Stage[] } | RequirementOutcome> => {
+        await limit.acquire();
+        try {
+          return await prepare(lc, slug, locks, current, recorded);
+        } catch (error) {
+          return fail(slug, error);
+        } finally {
+          limit.release();
+        }
+      }),
+    );
     await Promise.all(
       prepared.map(async (p) => {
         if ('outcome' in p) return void outcomes.set(p.slug, p);
