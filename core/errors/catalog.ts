@@ -84,7 +84,6 @@ export const errorCatalog = {
   ARTIFACT_INVALID: { exit: usage, title: 'artifact does not match its format', hint: 'fix the named field of the artifact' },
   ARTIFACT_MISSING: { exit: blocked, title: 'authoritative artifact is missing', hint: 'the stage has not produced its evidence yet' },
   GIT_FAILED: { exit: blocked, title: 'a git command failed', hint: 'the message carries git\'s own error; fix the repository and run again' },
-  WORKFLOW_BLOCKED: { exit: blocked, title: 'the requirement is blocked', hint: 'resolve the recorded blocker, then `sluice lifecycle record SLUG unblock --resolution TEXT`' },
 
   // --- skill tuning ---------------------------------------------------------------------
   SKILL_NOT_FOUND: { exit: usage, title: 'skill not found', hint: 'pass a skill folder or SKILL.md path' },
