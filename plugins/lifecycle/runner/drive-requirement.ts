@@ -40,7 +40,7 @@ export interface StageRun {
 }
 
 /** Codes that mean the whole run is misconfigured, not this requirement: they stop every requirement. */
-export const FATAL_CODES = new Set(['DELEGATE_UNKNOWN', 'DELEGATE_UNAVAILABLE', 'SCRIPT_INVALID', 'CONFIG_INVALID', 'CONFIG_MALFORMED', 'GIT_FAILED']);
+export const FATAL_CODES = new Set(['DELEGATE_UNKNOWN', 'DELEGATE_UNAVAILABLE', 'SCRIPT_INVALID', 'CONFIG_INVALID', 'CONFIG_MALFORMED']);
 
 class Interrupted extends Error {}
 
