@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { bundleScript } from '../helpers/bundle-script.ts';
 
@@ -31,15 +32,19 @@ function cliBundle(): Promise<string> {
   return bundled;
 }
 
+/** The status parse cache of these runs: kept out of the user's ~/.cache, removed with the bundle. */
+const cacheDir = join(tmpdir(), `sluice-views-test-cache-${process.pid}`);
+
 export async function removeCliBundle(): Promise<void> {
   if (bundleDir) await rm(bundleDir, { recursive: true, force: true });
+  await rm(cacheDir, { recursive: true, force: true });
 }
 
 /** Runs `sluice ARGS` in `cwd` (via --cwd), without colour, and collects its output and exit code. */
 export async function sluice(cwd: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   const entry = await cliBundle();
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [entry, ...args, '--cwd', cwd], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [entry, ...args, '--cwd', cwd], { env: { ...process.env, NO_COLOR: '1', SLUICE_CACHE_DIR: cacheDir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -1,12 +1,13 @@
-import { SluiceError, type Kernel } from '../../../../core/index.ts';
+import type * as v from 'valibot';
+import { isSluiceError, parseDataText, readDataText, SluiceError, validateData, type ErrorCode, type Kernel } from '../../../../core/index.ts';
 import { bundledRegistryPath } from '../../profile/load-pack.ts';
 import { checkState } from '../../project/open-project.ts';
 import { sdlcPaths } from '../../project/project-paths.ts';
-import { readSdlcFile } from '../../project/read-sdlc-file.ts';
 import { createPhaseModel, type PhaseModel } from '../../registry/phase-model.ts';
 import { PhaseRegistrySchema } from '../../registry/registry-schema.ts';
-import { sdlcStateFile } from '../../state/state-file.ts';
-import type { SdlcState } from '../../state/state-schema.ts';
+import { safeYamlCodec } from '../../state/safe-yaml-codec.ts';
+import { SdlcStateSchema, type SdlcState } from '../../state/state-schema.ts';
+import { parseCacheDir, parseWithCache } from './parsed-file-cache.ts';
 
 export interface StatusProject {
   root: string;
@@ -15,20 +16,37 @@ export interface StatusProject {
 }
 
 /**
- * What `sluice status` needs and no more: the state and the frozen registry, read and checked by the
- * workflow's own loaders (same schema, codec and consistency checks as `openProject`), without the
- * profile and compliance files the dashboard never shows. State and registry are read in parallel.
+ * One SDLC YAML file the way the workflow reads it (size cap, UTF-8, the `__proto__`- and
+ * duplicate-refusing codec, the schema), with the parse memoised by content; a schema violation is
+ * reported under `code` as `readSdlcFile` does.
+ */
+async function readCachedYaml<S extends v.GenericSchema>(kernel: Kernel, path: string, schema: S, code: ErrorCode, cacheDir: string | undefined): Promise<v.InferOutput<S>> {
+  const display = kernel.display(path);
+  const text = await readDataText(kernel.host, path, { display });
+  const { value } = await parseWithCache(cacheDir, code, text, (t) => parseDataText(t, safeYamlCodec, display));
+  try {
+    return validateData(schema, value, display);
+  } catch (error) {
+    if (code !== 'STATE_INVALID' && isSluiceError(error, 'STATE_INVALID')) throw new SluiceError(code, { file: error.file, field: error.field, message: error.detail, data: error.data });
+    throw error;
+  }
+}
+
+/**
+ * What `sluice status` needs and no more: the state and the frozen registry, checked exactly as the
+ * workflow checks them, without the profile and compliance files the dashboard never shows.
  */
 export async function readStatusProject(kernel: Kernel): Promise<StatusProject> {
   const paths = sdlcPaths(kernel.projectRoot);
   const [stateInfo, registryInfo] = await Promise.all([kernel.host.stat(paths.state), kernel.host.stat(paths.registry)]);
   if (!stateInfo) throw new SluiceError('PROJECT_MISSING', { file: kernel.display(paths.state), message: `no SDLC project in ${kernel.projectRoot} (.sdlc/state.yaml does not exist)` });
   const registryPath = registryInfo ? paths.registry : bundledRegistryPath();
+  const cacheDir = parseCacheDir((name) => kernel.host.env(name));
   const [state, registry] = await Promise.all([
-    kernel.store.read(sdlcStateFile(paths.state)),
-    readSdlcFile(kernel.host, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', kernel.display(registryPath)),
+    readCachedYaml(kernel, paths.state, SdlcStateSchema, 'STATE_INVALID', cacheDir),
+    readCachedYaml(kernel, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', cacheDir),
   ]);
-  const model = createPhaseModel(registry.value, kernel.display(registryPath));
+  const model = createPhaseModel(registry, kernel.display(registryPath));
   checkState(state, model, kernel.display(paths.state));
   return { root: kernel.projectRoot, state, model };
 }

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { parse } from 'yaml';
+import { MAX_CACHE_ENTRIES, parseCacheDir, parseWithCache } from '../../plugins/sdlc/views/model/parsed-file-cache.ts';
+import type { StatusView } from '../../plugins/sdlc/views/model/status-view.ts';
+import { removeCliBundle, sluice, sluiceJson } from './views-cli.ts';
+
+after(removeCliBundle);
+
+function counted() {
+  const calls: string[] = [];
+  return { calls, parse: (text: string) => (calls.push(text), parse(text) as unknown) };
+}
+
+describe('parsed-file cache', () => {
+  it('parses each distinct text once and returns the same value from the cache', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sluice-cache-'));
+    const p = counted();
+    const first = await parseWithCache(dir, 'k', 'a: 1\nb: [x, y]\n', p.parse);
+    const second = await parseWithCache(dir, 'k', 'a: 1\nb: [x, y]\n', p.parse);
+    const other = await parseWithCache(dir, 'k', 'a: 2\n', p.parse);
+    assert.deepEqual([first.hit, second.hit, other.hit], [false, true, false]);
+    assert.deepEqual(second.value, first.value);
+    assert.deepEqual(other.value, { a: 2 });
+    assert.equal(p.calls.length, 2);
+    await rm(dir, { recursive: true });
+  });
+
+  it('treats a damaged entry as a miss, keeps non-JSON values out, and parses every time when off', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sluice-cache-'));
+    const p = counted();
+    await parseWithCache(dir, 'k', 'a: 1\n', p.parse);
+    const [entry] = await readdir(dir);
+    await writeFile(join(dir, entry), '{"a": 1');
+    assert.deepEqual(await parseWithCache(dir, 'k', 'a: 1\n', p.parse), { value: { a: 1 }, hit: false });
+    assert.equal((await parseWithCache(dir, 'k', 'a: 1\n', p.parse)).hit, true, 'the damaged entry was rewritten');
+    await parseWithCache(dir, 'k', 'x: .inf\n', p.parse);
+    assert.deepEqual(await parseWithCache(dir, 'k', 'x: .inf\n', p.parse), { value: { x: Infinity }, hit: false });
+    await parseWithCache(undefined, 'k', 'a: 1\n', p.parse);
+    assert.equal(p.calls.length, 5);
+    await rm(dir, { recursive: true });
+  });
+
+  it('keeps at most MAX_CACHE_ENTRIES entries', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sluice-cache-'));
+    for (let i = 0; i < MAX_CACHE_ENTRIES + 5; i++) await parseWithCache(dir, 'k', `n: ${i}\n`, parse);
+    assert.equal((await readdir(dir)).filter((n) => n.endsWith('.json')).length, MAX_CACHE_ENTRIES);
+    await rm(dir, { recursive: true });
+  });
+
+  it('lives under SLUICE_CACHE_DIR, else XDG_CACHE_HOME or ~/.cache, and SLUICE_NO_CACHE=1 turns it off', () => {
+    const env = (vars: Record<string, string>) => (name: string) => vars[name];
+    assert.equal(parseCacheDir(env({ SLUICE_CACHE_DIR: '/c', HOME: '/h' })), '/c/parsed');
+    assert.equal(parseCacheDir(env({ XDG_CACHE_HOME: '/x', HOME: '/h' })), '/x/sluice/parsed');
+    assert.equal(parseCacheDir(env({ HOME: '/h' })), '/h/.cache/sluice/parsed');
+    assert.equal(parseCacheDir(env({ SLUICE_NO_CACHE: '1', SLUICE_CACHE_DIR: '/c' })), undefined);
+  });
+
+  it('status shows the same with and without the cache, and sees an edited state at once', async () => {
+    const project = await mkdtemp(join(tmpdir(), 'sluice-cache-project-'));
+    await cp(resolve('test/fixtures/sdlc-views/report-project'), project, { recursive: true });
+    const off = await sluice(project, ['status'], { SLUICE_NO_CACHE: '1' });
+    const cold = await sluice(project, ['status']);
+    const warm = await sluice(project, ['status']);
+    assert.equal(off.code, 0, off.stderr);
+    assert.equal(cold.stdout, off.stdout);
+    assert.equal(warm.stdout, off.stdout);
+    const state = join(project, '.sdlc/state.yaml');
+    await writeFile(state, (await readFile(state, 'utf8')).replace('project_name: Acme Payments', 'project_name: Acme Payouts'));
+    const edited = await sluiceJson<StatusView>(project, ['status']);
+    assert.equal(edited.doc.project, 'Acme Payouts');
+    assert.equal((parse(await readFile(state, 'utf8')) as { project_name: string }).project_name, 'Acme Payouts');
+    await rm(project, { recursive: true });
+  });
+});
