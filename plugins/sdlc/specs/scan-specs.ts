@@ -1,8 +1,5 @@
-import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { SluiceError } from '../../../core/index.ts';
 import type { SpecFile } from './spec-backlog-types.ts';
 import { findFrontmatter, parseFrontmatter } from './spec-frontmatter.ts';
@@ -78,69 +75,8 @@ export function readSpecFiles(dir: string, names: readonly string[]): SpecFile[]
   });
 }
 
-/** Scans `<repo>/specs/*.md` on this thread. A missing `specs/` folder is FILE_NOT_FOUND. */
+/** Scans `<repo>/specs/*.md`: every frontmatter through the YAML library. A missing `specs/` folder is FILE_NOT_FOUND. */
 export function scanSpecs(repo: string): SpecFile[] {
   const { dir, names } = listSpecFiles(repo);
   return readSpecFiles(dir, names);
-}
-
-/** Below this many specs a second thread costs more to start than it saves. */
-export const PARALLEL_MIN_SPECS = 2000;
-const SCAN_JOB = 'sluice:read-spec-files';
-
-/**
- * A worker loads this module's own file. That is only safe when the file is not the program's entry:
- * in a single-file bundle it is, and loading it again would start the whole CLI in the worker.
- */
-function workerSafe(): boolean {
-  const entry = process.argv[1];
-  if (entry === undefined) return true;
-  try {
-    return pathToFileURL(realpathSync(entry)).href !== import.meta.url;
-  } catch {
-    return false;
-  }
-}
-
-/** One share of the specs read in a worker thread; if the worker fails, this thread reads the share. */
-function readInWorker(dir: string, names: string[]): Promise<SpecFile[]> {
-  return new Promise((done) => {
-    let settled = false;
-    const finish = (specs: SpecFile[]) => {
-      if (!settled) (settled = true), done(specs);
-    };
-    const fallback = () => finish(readSpecFiles(dir, names));
-    try {
-      const worker = new Worker(new URL(import.meta.url), { workerData: { job: SCAN_JOB, dir, names } });
-      worker.once('message', (specs: SpecFile[]) => {
-        finish(specs);
-        void worker.terminate();
-      });
-      worker.once('error', fallback);
-      worker.once('exit', fallback);
-    } catch {
-      fallback();
-    }
-  });
-}
-
-/**
- * Scans like `scanSpecs`, spreading a large backlog over the machine's cores: YAML parsing is the
- * cost (every frontmatter goes through the YAML library), and it parallelises cleanly per file.
- * This thread reads one share while worker threads (this same module) read the others.
- */
-export async function scanSpecsParallel(repo: string, threads = Math.min(availableParallelism(), 4)): Promise<SpecFile[]> {
-  const { dir, names } = listSpecFiles(repo);
-  if (names.length < PARALLEL_MIN_SPECS || threads < 2 || !workerSafe()) return readSpecFiles(dir, names);
-  const size = Math.ceil(names.length / threads);
-  const shares = Array.from({ length: threads }, (_, i) => names.slice(i * size, (i + 1) * size));
-  const others = Promise.all(shares.slice(1).map((share) => readInWorker(dir, share)));
-  const mine = readSpecFiles(dir, shares[0]);
-  return [...mine, ...(await others).flat()];
-}
-
-// Loaded as a worker by scanSpecsParallel: read the share it was given and post it back.
-if (!isMainThread && (workerData as { job?: string } | null)?.job === SCAN_JOB) {
-  const job = workerData as { dir: string; names: string[] };
-  parentPort!.postMessage(readSpecFiles(job.dir, job.names));
 }
