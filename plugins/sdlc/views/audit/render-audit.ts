@@ -1,5 +1,5 @@
 import type { Style } from '../../../../core/index.ts';
-import type { GateAudit, GateComparison } from '../model/gate-audit.ts';
+import type { GateAudit, GateComparison, Override } from '../model/gate-audit.ts';
 import { formatTimestamp } from '../model/timestamps.ts';
 import { textTable } from '../text-table.ts';
 
@@ -22,11 +22,20 @@ export function renderAudit(a: GateAudit, s: Style): string {
   lines.push(`Failing over ${pct(a.thresholds.failingOver)} of results (may need adjustment): ${a.failingOverHalf.length ? s.red(a.failingOverHalf.join(', ')) : '—'}`);
   const who = (name: string | null) => name ?? 'unknown';
   const why = (j: string | null) => (j ? JSON.stringify(j) : s.dim('no justification recorded'));
+  // One block per transition: who signed, why, and which results were approved or let through.
+  const groups = new Map<string, Override[]>();
+  for (const o of a.overrides) {
+    const key = JSON.stringify([o.phase, o.at, o.approver, o.justification]);
+    groups.set(key, [...(groups.get(key) ?? []), o]);
+  }
   lines.push('', s.bold(`Overrides (${a.overrides.length})`));
   if (a.overrides.length === 0) lines.push(s.dim('  (none)'));
-  for (const o of a.overrides) {
-    const what = o.kind === 'approval' ? `approved ${o.subject}` : `advanced past failing ${o.gate}: ${o.subject}`;
-    lines.push(`  ${formatTimestamp(o.at)}  phase ${o.phase}: ${what}, by ${who(o.approver)}; ${why(o.justification)}`);
+  for (const group of groups.values()) {
+    const [first] = group;
+    lines.push(`  ${formatTimestamp(first.at)}  phase ${first.phase}, by ${who(first.approver)}; ${why(first.justification)}`);
+    const approved = group.filter((o) => o.kind === 'approval').map((o) => o.subject);
+    if (approved.length) lines.push(`    approved: ${approved.join(', ')}`);
+    for (const o of group.filter((x) => x.kind === 'warning-accepted')) lines.push(`    advanced past failing ${o.gate}: ${o.subject}`);
   }
   lines.push('', s.bold(`Skips (${a.skips.length})`));
   if (a.skips.length === 0) lines.push(s.dim('  (none)'));
