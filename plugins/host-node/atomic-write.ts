@@ -27,7 +27,11 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
   }
 }
 
-/** Creates `path` only if it does not exist (O_EXCL), with its content flushed to disk. */
+/**
+ * Creates `path` only if it does not exist (O_EXCL). Used for lock files, which need atomic
+ * creation but not durability: after a crash the owner is dead and the lock is stale anyway, so
+ * there is no fsync here (it was a third of a state update's cost).
+ */
 export async function writeFileExclusive(path: string, data: string): Promise<boolean> {
   let fh;
   try {
@@ -38,7 +42,6 @@ export async function writeFileExclusive(path: string, data: string): Promise<bo
   }
   try {
     await fh.writeFile(data);
-    await fh.sync();
   } finally {
     await fh.close();
   }
