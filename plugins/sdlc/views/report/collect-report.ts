@@ -43,7 +43,7 @@ export async function collectReport(kernel: Kernel, project: SdlcProject, phaseI
     phases,
     facts,
     documents,
-    timeline: { rows, start, end: Math.max(timestampMs(generatedAt), start + 60_000) },
+    timeline: { rows, start, end: Math.max(timestampMs(generatedAt), start + 1000) },
     generatedAt,
   };
 }

@@ -26,14 +26,16 @@ export function timelineLegend(): SafeHtml {
   return html`<p class="legend">${item(COLOURS.completed, 'completed')}${item(COLOURS.active, 'active now')}${item(COLOURS.skipped, 'skipped', true)}${item(COLOURS.reentered, 'left for a re-entry')}</p>`;
 }
 
-/** Axis ticks at round steps: minutes, hours or days, whichever gives 3–8 ticks. */
+/** Axis ticks at round steps (seconds to months), whichever gives 3–8 ticks. */
 function ticks(start: number, end: number): { at: number; label: string }[] {
   const span = Math.max(end - start, 1);
-  const steps = [1, 5, 15, 60, 180, 360, 720, 1440, 2880, 4320, 10080, 20160, 43200, 129600].map((m) => m * 60_000);
-  const step = steps.find((s) => span / s <= 8) ?? steps[steps.length - 1];
+  const seconds = [1, 5, 15, 30, 60, 300, 900, 3600, 10800, 21600, 43200, 86400, 172800, 259200, 604800, 1209600, 2592000, 7776000];
+  const step = (seconds.find((s) => span / (s * 1000) <= 8) ?? seconds[seconds.length - 1]) * 1000;
   const fmt = (ms: number) => {
     const iso = new Date(ms).toISOString();
-    return step >= 86_400_000 ? iso.slice(0, 10) : span > 86_400_000 ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(11, 16);
+    if (step >= 86_400_000) return iso.slice(0, 10);
+    if (step < 60_000) return iso.slice(11, 19);
+    return span > 86_400_000 ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(11, 16);
   };
   const out: { at: number; label: string }[] = [];
   for (let t = Math.ceil(start / step) * step; t <= end; t += step) out.push({ at: t, label: fmt(t) });
