@@ -29,6 +29,12 @@ describe('views over a project walked with next, skip and reenter', () => {
       ['0>1:advance', '1>2:skip', '2>3:advance', '3>1:reentry', '1>2:advance', '2>3:advance', '3>build:advance', 'build>7:advance', '7>8:advance'],
     );
     assert.equal(String(state.current_phase), '8');
+    // The Build loop's gate run carried the spec backlog as INFO rows, stored with its advance.
+    const build = state.history.find((h) => String(h.from) === 'build')!;
+    const info = (build.results ?? []).filter((r) => r.gate === 'INFO-spec-backlog');
+    assert.ok(info.every((r) => r.severity === 'INFO' && r.passed === true));
+    assert.match(info[0]?.message ?? '', /^2 specs: 1 merged · 1 in-flight · 0 ready · 0 draft; risk 1 HIGH · 0 MEDIUM · 1 LOW$/);
+    assert.ok(info.some((r) => r.check === 'in-flight 0001' && /C# SDK/.test(r.message)));
   });
 
   it('status agrees with state.yaml: current phase, every phase row, progress and the last 10 entries', async () => {
