@@ -8,7 +8,7 @@ import { builtinPackDir } from '../profile/resolve-pack.ts';
 import { readSdlcFile } from '../project/read-sdlc-file.ts';
 import { createPhaseModel, type PhaseModel } from '../registry/phase-model.ts';
 import { PhaseRegistrySchema } from '../registry/registry-schema.ts';
-import { complianceProblems, profileProblems, type SemanticProblem } from './profile-semantics.ts';
+import { complianceProblems, profileProblems, type SemanticProblem } from '../profile/profile-rules.ts';
 import { renderViolations } from './render-violations.ts';
 import { yamlViolations, type Violation, type YamlCheck } from './yaml-violations.ts';
 
