@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { ErrorCode } from '../errors/catalog.ts';
 import { SluiceError } from '../errors/sluice-error.ts';
 import { HostNotFoundError, HostTooLargeError, type Host } from '../host/host.ts';
 import { CodecError, codecForPath, type Codec } from './codec.ts';
@@ -43,8 +44,11 @@ export function parseDataText(text: string, codec: Codec, display: string): unkn
   }
 }
 
-/** Validates a value against its schema; the first issue becomes a one-line error naming the field. */
-export function validateData<S extends v.GenericSchema>(schema: S, value: unknown, display: string, code: 'STATE_INVALID' | 'INVARIANT_VIOLATED' | 'CONFIG_INVALID' = 'STATE_INVALID'): v.InferOutput<S> {
+/**
+ * Validates a value against its schema; the first issue becomes a one-line error naming the field,
+ * under `code` (a file format may have its own, e.g. PROFILE_INVALID).
+ */
+export function validateData<S extends v.GenericSchema>(schema: S, value: unknown, display: string, code: ErrorCode = 'STATE_INVALID'): v.InferOutput<S> {
   const result = v.safeParse(schema, value);
   if (result.success) return result.output;
   const issue = result.issues[0];

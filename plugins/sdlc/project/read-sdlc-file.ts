@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { isSluiceError, parseDataText, readDataText, SluiceError, validateData, type ErrorCode, type Host } from '../../../core/index.ts';
+import { parseDataText, readDataText, validateData, type ErrorCode, type Host } from '../../../core/index.ts';
 import { safeYamlCodec } from '../state/safe-yaml-codec.ts';
 
 /**
@@ -25,12 +25,7 @@ export async function readSdlcFile<S extends v.GenericSchema>(host: Host, path: 
   const cached = cache.get(path);
   if (info && cached && cached.schema === schema && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached.file as SdlcFile<v.InferOutput<S>>;
   const text = await readDataText(host, path, { display });
-  try {
-    const file = { path, text, value: validateData(schema, parseDataText(text, safeYamlCodec, display), display) };
-    if (info) cache.set(path, { schema, mtimeMs: info.mtimeMs, size: info.size, file });
-    return file;
-  } catch (error) {
-    if (isSluiceError(error, 'STATE_INVALID')) throw new SluiceError(code, { file: error.file, field: error.field, message: error.detail, data: error.data });
-    throw error;
-  }
+  const file = { path, text, value: validateData(schema, parseDataText(text, safeYamlCodec, display), display, code) };
+  if (info) cache.set(path, { schema, mtimeMs: info.mtimeMs, size: info.size, file });
+  return file;
 }

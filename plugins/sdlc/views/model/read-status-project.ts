@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { isSluiceError, parseDataText, readDataText, SluiceError, validateData, type ErrorCode, type Kernel } from '../../../../core/index.ts';
+import { parseDataText, readDataText, SluiceError, validateData, type ErrorCode, type Kernel } from '../../../../core/index.ts';
 import { bundledRegistryPath } from '../../profile/load-pack.ts';
 import { checkState } from '../../project/open-project.ts';
 import { sdlcPaths } from '../../project/project-paths.ts';
@@ -24,12 +24,7 @@ async function readCachedYaml<S extends v.GenericSchema>(kernel: Kernel, path: s
   const display = kernel.display(path);
   const text = await readDataText(kernel.host, path, { display });
   const { value } = await parseWithCache(cacheDir, code, text, (t) => parseDataText(t, safeYamlCodec, display));
-  try {
-    return validateData(schema, value, display);
-  } catch (error) {
-    if (code !== 'STATE_INVALID' && isSluiceError(error, 'STATE_INVALID')) throw new SluiceError(code, { file: error.file, field: error.field, message: error.detail, data: error.data });
-    throw error;
-  }
+  return validateData(schema, value, display, code);
 }
 
 /**
