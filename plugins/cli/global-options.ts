@@ -29,3 +29,18 @@ export function readGlobalOptions(argv: readonly string[]): GlobalOptions {
   }
   return out;
 }
+
+/**
+ * The command word of a command line (`status`, `lifecycle`), skipping options and the values of
+ * the global options that take one. Undefined for help requests, so every command gets listed.
+ */
+export function commandWord(argv: readonly string[]): string | undefined {
+  if (argv.includes('--help') || argv.includes('-h')) return undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') return argv[i + 1];
+    if (arg === '--cwd' || arg === '--concurrency') i++;
+    else if (!arg.startsWith('-')) return arg === 'help' ? undefined : arg;
+  }
+  return undefined;
+}

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { createKernel, createSecretRedactor, loadConfig, SluiceError, type CommandContext, type Kernel } from '../../core/index.ts';
 import { createNodeHost } from '../host-node/index.ts';
-import { builtinPlugins } from './builtin-plugins.ts';
+import { loadBuiltinPlugins } from './builtin-manifest.ts';
 import { buildProgram, commanderOutcome, type ProgramResult } from './build-program.ts';
 import { createCommandIO } from './command-io.ts';
-import { readGlobalOptions } from './global-options.ts';
+import { commandWord, readGlobalOptions } from './global-options.ts';
 import { printError } from './print-error.ts';
 import { watchQueueProgress } from './queue-progress.ts';
 
@@ -29,7 +29,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       host,
       config,
       projectRoot: root,
-      plugins: builtinPlugins,
+      // Config plugins may hook into any built-in, so they get every built-in; otherwise only what the command needs.
+      plugins: await loadBuiltinPlugins(config.plugins.length > 0 ? undefined : commandWord(argv)),
       concurrency: globals.concurrency,
       onWarning: (e) => io.warn(`warning: ${e.message}`),
     });

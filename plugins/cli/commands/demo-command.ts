@@ -69,8 +69,8 @@ async function demoFolder(requested: string | undefined): Promise<string> {
 async function demoKernel(root: string): Promise<Kernel> {
   const host = createNodeHost({ cwd: root });
   await host.mkdir(root);
-  const { builtinPlugins } = await import('../builtin-plugins.ts');
-  return createKernel({ host, projectRoot: root, plugins: builtinPlugins });
+  const { loadBuiltinPlugins } = await import('../builtin-manifest.ts');
+  return createKernel({ host, projectRoot: root, plugins: await loadBuiltinPlugins() });
 }
 
 interface DemoData {

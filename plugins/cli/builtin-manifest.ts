@@ -1,0 +1,39 @@
+import type { PluginDefinition } from '../../core/index.ts';
+
+/**
+ * Every plugin that ships with sluice, in load order, each behind a dynamic import. The CLI loads
+ * only what the command it runs needs (the bundle splits on these imports), so `sluice status`
+ * does not pay for the lifecycle runner or the delegate backends.
+ */
+export interface BuiltinEntry {
+  name: string;
+  /** Top-level command words the entry registers, each with the other entries its run needs. */
+  commands: Record<string, readonly string[]>;
+  load(): Promise<PluginDefinition[]>;
+}
+
+const ALL = ['*'];
+
+export const builtinManifest: readonly BuiltinEntry[] = [
+  { name: 'cli', commands: { plugins: ALL, schema: ALL, demo: ALL }, load: async () => [(await import('./cli-plugin.ts')).cliPlugin] },
+  { name: 'delegates', commands: { delegate: [] }, load: async () => (await import('../../delegates/index.ts')).delegatePlugins },
+  { name: 'gates', commands: {}, load: async () => (await import('../../gates/index.ts')).gatePlugins },
+  // `next`/`gate` run the gate types and, in the Build loop, the views' spec-backlog gate.
+  { name: 'sdlc', commands: { init: ['gates'], gate: ['gates', 'sdlc-views'], next: ['gates', 'sdlc-views'], skip: ['gates', 'sdlc-views'], reenter: [] }, load: async () => [(await import('../sdlc/sdlc-plugin.ts')).sdlcPlugin] },
+  // `profile validate` checks extra gate types against the registered ones.
+  { name: 'sdlc-views', commands: { status: [], audit: [], report: [], specs: [], handoff: [], profile: ['gates'] }, load: async () => [(await import('../sdlc/views/views-plugin.ts')).sdlcViewsPlugin] },
+  { name: 'lifecycle', commands: { lifecycle: ['delegates'] }, load: async () => [(await import('../lifecycle/lifecycle-plugin.ts')).lifecyclePlugin] },
+  { name: 'skill-tune', commands: { tune: ['delegates'] }, load: async () => [(await import('../skill-tune/skill-tune-plugin.ts')).skillTunePlugin] },
+];
+
+/**
+ * The built-in plugins a command needs: the entry that registers it plus the entries it uses.
+ * Without a command (help, unknown commands, commands from config plugins) everything loads.
+ */
+export async function loadBuiltinPlugins(command?: string): Promise<PluginDefinition[]> {
+  const owner = command === undefined ? undefined : builtinManifest.find((e) => command in e.commands);
+  const uses = owner?.commands[command!] ?? ALL;
+  const wanted = uses.includes('*') ? undefined : new Set([owner!.name, ...uses]);
+  const entries = builtinManifest.filter((e) => wanted === undefined || wanted.has(e.name));
+  return (await Promise.all(entries.map((e) => e.load()))).flat();
+}
