@@ -24,3 +24,4 @@ export { SluiceConfigSchema, DelegateSettingsSchema, defaultConfig, type SluiceC
 export { loadConfig, CONFIG_FILES, type LoadedConfig } from './config/load-config.ts';
 export { resolveInside, realPathInside, isInside } from './paths/inside.ts';
 export { createSecretRedactor, createStreamRedactor, isSecretName, type SecretRedactor } from './secrets/redact-secrets.ts';
+export { compareText } from './text/compare-text.ts';

@@ -1,4 +1,5 @@
 import { dirname, join, normalize } from 'pathe';
+import { compareText } from '../text/compare-text.ts';
 import { HostNotFoundError, HostTooLargeError, type DirEntry, type FileInfo, type FileWriter, type Host, type SpawnOptions, type SpawnResult } from './host.ts';
 
 export interface MemoryHostOptions {
@@ -124,7 +125,7 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
       const prefix = path === '/' ? '/' : `${path}/`;
       for (const d of dirs) if (d.startsWith(prefix) && d !== path && !d.slice(prefix.length).includes('/')) out.set(d, { name: d.slice(prefix.length), kind: 'dir' });
       for (const f of files.keys()) if (f.startsWith(prefix) && !f.slice(prefix.length).includes('/')) out.set(f, { name: f.slice(prefix.length), kind: 'file' });
-      return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
+      return [...out.values()].sort((a, b) => compareText(a.name, b.name));
     },
     async mkdir(p) {
       ensureDir(abs(p));

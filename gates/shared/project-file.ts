@@ -1,4 +1,4 @@
-import { HostNotFoundError, HostTooLargeError, realPathInside, type FileInfo, type Host } from '../../core/index.ts';
+import { HostNotFoundError, HostTooLargeError, realPathInside, type FileInfo, type Host, compareText } from '../../core/index.ts';
 
 /** Largest artifact a gate reads; a bigger "markdown" file is not what it claims to be. */
 export const MAX_ARTIFACT_BYTES = 8 * 1024 * 1024;
@@ -32,7 +32,7 @@ export const isTextArtifact = (name: string) => TEXT_EXTENSIONS.test(name);
 export async function listFilesUnder(host: Host, dir: string, limit = 500, depth = 4): Promise<string[]> {
   const out: string[] = [];
   const walk = async (at: string, level: number): Promise<void> => {
-    const entries = (await host.listDir(at)).sort((a, b) => a.name.localeCompare(b.name));
+    const entries = (await host.listDir(at)).sort((a, b) => compareText(a.name, b.name));
     for (const e of entries) {
       if (out.length >= limit || e.name.startsWith('.')) continue;
       const child = `${at}/${e.name}`;

@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { SluiceError, type CommandContext, type CommandDefinition, type CommandOutcome } from '../../core/index.ts';
+import { SluiceError, type CommandContext, type CommandDefinition, type CommandOutcome, compareText } from '../../core/index.ts';
 import { sluiceVersion } from './version.ts';
 
 export interface ProgramResult {
@@ -18,7 +18,7 @@ export function buildProgram(commands: readonly CommandDefinition[], makeContext
     .exitOverride()
     .configureOutput({ writeErr: () => {}, outputError: () => {} });
 
-  for (const def of [...commands].sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const def of [...commands].sort((a, b) => compareText(a.name, b.name))) {
     const parts = def.name.split(' ');
     let parent = program;
     for (const part of parts.slice(0, -1)) {

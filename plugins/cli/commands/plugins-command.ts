@@ -1,4 +1,4 @@
-import { defineCommand, type Kernel } from '../../../core/index.ts';
+import { defineCommand, type Kernel, compareText } from '../../../core/index.ts';
 
 interface PluginsReport {
   plugins: { name: string; version?: string; enforce?: string; source: string; loadMs: number }[];
@@ -23,7 +23,7 @@ export async function collectPlugins(kernel: Kernel): Promise<PluginsReport> {
     gates: kernel.gates.entries().map(({ plugin, value }) => ({ type: value.type, id: value.id, plugin, description: value.description })),
     delegates,
     workflows: kernel.workflows.entries().map(({ plugin, value }) => ({ name: value.name, plugin, description: value.description })),
-    commands: kernel.commands.entries().map(({ plugin, value }) => ({ name: value.name, plugin, summary: value.summary })).sort((a, b) => a.name.localeCompare(b.name)),
+    commands: kernel.commands.entries().map(({ plugin, value }) => ({ name: value.name, plugin, summary: value.summary })).sort((a, b) => compareText(a.name, b.name)),
     hooks: kernel.hooks.list().map((h) => ({ name: h.name, kind: h.kind, observer: h.observer, declaredBy: h.declaredBy, handlers: h.handlers.map((x) => x.plugin) })),
     jobs: kernel.queue.jobNames(),
     schemas: kernel.schemas.names(),

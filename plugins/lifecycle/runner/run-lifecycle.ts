@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { dirname, join } from 'pathe';
-import { acquireLock, isSluiceError, SluiceError, toSluiceError, type LockHandle, type ProgressHandle } from '../../../core/index.ts';
+import { acquireLock, isSluiceError, SluiceError, toSluiceError, type LockHandle, type ProgressHandle, compareText } from '../../../core/index.ts';
 import type { AuthorizeOptions } from '../commit/authorize-commit.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { SPEC } from '../readers/plan-tasks-reader.ts';
@@ -165,7 +165,7 @@ async function requireSpec(lc: LifecycleContext, slug: string): Promise<void> {
 async function openRequirements(lc: LifecycleContext): Promise<string[]> {
   const entries = await lc.host.listDir(join(lc.root, WORKFLOWS_DIR)).catch(() => []);
   const slugs: string[] = [];
-  for (const e of entries.filter((x) => x.kind === 'file' && x.name.endsWith('.json')).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const e of entries.filter((x) => x.kind === 'file' && x.name.endsWith('.json')).sort((a, b) => compareText(a.name, b.name))) {
     const slug = e.name.slice(0, -5);
     const state = await readWorkflowState(lc, slug).catch(() => undefined);
     if (state?.status !== 'COMMITTED') slugs.push(slug);

@@ -1,3 +1,4 @@
+import { compareText } from '../../../core/index.ts';
 import type { MetricReading } from '../../../gates/consistency-gate.ts';
 import type { Profile } from '../profile/profile-schema.ts';
 import type { SdlcState } from '../state/state-schema.ts';
@@ -23,7 +24,7 @@ export function profileMetrics(profile: Profile): Record<string, MetricReading> 
 export function lockedMetrics(state: SdlcState): Record<string, MetricReading & { phase: string }> {
   const locks = Object.entries(state.phases)
     .filter(([, p]) => p.locked_metrics && p.completed_at)
-    .sort(([, a], [, b]) => String(a.completed_at).localeCompare(String(b.completed_at)));
+    .sort(([, a], [, b]) => compareText(String(a.completed_at), String(b.completed_at)));
   const out: Record<string, MetricReading & { phase: string }> = {};
   for (const [id, p] of locks) for (const [key, m] of Object.entries(p.locked_metrics ?? {})) out[key] = { value: m.value, source: m.source, phase: id };
   return out;

@@ -1,3 +1,4 @@
+import { compareText } from '../../../../core/index.ts';
 import type { StoredGateResult } from '../../state/gate-result-schema.ts';
 import { phaseKey } from '../../state/phase-id.ts';
 import type { SdlcState } from '../../state/state-schema.ts';
@@ -113,7 +114,7 @@ export function auditGates(state: SdlcState): GateAudit {
   const round = (n: number) => Math.round(n * 1000) / 1000;
   const gates = [...byGate.values()]
     .map((g) => ({ ...g, passRate: round(g.passed / g.results), failRate: round(g.failed / g.results), manualRate: round(g.manual / g.results) }))
-    .sort((a, b) => a.gate.localeCompare(b.gate));
+    .sort((a, b) => compareText(a.gate, b.gate));
 
   const overrides: Override[] = [];
   const skips: TransitionNote[] = [];
@@ -162,7 +163,7 @@ export interface GateComparison {
 
 export function compareAudits(a: GateAudit, b: GateAudit): GateComparison[] {
   const pick = (g: GateRates | undefined) => (g ? { results: g.results, passRate: g.passRate, failRate: g.failRate, manualRate: g.manualRate } : null);
-  const names = [...new Set([...a.gates, ...b.gates].map((g) => g.gate))].sort((x, y) => x.localeCompare(y));
+  const names = [...new Set([...a.gates, ...b.gates].map((g) => g.gate))].sort((x, y) => compareText(x, y));
   return names.map((gate) => {
     const ga = pick(a.gates.find((g) => g.gate === gate));
     const gb = pick(b.gates.find((g) => g.gate === gate));
