@@ -11,7 +11,8 @@ const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { sluice: 'plugins/cli/main.ts' },
+  // sluice: the CLI; index: the plugin API (`import { definePlugin } from 'sluice'`).
+  entryPoints: { sluice: 'plugins/cli/main.ts', index: 'core/index.ts' },
   outdir: 'dist',
   entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',

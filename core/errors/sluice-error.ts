@@ -18,8 +18,15 @@ export interface SluiceErrorDetails {
   cause?: unknown;
 }
 
+/** Marks sluice errors across copies of the module (a plugin bundling its own copy of sluice). */
+const BRAND = Symbol.for('sluice.error');
+
 /** The only error type sluice lets reach the user: a catalogued code plus where it happened. */
 export class SluiceError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+
   readonly code: ErrorCode;
   readonly exitCode: ExitCodeValue;
   readonly hint: string;
@@ -35,6 +42,7 @@ export class SluiceError extends Error {
     const detail = oneLine(details.message ?? entry.title);
     super(formatLine(code, detail, details), details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'SluiceError';
+    Object.defineProperty(this, BRAND, { value: true });
     this.code = code;
     this.exitCode = entry.exit;
     this.hint = details.hint ?? entry.hint;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { build } from 'esbuild';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -99,5 +100,28 @@ describe('sluice CLI', () => {
     const r = await runCli(['--concurrency', 'zero', 'plugins']);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--concurrency must be an integer/);
+  });
+});
+
+describe('plugin API package', () => {
+  it("a plugin can import definePlugin and SluiceError from 'sluice'; its errors keep their code and exit code", async () => {
+    // An installed copy of the package as npm would lay it out: package.json's exports, and the
+    // API entry bundled by the same esbuild settings as scripts/build.mjs (a separate copy of core).
+    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { exports: Record<string, string> };
+    const dir = await project({ 'sluice.config.yaml': 'plugins: [./acme.mjs]\n' });
+    const installed = join(dir, 'node_modules', 'sluice');
+    await mkdir(installed, { recursive: true });
+    await writeFile(join(installed, 'package.json'), JSON.stringify({ name: 'sluice', type: 'module', exports: pkg.exports }));
+    await build({ entryPoints: ['core/index.ts'], outfile: join(installed, pkg.exports['.']), bundle: true, format: 'esm', platform: 'node', logLevel: 'error', banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" } });
+    await writeFile(
+      join(dir, 'acme.mjs'),
+      `import { definePlugin, SluiceError } from 'sluice';
+      export default definePlugin({ name: 'acme-api', setup(ctx) {
+        ctx.registerCommand({ name: 'acme-check', summary: 'org check', async run() { throw new SluiceError('WIP_CAP_BREACHED', { message: 'too many specs in flight' }); } });
+      } });`,
+    );
+    const r = await runCli(['acme-check', '--cwd', dir]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /WIP_CAP_BREACHED: too many specs in flight/);
   });
 });
