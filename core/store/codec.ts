@@ -1,4 +1,12 @@
-import { parseDocument, stringify as stringifyYaml } from 'yaml';
+import { LineCounter, stringify as stringifyYaml } from 'yaml';
+import { checkDataShape } from './data-shape.ts';
+import { CodecError } from './codec-error.ts';
+import { jsonErrorOffset } from './json-error-offset.ts';
+import { parseYamlDocument, yamlToData } from './yaml-document.ts';
+
+export { CodecError } from './codec-error.ts';
+export { MAX_YAML_ALIASES } from './yaml-document.ts';
+export { MAX_DATA_DEPTH } from './data-shape.ts';
 
 /** How a data file is turned into a value and back. Parse errors carry a line for the one-line message. */
 export interface Codec {
@@ -7,35 +15,17 @@ export interface Codec {
   stringify(value: unknown): string;
 }
 
-export class CodecError extends Error {
-  readonly line?: number;
-  readonly column?: number;
-  constructor(message: string, line?: number, column?: number) {
-    super(line === undefined ? message : `${message} (line ${line}, column ${column ?? 1})`);
-    this.name = 'CodecError';
-    this.line = line;
-    this.column = column;
-  }
-}
-
-/** Alias expansion is capped: a few lines of anchors must not expand into gigabytes. */
-export const MAX_YAML_ALIASES = 100;
-
 export const yamlCodec: Codec = {
   name: 'yaml',
   parse(text) {
     if (text.trim() === '') throw new CodecError('file is empty');
-    const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+    const doc = parseYamlDocument(text, { uniqueKeys: true, lineCounter: new LineCounter() });
     const first = doc.errors[0];
     if (first) {
       const pos = first.linePos?.[0];
       throw new CodecError(first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, ''), pos?.line, pos?.col);
     }
-    try {
-      return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
-    } catch (error) {
-      throw new CodecError(error instanceof Error ? error.message : String(error));
-    }
+    return yamlToData(doc);
   },
   stringify(value) {
     // No anchors on output: a value used twice is written twice, so other tools read it plainly.
@@ -47,16 +37,24 @@ export const jsonCodec: Codec = {
   name: 'json',
   parse(text) {
     if (text.trim() === '') throw new CodecError('file is empty');
+    let value: unknown;
     try {
-      return JSON.parse(text);
+      value = JSON.parse(text);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const at = /position (\d+)/.exec(message);
-      if (!at) throw new CodecError(message);
-      const before = text.slice(0, Number(at[1]));
+      // V8 gives the position for some errors only; for the others, find it ourselves.
+      const at = Number(/position (\d+)/.exec(message)?.[1] ?? jsonErrorOffset(text));
+      const before = text.slice(0, at);
       const line = before.split('\n').length;
-      throw new CodecError(message.replace(/ in JSON at position \d+.*$/, ''), line, Number(at[1]) - before.lastIndexOf('\n'));
+      // `Unexpected token 'x', "<a quote of the file>" is not valid JSON`: the quote spans lines; the position says more.
+      const what = message
+        .replace(/ (?:in JSON )?at position \d+.*$/s, '')
+        .replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, '')
+        .replace(/[\u0000-\u001f]/g, (c) => JSON.stringify(c).slice(1, -1));
+      throw new CodecError(what, line, at - before.lastIndexOf('\n'));
     }
+    checkDataShape(value, false);
+    return value;
   },
   stringify(value) {
     return `${JSON.stringify(value, null, 2)}\n`;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { isNode, isPair, isScalar, LineCounter, parseDocument, visit, type Document } from 'yaml';
-import { yamlCodec } from '../../../core/index.ts';
+import { isNode, isPair, isScalar, LineCounter, visit, type Document } from 'yaml';
+import { CodecError, parseYamlDocument, yamlCodec } from '../../../core/index.ts';
 
 /** One problem in one file: where (the YAML path and line) and what. */
 export interface Violation {
@@ -41,7 +41,14 @@ function position(doc: Document, lines: LineCounter, path: readonly (string | nu
  */
 export function yamlViolations<S extends v.GenericSchema>(text: string, schema: S, file: string): YamlCheck<v.InferOutput<S>> {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: true });
+  let doc: Document;
+  try {
+    doc = parseYamlDocument(text, { lineCounter: lines, uniqueKeys: true });
+  } catch (error) {
+    // Nesting too deep to build a document: the one violation, with nothing to locate.
+    if (!(error instanceof CodecError)) throw error;
+    return { violations: [{ file, path: '', line: error.line, column: error.column, message: error.message.replace(/ \(line \d+, column \d+\)$/, '') }], locate: () => ({}) };
+  }
   const out: Violation[] = [];
   const locate = (dotted: string) => position(doc, lines, dotted === '' ? [] : dotted.split('.').map((k) => (/^\d+$/.test(k) ? Number(k) : k)));
   const seen = new Set<string>();

@@ -1,6 +1,5 @@
-import { isPair, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
-import { CodecError, yamlCodec, type Codec } from '../../../core/index.ts';
-import { MAX_YAML_ALIASES } from '../../../core/store/codec.ts';
+import { isPair, isScalar, LineCounter, visit, type Document, type Node } from 'yaml';
+import { CodecError, parseYamlDocument, yamlCodec, yamlToData, type Codec } from '../../../core/index.ts';
 
 /**
  * The kernel's YAML rules (one-line syntax errors, alias-bomb cap, empty file refused) plus two
@@ -40,18 +39,14 @@ function parseChecked(text: string): unknown {
   if (text.trim() === '') throw new CodecError('file is empty');
   const lineCounter = new LineCounter();
   // merge: `<<: *defaults` keys, as PyYAML (YAML 1.1) writes and reads them.
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, merge: true });
+  const doc = parseYamlDocument(text, { lineCounter, uniqueKeys: true, merge: true });
   const first = doc.errors[0];
   if (first) {
     const pos = first.linePos?.[0] ?? lineCounter.linePos(first.pos[0]);
     throw new CodecError(first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, ''), pos?.line, pos?.col);
   }
   checkKeys(doc, lineCounter);
-  try {
-    return doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
-  } catch (error) {
-    throw new CodecError(error instanceof Error ? error.message : String(error));
-  }
+  return yamlToData(doc);
 }
 
 function checkKeys(doc: Document, lineCounter: LineCounter): void {

@@ -1,0 +1,41 @@
+import { CodecError } from './codec-error.ts';
+
+/**
+ * Data files nest a handful of levels. Parsers, validators, `structuredClone` and the writers all
+ * recurse, so a file nested thousands of levels deep (or a YAML alias that contains itself) would
+ * end in a stack overflow far from the file; it is refused when parsed instead, naming the file.
+ */
+export const MAX_DATA_DEPTH = 100;
+
+/**
+ * Refuses a parsed value nested deeper than MAX_DATA_DEPTH, or holding a cycle (`a: &a [*a]`).
+ * `shared`: the value may reuse nodes (YAML aliases), so heights are memoised and cycles looked for.
+ */
+export function checkDataShape(value: unknown, shared: boolean): void {
+  heightOf(value, 0, shared ? { onPath: new Set(), heights: new Map() } : undefined);
+}
+
+interface Seen {
+  onPath: Set<object>;
+  heights: Map<object, number>;
+}
+
+/** Recursion stops at MAX_DATA_DEPTH, so this never goes deeper than the limit itself. */
+function heightOf(node: unknown, depth: number, seen: Seen | undefined): number {
+  if (node === null || typeof node !== 'object') return 0;
+  const known = seen?.heights.get(node);
+  if (known !== undefined) {
+    if (depth + known > MAX_DATA_DEPTH) throw tooDeep();
+    return known;
+  }
+  if (seen?.onPath.has(node)) throw new CodecError('an alias refers to a node that contains it (a cycle), which no data file can hold');
+  if (depth >= MAX_DATA_DEPTH) throw tooDeep();
+  seen?.onPath.add(node);
+  let height = 0;
+  for (const child of Array.isArray(node) ? node : Object.values(node)) height = Math.max(height, heightOf(child, depth + 1, seen));
+  seen?.onPath.delete(node);
+  seen?.heights.set(node, height + 1);
+  return height + 1;
+}
+
+const tooDeep = () => new CodecError(`data is nested more than ${MAX_DATA_DEPTH} levels deep`);
