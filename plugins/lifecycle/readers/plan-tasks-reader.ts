@@ -18,9 +18,21 @@ export const SPEC = 'spec.md';
 export const PlanTasksSchema = v.pipe(
   v.array(v.object({ id: v.pipe(v.string(), v.regex(/^T-\d{3,}$/)), done: v.boolean(), title: v.string() })),
   v.minLength(1, 'plan.md has no task markers like "- [ ] [T-001] title"'),
-  v.check((tasks) => new Set(tasks.map((t) => t.id)).size === tasks.length, 'a task id appears twice'),
+  v.check(
+    (tasks) => repeatedId(tasks) === undefined,
+    (issue) => `task id ${repeatedId(issue.input as { id: string }[])} appears twice`,
+  ),
 );
 export type PlanTask = v.InferOutput<typeof PlanTasksSchema>[number];
+
+function repeatedId(tasks: readonly { id: string }[]): string | undefined {
+  const seen = new Set<string>();
+  for (const { id } of tasks) {
+    if (seen.has(id)) return id;
+    seen.add(id);
+  }
+  return undefined;
+}
 
 const MARKER = /^\[( |x|X)\]\s+(?:\*\*|`)?\[?(T-\d{3,})\]?(?:\*\*|`)?:?\s*(.*)$/;
 
