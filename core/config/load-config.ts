@@ -18,15 +18,16 @@ export async function loadConfig(host: Host, projectRoot: string): Promise<Loade
   for (const name of CONFIG_FILES) {
     const path = join(projectRoot, name);
     if ((await host.stat(path)) === null) continue;
-    const text = await readDataText(host, path, { display: name });
-    if (text.trim() === '') return { config: defaultConfig(), file: path };
     let raw: unknown;
     try {
+      const text = await readDataText(host, path, { display: name });
+      if (text.trim() === '') return { config: defaultConfig(), file: path };
       raw = parseDataText(text, name.endsWith('.json') ? jsonCodec : yamlCodec, name);
     } catch (error) {
+      // Too large or missing stay what they are; bytes that are not UTF-8 are a malformed config like bad syntax.
+      if (!(error instanceof SluiceError) || error.code !== 'STATE_CORRUPT') throw error;
       // Same message, but as a configuration error.
-      const e = error as { file?: string; field?: string; detail?: string };
-      throw new SluiceError('CONFIG_MALFORMED', { file: e.file ?? name, field: e.field, message: e.detail ?? String(error), cause: error });
+      throw new SluiceError('CONFIG_MALFORMED', { file: error.file ?? name, field: error.field, message: error.detail, cause: error });
     }
     return { config: validateData(SluiceConfigSchema, raw ?? {}, name, 'CONFIG_INVALID'), file: path };
   }

@@ -77,7 +77,8 @@ async function readHolder(host: Host, lockPath: string): Promise<Holder | 'gone'
     const ageMs = host.now().getTime() - info.mtimeMs;
     try {
       const owner = JSON.parse(text) as LockOwner;
-      if (typeof owner?.pid === 'number' && typeof owner.hostname === 'string') return { text, owner, ageMs };
+      // Only a real process id: `kill(0)` and `kill(-1)` succeed (they address groups), so such an owner would never look dead.
+      if (Number.isSafeInteger(owner?.pid) && owner.pid > 0 && typeof owner.hostname === 'string') return { text, owner, ageMs };
     } catch {
       // fall through: unreadable owner
     }
