@@ -53,10 +53,12 @@ export const jsonCodec: Codec = {
         .replace(/[\u0000-\u001f]/g, (c) => JSON.stringify(c).slice(1, -1));
       throw new CodecError(what, line, at - before.lastIndexOf('\n'));
     }
-    checkDataShape(value, false);
+    checkDataShape(value, { finite: true });
     return value;
   },
   stringify(value) {
+    // Never write what would read back differently (Infinity becomes null).
+    checkDataShape(value, { finite: true });
     return `${JSON.stringify(value, null, 2)}\n`;
   },
 };

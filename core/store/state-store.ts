@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import { SluiceError } from '../errors/sluice-error.ts';
 import type { Host } from '../host/host.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
-import { codecForPath, type Codec } from './codec.ts';
+import { CodecError, codecForPath, type Codec } from './codec.ts';
 import { acquireLock } from './file-lock.ts';
 import { parseDataText, readDataText, validateData } from './read-data-file.ts';
 
@@ -74,7 +74,13 @@ export function createStateStore(options: StateStoreOptions): StateStore {
   }
 
   async function write<S extends v.GenericSchema>(file: StateFile<S>, value: unknown): Promise<void> {
-    const text = (file.codec ?? codecForPath(file.path)).stringify(value);
+    let text: string;
+    try {
+      text = (file.codec ?? codecForPath(file.path)).stringify(value);
+    } catch (error) {
+      if (!(error instanceof CodecError)) throw error;
+      throw new SluiceError('INVARIANT_VIOLATED', { file: display(file.path), message: `update would write a value that does not read back: ${error.message}` });
+    }
     await host.writeAtomic(file.path, text);
   }
 

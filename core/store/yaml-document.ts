@@ -59,7 +59,7 @@ export function yamlToData(doc: Document.Parsed): unknown {
   } catch (error) {
     throw new CodecError(error instanceof Error ? error.message : String(error));
   }
-  checkDataShape(value, true);
+  checkDataShape(value, { shared: true });
   return value;
 }
 

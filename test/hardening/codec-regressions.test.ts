@@ -67,6 +67,19 @@ describe('codec regressions found by fuzzing', () => {
     assert.throws(() => safeYamlCodec.parse('1: a\n"1": b\n'), /duplicate key "1"/);
   });
 
+  it('a JSON number too large for a double is refused when read (Infinity passed v.number() and was written back as null, breaking the file)', async () => {
+    const Reroute = v.looseObject({ repair_round: v.number() });
+    const file = { path: '/project/state.json', schema: Reroute };
+    const text = '{ "repair_round": 1e999 }';
+    const { host, store } = await storeWith(file.path, text);
+    await assert.rejects(store.update(file, (s) => ({ ...s, note: 'x' })), corrupt('state.json', /too large to be read exactly/));
+    assert.equal(host.files()[file.path], text, 'untouched');
+    // An update that computes Infinity is refused too, and nothing is written.
+    const ok = await storeWith(file.path, '{ "repair_round": 1 }');
+    await assert.rejects(ok.store.update(file, (s) => ({ ...s, repair_round: s.repair_round / 0 })), { code: 'INVARIANT_VIOLATED', message: /does not read back/ });
+    assert.equal(ok.host.writes(file.path), 0);
+  });
+
   it('a JSON syntax error names its line and column, also when V8 does not give a position', () => {
     assert.throws(() => jsonCodec.parse('{\n  "verdict": "TEST_PASS",\n  "counts": tru\n}'), (e: Error) => {
       assert.equal(e.message, "Unexpected token '\\n' (line 3, column 13)");

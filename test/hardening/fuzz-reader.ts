@@ -5,7 +5,8 @@ import { dirname, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
-import { createKernel, createMemoryHost, errorCatalog, SluiceError, type ErrorCode, type Host, type Kernel } from '../../core/index.ts';
+import * as v from 'valibot';
+import { createKernel, createMemoryHost, errorCatalog, SluiceError, type Codec, type ErrorCode, type Host, type Kernel } from '../../core/index.ts';
 import { builtinPlugins } from '../../plugins/cli/builtin-plugins.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
 import { fuzzInputs, scaled, specialShapes, type Format, type SpecialShape } from './fuzz-inputs.ts';
@@ -41,6 +42,11 @@ export interface ReaderSpec {
   read(io: ReaderIO): Promise<unknown>;
   /** The returned value meets the reader's contract (usually: `v.is(Schema, value)`). */
   valid(value: unknown): boolean;
+  /**
+   * State files: what was read must survive being written back (the store writes the value it
+   * validated with this codec and schema), or the next run finds a file sluice itself broke.
+   */
+  rewrite?: { codec: Codec; schema: v.GenericSchema };
   /** Part of the result compared between a seed and its BOM/CRLF variants (default: all of it). */
   view?(value: unknown): unknown;
   /** Messages of this reader that need no field: they are about the whole file, or name what they mean. */
@@ -87,6 +93,7 @@ const WHOLE_FILE = new RegExp(
     'Excessive alias count',
     'Unresolved alias',
     'a cycle',
+    'too large to be read exactly',
     'nested more than \\d+ levels',
     'Unexpected end of JSON input',
     'Invalid key: Expected never but received ""',
@@ -117,6 +124,7 @@ async function readOnce(spec: ReaderSpec, io: ReaderIO, what: string): Promise<O
   if (outcome.ok) {
     assert.ok(spec.valid(outcome.value), `${spec.file} (${what}): returned a value that does not pass its schema: ${JSON.stringify(outcome.value)?.slice(0, 300)}`);
     assertPlainData(outcome.value, `${spec.file} (${what})`);
+    if (spec.rewrite) assertRewritable(spec.rewrite, outcome.value, `${spec.file} (${what})`);
   } else {
     const e = outcome.error;
     assert.ok(e.code in errorCatalog, `${spec.file} (${what}): code ${e.code} is not in the catalog`);
@@ -135,6 +143,19 @@ function assertPlainData(value: unknown, where: string, depth = 0): void {
   if (Array.isArray(value)) assert.equal(proto, Array.prototype, `${where}: an array with a foreign prototype`);
   else if (proto !== Object.prototype && proto !== null) return; // class instances (Date, Map) the reader made on purpose
   for (const child of Object.values(value)) assertPlainData(child, where, depth + 1);
+}
+
+/** Written with the state's codec and read back, the value still passes its schema and is unchanged. */
+function assertRewritable({ codec, schema }: NonNullable<ReaderSpec['rewrite']>, value: unknown, where: string): void {
+  let again: unknown;
+  try {
+    again = codec.parse(codec.stringify(value));
+  } catch (error) {
+    assert.fail(`${where}: the value read cannot be written back and read again: ${String(error)}`);
+  }
+  const result = v.safeParse(schema, again);
+  assert.ok(result.success, `${where}: written back, the value no longer passes its schema: ${result.issues?.[0].message} at ${result.issues && v.getDotPath(result.issues[0])}`);
+  assert.deepEqual(result.output, value, `${where}: written back, the value reads differently`);
 }
 
 /** A memory host holding the fixtures, reused across inputs; its clock moves on every call so mtimes differ. */
@@ -215,7 +236,7 @@ export async function fuzzReader(spec: ReaderSpec): Promise<FuzzStats> {
         }
       }),
       // Shrinking a failure costs minutes of reads; SLUICE_FUZZ_SHRINK=1 turns it on when hunting one down.
-      { seed: spec.seed ?? 7, numRuns: scaled(spec.runs ?? 1000), endOnFailure: process.env.SLUICE_FUZZ_SHRINK !== '1' },
+      { seed: spec.seed ?? 7, numRuns: scaled(spec.runs ?? 1000), endOnFailure: process.env.SLUICE_FUZZ_SHRINK !== '1', includeErrorInReport: true },
     );
     for (const [i, seed] of spec.seeds.entries()) {
       for (const shape of specialShapes(spec.format, seed, spec.frontmatter, i > 0)) {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as v from 'valibot';
+import { jsonCodec } from '../../core/index.ts';
 import { createLifecycleContext } from '../../plugins/lifecycle/lifecycle-context.ts';
 import { CommitRequestSchema, readCommitRequest } from '../../plugins/lifecycle/readers/commit-request-reader.ts';
 import { PlanTasksSchema, readPlanTasks } from '../../plugins/lifecycle/readers/plan-tasks-reader.ts';
@@ -26,6 +27,7 @@ describe('lifecycle readers return a valid value or a catalogued error naming th
       format: 'json',
       seeds: [seedFile('lifecycle', 'workflow-state-committed.json'), JSON.stringify(fresh, null, 2)],
       codes: ['STATE_CORRUPT', 'STATE_INVALID', 'FILE_TOO_LARGE'],
+      rewrite: { codec: jsonCodec, schema: WorkflowStateSchema },
       read: async (io) => readWorkflowState(createLifecycleContext(await io.kernel(), io.root), 'fuzz'),
       valid: (value) => v.is(WorkflowStateSchema, value),
     });

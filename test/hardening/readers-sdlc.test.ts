@@ -14,6 +14,7 @@ import { readSdlcFile } from '../../plugins/sdlc/project/read-sdlc-file.ts';
 import { createPhaseModel } from '../../plugins/sdlc/registry/phase-model.ts';
 import { PhaseRegistrySchema, type PhaseRegistry } from '../../plugins/sdlc/registry/registry-schema.ts';
 import { scanSpecs } from '../../plugins/sdlc/specs/scan-specs.ts';
+import { safeYamlCodec } from '../../plugins/sdlc/state/safe-yaml-codec.ts';
 import { SdlcStateSchema } from '../../plugins/sdlc/state/state-schema.ts';
 import { describeStats, fuzzReader } from './fuzz-reader.ts';
 import { repoFile, repoRoot, seedFile } from './repo-files.ts';
@@ -33,6 +34,7 @@ describe('SDLC readers return a valid value or a catalogued error naming the fil
       seeds: [seedFile('sdlc', 'state-fresh.yaml'), repoFile('test/fixtures/sdlc-views/report-project/.sdlc/state.yaml')],
       fixtures: frozen,
       codes: ['STATE_CORRUPT', 'STATE_INVALID', 'FILE_TOO_LARGE', 'PHASE_UNKNOWN'],
+      rewrite: { codec: safeYamlCodec, schema: SdlcStateSchema },
       read: async (io) => (await openProject(await io.kernel())).state,
       valid: (value) => v.is(SdlcStateSchema, value),
     });

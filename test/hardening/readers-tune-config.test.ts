@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { describe, it } from 'node:test';
 import * as v from 'valibot';
-import { acquireLock, loadConfig, SluiceConfigSchema } from '../../core/index.ts';
+import { acquireLock, jsonCodec, loadConfig, SluiceConfigSchema } from '../../core/index.ts';
 import { loadScript } from '../../delegates/script/script-file.ts';
 import { DelegateScriptSchema, ScriptSequenceStateSchema } from '../../delegates/script/script-schema.ts';
 import { sequenceStatePath, takeSequencePosition } from '../../delegates/script/script-sequence.ts';
@@ -24,6 +24,7 @@ describe('skill-tune, config, script and lock readers return a valid value or a 
       format: 'json',
       seeds: [seedFile('tune', 'iteration-state.json')],
       codes: ['STATE_CORRUPT', 'STATE_INVALID', 'FILE_TOO_LARGE'],
+      rewrite: { codec: jsonCodec, schema: IterationStateSchema },
       read: async (io) => (await io.kernel()).store.read(stateFileOf(dirname(io.path))),
       valid: (value) => v.is(IterationStateSchema, value),
     });
