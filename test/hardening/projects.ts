@@ -1,0 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { data, sdlcKernel, sluice, tempDir, writeCurrentArtifacts } from '../sdlc/sdlc-fixture.ts';
+
+/** An SDLC project at phase 0 with its artifacts written, and the `next` line that advances it. */
+export async function projectReadyToAdvance(prefix: string): Promise<{ dir: string; statePath: string; oldText: string; args: string[] }> {
+  const dir = await tempDir(prefix);
+  const kernel = await sdlcKernel(dir);
+  await sluice(kernel, 'init');
+  await writeCurrentArtifacts(kernel);
+  const approve = data<{ unapproved: string[] }>(await sluice(kernel, 'next')).unapproved;
+  const statePath = join(dir, '.sdlc', 'state.yaml');
+  return { dir, statePath, oldText: readFileSync(statePath, 'utf8'), args: ['next', ...approve.flatMap((id) => ['--approve', id]), '--signed-by', 'Ana Ruiz', '--confirmed', '--json'] };
+}
