@@ -31,7 +31,7 @@ export async function improveIteration(run: TuneRun, state: IterationState, roun
   const targets = improvementTargets(state, round);
   const skills = state.skills.filter((s) => targets.includes(s.id));
   // The skills must equal the snapshot first: a resumed run may have been killed half-way through a sync.
-  for (const s of state.skills) await syncTree(host, inRun(run, P.snapshot(round, s.id)), skillDirOf(kernel, s));
+  for (const s of state.skills) await syncTree(host, inRun(run, P.snapshot(round, s.id)), await skillDirOf(kernel, s));
   const work = inRun(run, P.improveWork(round));
   await host.remove(work, { recursive: true });
   for (const s of skills) await copyTree(host, inRun(run, P.snapshot(round, s.id)), join(work, s.id));
@@ -74,7 +74,7 @@ export async function improveIteration(run: TuneRun, state: IterationState, roun
     }
   }
   if (problems.length) {
-    for (const s of state.skills) await syncTree(host, inRun(run, P.snapshot(round, s.id)), skillDirOf(kernel, s));
+    for (const s of state.skills) await syncTree(host, inRun(run, P.snapshot(round, s.id)), await skillDirOf(kernel, s));
     record = { ...base, status: 'rolled_back', changed_files: [], reason: `${problems.join('; ')}; the skills were restored from ${P.snapshot(round, '*')} (the rejected copy is kept in ${P.improveWork(round)})` };
   } else {
     const changed: string[] = [];
@@ -86,7 +86,7 @@ export async function improveIteration(run: TuneRun, state: IterationState, roun
         diffs.push({ id: s.id, file, before: await read(snapshot), after: await read(join(work, s.id)) });
         changed.push(`${s.id}/${file}`);
       }
-      await syncTree(host, join(work, s.id), skillDirOf(kernel, s));
+      await syncTree(host, join(work, s.id), await skillDirOf(kernel, s));
     }
     await host.remove(work, { recursive: true });
     record = { ...base, status: changed.length ? 'applied' : 'unchanged', changed_files: changed };

@@ -37,7 +37,7 @@ export async function restoreSkills(kernel: Kernel, runDirArg: string, iteration
     }
     const skills: RestoreResult['skills'] = [];
     for (const { s, from } of sources) {
-      const changes = await syncTree(kernel.host, from, skillDirOf(kernel, s));
+      const changes = await syncTree(kernel.host, from, await skillDirOf(kernel, s));
       skills.push({ id: s.id, path: s.path, changed: changedPaths(changes) });
     }
     return { runDir: workDir, source: iteration === undefined ? 'backup' : `iteration ${iteration}`, skills };

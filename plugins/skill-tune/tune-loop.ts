@@ -108,7 +108,7 @@ export async function driveTune(run: TuneRun, resumed: boolean): Promise<TuneRes
 async function copySkills(run: TuneRun, state: IterationState, target: (id: string) => string): Promise<void> {
   const { kernel } = run;
   for (const s of state.skills) {
-    const dir = skillDirOf(kernel, s);
+    const dir = await skillDirOf(kernel, s);
     const check = await checkSkillFolder(kernel.host, dir);
     if (!check.ok) throw new SluiceError('SKILL_INVALID', { file: kernel.display(join(dir, 'SKILL.md')), field: check.field, message: `${check.message} (the skill changed outside the run)` });
     await copyTree(kernel.host, dir, inRun(run, target(s.id)), { display: kernel.display });

@@ -1,5 +1,5 @@
 import { join, relative } from 'pathe';
-import { isInside, SluiceError, type Kernel } from '../../core/index.ts';
+import { isInside, realPathInside, SluiceError, type Kernel } from '../../core/index.ts';
 import type { IterationState } from './iteration-state-schema.ts';
 import { resolveSkill, type ResolvedSkill } from './read-skill.ts';
 import { driveTune, type TuneResult } from './tune-loop.ts';
@@ -29,7 +29,7 @@ export async function startTune(kernel: Kernel, plan: Omit<TunePlan, 'notes'>, o
     if (other !== undefined) throw new SluiceError('USAGE', { message: `two skills share the folder name ${JSON.stringify(s.id)} (${kernel.display(other)} and ${kernel.display(s.dir)}); rename one` });
     seen.set(s.id, s.dir);
   }
-  const parent = kernel.resolveInProject(o.runDir ?? DEFAULT_RUN_DIR, '--run-dir');
+  const parent = await realPathInside(kernel.host, kernel.projectRoot, o.runDir ?? DEFAULT_RUN_DIR, '--run-dir');
   for (const s of skills) {
     if (isInside(s.dir, parent) || isInside(parent, s.dir)) throw new SluiceError('USAGE', { message: `the run folder ${kernel.display(parent)} and the skill ${kernel.display(s.dir)} overlap; a snapshot would copy itself` });
     for (const other of skills) if (other !== s && isInside(s.dir, other.dir)) throw new SluiceError('USAGE', { message: `skill ${kernel.display(other.dir)} is inside skill ${kernel.display(s.dir)}` });
@@ -88,7 +88,7 @@ export async function resumeTune(kernel: Kernel, runDirArg: string, o: Omit<Tune
 
 /** A folder made by `sluice tune`: inside the project, holding an iteration-state.json. */
 export async function openRunDir(kernel: Kernel, runDirArg: string): Promise<string> {
-  const workDir = kernel.resolveInProject(runDirArg, 'run folder');
+  const workDir = await realPathInside(kernel.host, kernel.projectRoot, runDirArg, 'run folder');
   if ((await kernel.host.stat(join(workDir, STATE_FILE)))?.kind !== 'file') {
     throw new SluiceError('TUNE_RUN_INVALID', { file: kernel.display(workDir), message: `no ${STATE_FILE} in ${kernel.display(workDir)}` });
   }

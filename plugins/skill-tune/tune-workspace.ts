@@ -1,5 +1,5 @@
 import { join } from 'pathe';
-import type { Kernel, StateFile } from '../../core/index.ts';
+import { realPathInside, type Kernel, type StateFile } from '../../core/index.ts';
 import { iterationStateInvariant, IterationStateSchema, type IterationState } from './iteration-state-schema.ts';
 
 /**
@@ -60,4 +60,5 @@ export async function updateState(run: TuneRun, fn: (s: IterationState, now: str
   return after;
 }
 
-export const skillDirOf = (kernel: Kernel, skill: { path: string }) => kernel.resolveInProject(skill.path, 'skill path');
+/** A skill's folder from the state's project-relative path; it must still lead inside the project (symlinks included) before anything is copied into it. */
+export const skillDirOf = (kernel: Kernel, skill: { path: string }) => realPathInside(kernel.host, kernel.projectRoot, skill.path, 'skill path');

@@ -1,6 +1,6 @@
 import { join } from 'pathe';
 import * as v from 'valibot';
-import { jsonCodec, parseDataText, readDataText, resolveInside, SluiceError, type Host } from '../../../core/index.ts';
+import { jsonCodec, parseDataText, readDataText, realPathInside, SluiceError, type Host } from '../../../core/index.ts';
 
 /** Artifacts are written by agents; a reasonable one is far below this. */
 const MAX_ARTIFACT_BYTES = 4 * 1024 * 1024;
@@ -9,10 +9,13 @@ export function artifactInvalid(file: string, field: string | undefined, message
   return new SluiceError('ARTIFACT_INVALID', { file, field, message });
 }
 
-/** The text of an artifact (path relative to the project), or ARTIFACT_MISSING naming it. */
+/**
+ * The text of an artifact (path relative to the project), or ARTIFACT_MISSING naming it. The path
+ * must lead inside the project, symlinks included: an artifact folder linked elsewhere is not read.
+ */
 export async function readArtifactText(host: Host, root: string, file: string): Promise<string> {
   try {
-    return await readDataText(host, join(root, file), { display: file, maxBytes: MAX_ARTIFACT_BYTES });
+    return await readDataText(host, await realPathInside(host, root, file, 'artifact'), { display: file, maxBytes: MAX_ARTIFACT_BYTES });
   } catch (error) {
     if (error instanceof SluiceError && error.code === 'FILE_NOT_FOUND') throw new SluiceError('ARTIFACT_MISSING', { file, message: 'the stage has not written this file' });
     if (error instanceof SluiceError) throw artifactInvalid(file, error.field, error.detail);
@@ -50,9 +53,10 @@ export async function checkCitedFiles(host: Host, base: string, baseName: string
   for (const [i, item] of list.entries()) {
     let path: string;
     try {
-      path = resolveInside(base, item, field);
-    } catch {
-      throw artifactInvalid(file, `${field}.${i}`, `${JSON.stringify(item)} is outside ${baseName}`);
+      path = await realPathInside(host, base, item, field);
+    } catch (error) {
+      if (!(error instanceof SluiceError) || error.code !== 'PATH_OUTSIDE_PROJECT') throw error;
+      throw artifactInvalid(file, `${field}.${i}`, `${JSON.stringify(item)} is outside ${baseName}${/symlink/.test(error.detail) ? ' (through a symlink)' : ''}`);
     }
     if ((await host.stat(path))?.kind !== 'file') throw artifactInvalid(file, `${field}.${i}`, `${JSON.stringify(item)} does not exist`);
   }

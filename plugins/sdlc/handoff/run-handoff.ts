@@ -1,10 +1,11 @@
-import { readDataFile, isSluiceError, type CommandContext, type CommandInput, type CommandOutcome } from '../../../core/index.ts';
+import { readDataFile, isSluiceError, realPathInside, type CommandContext, type CommandInput, type CommandOutcome } from '../../../core/index.ts';
 import { claudeSessionStartPayload } from './claude-hook-payload.ts';
 import { SESSION_HANDOFF_PATH, SessionHandoffSchema } from './session-handoff-schema.ts';
 import { handoffText, summarizeHandoff, type HandoffSummary } from './summarize-handoff.ts';
 
 async function readSummary(ctx: CommandContext): Promise<HandoffSummary> {
-  const path = ctx.kernel.resolveInProject(SESSION_HANDOFF_PATH, 'session handoff');
+  // The build folder may be a symlink; what is read must still be inside the project.
+  const path = await realPathInside(ctx.host, ctx.kernel.projectRoot, SESSION_HANDOFF_PATH, 'session handoff');
   const handoff = await readDataFile(ctx.host, path, SessionHandoffSchema, { display: SESSION_HANDOFF_PATH });
   return summarizeHandoff(handoff);
 }

@@ -1,5 +1,5 @@
 import { dirname, join } from 'pathe';
-import { SluiceError, type CommandContext, type CommandInput, type CommandOutcome } from '../../../../core/index.ts';
+import { realPathInside, SluiceError, type CommandContext, type CommandInput, type CommandOutcome } from '../../../../core/index.ts';
 import { openProject } from '../../project/open-project.ts';
 import { phaseKey } from '../../state/phase-id.ts';
 import { collectReport } from './collect-report.ts';
@@ -24,7 +24,7 @@ async function write(ctx: CommandContext, path: string, text: string): Promise<v
 /**
  * `sluice report`: self-contained HTML. `--phase ID` (default: the current phase) writes one page,
  * to `--out FILE` or `.sdlc/reports/<slug>.html`; `--all` writes every phase page and an index into
- * `--out DIR` (default `.sdlc/reports/`). Output paths must stay inside the project.
+ * `--out DIR` (default `.sdlc/reports/`). Output paths must stay inside the project, symlinks included.
  */
 export async function runReport(input: CommandInput, ctx: CommandContext): Promise<CommandOutcome> {
   const { phase: phaseOption, all, out } = input.options as { phase?: string; all?: boolean; out?: string };
@@ -37,7 +37,7 @@ export async function runReport(input: CommandInput, ctx: CommandContext): Promi
   const md = await createMarkdownRenderer();
   const result: ReportOutcome = { files: [], phases: ids };
   if (all) {
-    const dir = ctx.kernel.resolveInProject(out ?? DEFAULT_REPORT_DIR, '--out');
+    const dir = await realPathInside(ctx.host, ctx.kernel.projectRoot, out ?? DEFAULT_REPORT_DIR, '--out');
     result.index = join(dir, 'index.html');
     await write(ctx, result.index, renderIndexPage(data));
     result.files.push(result.index);
@@ -48,7 +48,7 @@ export async function runReport(input: CommandInput, ctx: CommandContext): Promi
     }
   } else {
     const view = data.phases.find((p) => p.id === ids[0])!;
-    const path = ctx.kernel.resolveInProject(out ?? join(DEFAULT_REPORT_DIR, phasePageName(view.slug)), '--out');
+    const path = await realPathInside(ctx.host, ctx.kernel.projectRoot, out ?? join(DEFAULT_REPORT_DIR, phasePageName(view.slug)), '--out');
     await write(ctx, path, renderPhasePage(data, view, md));
     result.files.push(path);
   }
