@@ -6,11 +6,14 @@ import { createStyle } from './terminal-style.ts';
 export interface CommandIOOptions {
   json: boolean;
   interactive: boolean;
+  /** Applied to every line printed (progress lines may quote delegate output); default: unchanged. */
+  redact?(text: string): string;
 }
 
 /** Human lines go to stdout (never under --json); diagnostics and progress to stderr. */
 export function createCommandIO(o: CommandIOOptions): CommandIO {
   const style = createStyle(process.stdout);
+  const redact = o.redact ?? ((text: string) => text);
   const ask = async (question: string): Promise<string> => {
     if (!o.interactive) {
       throw new SluiceError('USAGE', { message: `sluice needs an answer to "${question}" but stdin is not a terminal`, hint: 'pass the answer as a flag (see --help)' });
@@ -27,10 +30,10 @@ export function createCommandIO(o: CommandIOOptions): CommandIO {
     interactive: o.interactive,
     style,
     print(line) {
-      if (!o.json) process.stdout.write(`${line}\n`);
+      if (!o.json) process.stdout.write(`${redact(line)}\n`);
     },
     warn(line) {
-      process.stderr.write(`${line}\n`);
+      process.stderr.write(`${redact(line)}\n`);
     },
     progress: (label) => createProgressLine(process.stderr, label),
     async choose(question, choices, defaultChoice) {

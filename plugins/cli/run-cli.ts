@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createKernel, createSecretRedactor, loadConfig, SluiceError, type CommandContext, type Kernel } from '../../core/index.ts';
+import { createKernel, createSecretRedactor, loadConfig, SluiceError, type CommandContext, type Kernel, type SluiceConfig } from '../../core/index.ts';
 import { createNodeHost } from '../host-node/index.ts';
 import { loadBuiltinPlugins } from './builtin-manifest.ts';
 import { buildProgram, commanderOutcome, type ProgramResult } from './build-program.ts';
@@ -8,9 +8,19 @@ import { commandWord, readGlobalOptions } from './global-options.ts';
 import { printError } from './print-error.ts';
 import { watchQueueProgress } from './queue-progress.ts';
 
+/** `delegates.<name>.env` values from sluice.config, named as the variable (or `<backend>.<name>` when two backends set one name differently). */
+function configuredSecrets(config: SluiceConfig): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [backend, settings] of Object.entries(config.delegates ?? {})) {
+    for (const [name, value] of Object.entries(settings.env ?? {})) out[name in out && out[name] !== value ? `${backend}.${name}` : name] = value;
+  }
+  return out;
+}
+
 /** Runs one sluice command line and returns its exit code (0 ok, 1 blocked, 2 usage, 3 busy). */
 export async function runCli(argv: readonly string[]): Promise<number> {
   let json = argv.includes('--json');
+  let redact = createSecretRedactor(process.env).redact;
   const controller = new AbortController();
   const onSigint = () => {
     if (controller.signal.aborted) process.exit(130);
@@ -24,7 +34,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     const host = createNodeHost({ cwd: root });
     if ((await host.stat(root))?.kind !== 'dir') throw new SluiceError('USAGE', { message: `--cwd ${root} is not a folder` });
     const { config } = await loadConfig(host, root);
-    const io = createCommandIO({ json, interactive: host.isInteractive() });
+    // Secrets from the environment and from the delegates' configured env never leave in any output.
+    redact = createSecretRedactor({ ...process.env, ...configuredSecrets(config) }).redact;
+    const io = createCommandIO({ json, interactive: host.isInteractive(), redact });
     const kernel: Kernel = await createKernel({
       host,
       config,
@@ -53,13 +65,12 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     }
     const outcome = result.outcome;
     if (!outcome) return 0;
-    // Output may quote delegate answers or files; secrets from the environment never leave in it.
-    const { redact } = createSecretRedactor(process.env);
+    // Output may quote delegate answers or files.
     if (json) process.stdout.write(`${redact(JSON.stringify(outcome.data, null, 2))}\n`);
     else if (outcome.human !== undefined && outcome.human !== '') process.stdout.write(redact(outcome.human.endsWith('\n') ? outcome.human : `${outcome.human}\n`));
     return outcome.exitCode;
   } catch (error) {
-    return printError(error, json);
+    return printError(error, json, redact);
   } finally {
     process.off('SIGINT', onSigint);
   }
