@@ -1,10 +1,6 @@
-import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import * as v from 'valibot';
-import { safeYamlCodec } from '../../plugins/sdlc/state/safe-yaml-codec.ts';
-import { SdlcStateSchema, type SdlcState } from '../../plugins/sdlc/state/state-schema.ts';
-import { assertSurvived, describeKills, killTrials, oldOrNewScenario, uncutRuns } from './kill-trials.ts';
-import { projectReadyToAdvance } from './projects.ts';
+import { nextConfirmedScenario } from './kill-scenarios.ts';
+import { assertSurvived, describeKills, killTrials } from './kill-trials.ts';
 
 /**
  * `sluice next --confirmed` SIGKILLed at random points: state.yaml always parses and validates, is
@@ -13,27 +9,9 @@ import { projectReadyToAdvance } from './projects.ts';
  */
 describe('crash consistency: sluice next --confirmed', () => {
   it('survives SIGKILL at random points', async (t) => {
-    const { dir, statePath, oldText, args } = await projectReadyToAdvance('sluice-crash-sdlc-');
-    const { expected, ms } = await uncutRuns(dir, { args, statePath, oldText, parse: parseState });
-    const scenario = oldOrNewScenario({
-      name: 'next --confirmed',
-      args,
-      statePath,
-      oldText,
-      parse: parseState,
-      expected,
-      keeps(old, now) {
-        assert.ok(now.history.length >= old.history.length, `history shrank to ${now.history.length} entries`);
-        assert.deepEqual(now.history.slice(0, old.history.length), old.history, 'earlier history entries changed');
-      },
-    });
+    const { dir, scenario, ms } = await nextConfirmedScenario();
     const stats = await killTrials(dir, scenario, { trials: 70, seed: 1, uncutMs: ms });
     t.diagnostic(describeKills(stats));
     assertSurvived(stats);
   });
 });
-
-/** Parses and validates as sluice does (the `__proto__`-refusing codec, the schema); throws otherwise. */
-function parseState(text: string): SdlcState {
-  return v.parse(SdlcStateSchema, safeYamlCodec.parse(text));
-}

@@ -60,6 +60,12 @@ export interface ReaderSpec {
   seed?: number;
 }
 
+/** A reader as the tests and the bench list it. */
+export interface NamedReader {
+  name: string;
+  spec: ReaderSpec;
+}
+
 export interface FuzzStats {
   file: string;
   inputs: number;
