@@ -10,7 +10,7 @@ import { assertSurvived, describeKills, killTrials } from './kill-trials.ts';
 describe('crash consistency: sluice lifecycle record', () => {
   it('survives SIGKILL at random points', async (t) => {
     const { dir, scenario, ms } = await lifecycleRecordScenario();
-    const stats = await killTrials(dir, scenario, { trials: 70, seed: 2, uncutMs: ms });
+    const stats = await killTrials(dir, scenario, { trials: 60, seed: 2, uncutMs: ms });
     t.diagnostic(describeKills(stats));
     assertSurvived(stats);
   });

@@ -10,7 +10,7 @@ import { assertSurvived, describeKills, killTrials } from './kill-trials.ts';
 describe('crash consistency: sluice next --confirmed', () => {
   it('survives SIGKILL at random points', async (t) => {
     const { dir, scenario, ms } = await nextConfirmedScenario();
-    const stats = await killTrials(dir, scenario, { trials: 70, seed: 1, uncutMs: ms });
+    const stats = await killTrials(dir, scenario, { trials: 60, seed: 1, uncutMs: ms });
     t.diagnostic(describeKills(stats));
     assertSurvived(stats);
   });

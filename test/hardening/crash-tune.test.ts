@@ -13,7 +13,7 @@ import { assertSurvived, describeKills, killTrials } from './kill-trials.ts';
 describe('crash consistency: a skill-tune iteration', () => {
   it('survives SIGKILL at random points, and --resume finishes the run as an uncut run does', async (t) => {
     const { dir, scenario, ms } = await tuneIterationScenario();
-    const stats = await killTrials(dir, scenario, { trials: 70, seed: 3, uncutMs: ms });
+    const stats = await killTrials(dir, scenario, { trials: 60, seed: 3, uncutMs: ms });
     t.diagnostic(describeKills(stats));
     assertSurvived(stats);
     assert.ok(Object.keys(stats.found).length >= 4, `kills landed in several steps: ${JSON.stringify(stats.found)}`);
