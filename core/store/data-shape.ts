@@ -29,21 +29,21 @@ interface Walk {
 }
 
 /** Recursion stops at MAX_DATA_DEPTH, so this never goes deeper than the limit itself. */
-function heightOf(node: unknown, depth: number, seen: Walk): number {
-  if (typeof node === 'number' && seen.finite && !Number.isFinite(node)) throw new CodecError('a number is too large to be read exactly (it would be Infinity)');
+function heightOf(node: unknown, depth: number, walk: Walk): number {
+  if (typeof node === 'number' && walk.finite && !Number.isFinite(node)) throw new CodecError('a number is too large to be read exactly (it would be Infinity)');
   if (node === null || typeof node !== 'object') return 0;
-  const known = seen.heights?.get(node);
+  const known = walk.heights?.get(node);
   if (known !== undefined) {
     if (depth + known > MAX_DATA_DEPTH) throw tooDeep();
     return known;
   }
-  if (seen.onPath?.has(node)) throw new CodecError('an alias refers to a node that contains it (a cycle), which no data file can hold');
+  if (walk.onPath?.has(node)) throw new CodecError('an alias refers to a node that contains it (a cycle), which no data file can hold');
   if (depth >= MAX_DATA_DEPTH) throw tooDeep();
-  seen.onPath?.add(node);
+  walk.onPath?.add(node);
   let height = 0;
-  for (const child of Array.isArray(node) ? node : Object.values(node)) height = Math.max(height, heightOf(child, depth + 1, seen));
-  seen.onPath?.delete(node);
-  seen.heights?.set(node, height + 1);
+  for (const child of Array.isArray(node) ? node : Object.values(node)) height = Math.max(height, heightOf(child, depth + 1, walk));
+  walk.onPath?.delete(node);
+  walk.heights?.set(node, height + 1);
   return height + 1;
 }
 

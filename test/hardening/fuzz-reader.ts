@@ -81,6 +81,8 @@ export interface FuzzStats {
 const PER_INPUT_MS = 10_000;
 const MAX_HEAP_GROWTH_MB = 64;
 
+// Real-file reads go through the Node host, whose environment is this process's: no parse cache in the home folder.
+process.env.SLUICE_NO_CACHE ??= '1';
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 const heapMb = () => {
@@ -168,7 +170,8 @@ function assertRewritable({ codec, schema }: NonNullable<ReaderSpec['rewrite']>,
 async function memoryIO(spec: ReaderSpec): Promise<{ io: ReaderIO; place(bytes: Uint8Array): Promise<void> }> {
   let tick = Date.parse('2026-01-01T00:00:00Z');
   const root = '/project';
-  const host = createMemoryHost({ cwd: root, now: () => new Date((tick += 1000)), files: Object.fromEntries(Object.entries(spec.fixtures ?? {}).map(([p, t]) => [join(root, p), t])) });
+  // No parse cache: `sluice status` would keep one in the real home folder.
+  const host = createMemoryHost({ cwd: root, env: { SLUICE_NO_CACHE: '1' }, now: () => new Date((tick += 1000)), files: Object.fromEntries(Object.entries(spec.fixtures ?? {}).map(([p, t]) => [join(root, p), t])) });
   const path = join(root, spec.file);
   await host.mkdir(dirname(path));
   return {

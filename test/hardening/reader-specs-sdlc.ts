@@ -14,6 +14,7 @@ import { PhaseRegistrySchema, type PhaseRegistry } from '../../plugins/sdlc/regi
 import { scanSpecs } from '../../plugins/sdlc/specs/scan-specs.ts';
 import { safeYamlCodec } from '../../plugins/sdlc/state/safe-yaml-codec.ts';
 import { SdlcStateSchema } from '../../plugins/sdlc/state/state-schema.ts';
+import { readStatusProject } from '../../plugins/sdlc/views/model/read-status-project.ts';
 import type { NamedReader, ReaderSpec } from './fuzz-reader.ts';
 import { repoFile, repoRoot, seedFile } from './repo-files.ts';
 
@@ -47,6 +48,19 @@ export const sdlcReaders: NamedReader[] = [
       codes: ['STATE_CORRUPT', 'STATE_INVALID', 'FILE_TOO_LARGE', 'PHASE_UNKNOWN'],
       rewrite: { codec: safeYamlCodec, schema: SdlcStateSchema },
       read: async (io) => (await openProject(await io.kernel())).state,
+      valid: (value) => v.is(SdlcStateSchema, value),
+    },
+  },
+  {
+    name: 'state.yaml as `sluice status` reads it (state and registry only)',
+    spec: {
+      file: '.sdlc/state.yaml',
+      format: 'yaml',
+      seeds: [seedFile('sdlc', 'state-fresh.yaml')],
+      fixtures: frozen,
+      runs: 500,
+      codes: ['STATE_CORRUPT', 'STATE_INVALID', 'FILE_TOO_LARGE', 'PHASE_UNKNOWN'],
+      read: async (io) => (await readStatusProject(await io.kernel())).state,
       valid: (value) => v.is(SdlcStateSchema, value),
     },
   },
