@@ -89,6 +89,12 @@ describe('codec regressions found by fuzzing', () => {
     assert.throws(() => jsonCodec.parse('\n\nAF!7a'), { message: "Unexpected token 'A' (line 3, column 1)" });
   });
 
+  it('a YAML merge of something other than maps names the line of its `<<` (the library gives no position)', () => {
+    assert.throws(() => safeYamlCodec.parse('<<: #null\n- ~\n- \n'), { message: 'Merge sources must be maps or map aliases (line 1, column 1)' });
+    assert.throws(() => safeYamlCodec.parse('a: 1\nb:\n  <<: [1, 2]\n'), { message: 'Merge sources must be maps or map aliases (line 3, column 3)' });
+    assert.deepEqual(safeYamlCodec.parse('a: &x {k: 1}\nb:\n  <<: *x\n  z: 2\n'), { a: { k: 1 }, b: { k: 1, z: 2 } });
+  });
+
   it('`sluice profile validate` reports a 10^5-deep profile as one violation instead of crashing', () => {
     const check = yamlViolations(`profile_id: x\nquality: ${'['.repeat(100_000)}`, ProfileSchema, 'profile.yaml');
     assert.equal(check.violations.length, 1);

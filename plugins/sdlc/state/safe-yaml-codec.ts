@@ -46,7 +46,28 @@ function parseChecked(text: string): unknown {
     throw new CodecError(first.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, ''), pos?.line, pos?.col);
   }
   checkKeys(doc, lineCounter);
-  return yamlToData(doc);
+  try {
+    return yamlToData(doc);
+  } catch (error) {
+    // `<<: [a, b]` with something other than maps: the library says so without a position.
+    if (!(error instanceof CodecError) || error.line !== undefined || !/^Merge /.test(error.message)) throw error;
+    const at = lineCounter.linePos(firstMergeKey(doc) ?? 0);
+    throw new CodecError(error.message, at.line, at.col);
+  }
+}
+
+function firstMergeKey(doc: Document): number | undefined {
+  let offset: number | undefined;
+  visit(doc, {
+    Pair(_key, pair) {
+      const key = isScalar(pair.key) ? pair.key.value : undefined;
+      // With `merge`, the library reads the key as a symbol.
+      if (key !== '<<' && !(typeof key === 'symbol' && key.description === '<<')) return undefined;
+      offset = (pair.key as Node).range?.[0];
+      return visit.BREAK;
+    },
+  });
+  return offset;
 }
 
 function checkKeys(doc: Document, lineCounter: LineCounter): void {
