@@ -35,8 +35,11 @@ export function parseYamlDocument(text: string, options: YamlDocumentOptions = {
 
   // The library's own check unless the caller brought a comparison of its own.
   const ownCheck = options.uniqueKeys === undefined || options.uniqueKeys === true;
+  // Plain data only: `!!binary`, `!!timestamp`, `!!set`, `!!omap` would make a Uint8Array, Date, Set or
+  // Map, which a rewrite of the file silently turns into an array, a string, a list and a map.
+  const composeOptions = { resolveKnownTags: false, ...options, ...(ownCheck ? { uniqueKeys: false } : {}) };
   let doc: Document.Parsed | undefined;
-  for (const next of new Composer(ownCheck ? { ...options, uniqueKeys: false } : options).compose(tokens, true, text.length)) {
+  for (const next of new Composer(composeOptions).compose(tokens, true, text.length)) {
     if (doc) {
       doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
       break;

@@ -89,6 +89,16 @@ describe('codec regressions found by fuzzing', () => {
     assert.throws(() => jsonCodec.parse('\n\nAF!7a'), { message: "Unexpected token 'A' (line 3, column 1)" });
   });
 
+  it('YAML tags for bytes, dates, sets and ordered maps read as plain data, so a rewrite keeps them (a Set came back a list, a Date a string)', async () => {
+    const text = 'count: 1\nx_bin: !!binary aGVsbG8=\nx_when: !!timestamp 2001-12-14\nx_set: !!set {a, b}\nx_omap: !!omap [a: 1]\n';
+    const expected = { count: 2, x_bin: 'aGVsbG8=', x_when: '2001-12-14', x_set: { a: null, b: null }, x_omap: [{ a: 1 }] };
+    const { host, store } = await storeWith('/project/state.yaml', text);
+    const { after } = await store.update(state('/project/state.yaml'), (s) => ({ ...s, count: 2 }));
+    assert.deepEqual(after, expected);
+    assert.deepEqual(await store.read(state('/project/state.yaml')), expected, 'read back after the rewrite');
+    assert.deepEqual(safeYamlCodec.parse(host.files()['/project/state.yaml']), expected);
+  });
+
   it('a YAML merge of something other than maps names the line of its `<<` (the library gives no position)', () => {
     assert.throws(() => safeYamlCodec.parse('<<: #null\n- ~\n- \n'), { message: 'Merge sources must be maps or map aliases (line 1, column 1)' });
     assert.throws(() => safeYamlCodec.parse('a: 1\nb:\n  <<: [1, 2]\n'), { message: 'Merge sources must be maps or map aliases (line 3, column 3)' });

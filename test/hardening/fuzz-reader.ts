@@ -144,12 +144,15 @@ async function readOnce(spec: ReaderSpec, io: ReaderIO, what: string): Promise<O
   return outcome;
 }
 
-/** Every object in a reader's result is a plain object or array: no prototype swapped in by a `__proto__` key. */
+/**
+ * Every object in a reader's result is a plain object or array: no prototype swapped in by a
+ * `__proto__` key, and no Date, Set, Map or bytes made by a YAML tag (a rewrite would change them).
+ */
 function assertPlainData(value: unknown, where: string, depth = 0): void {
   if (value === null || typeof value !== 'object' || depth > 200) return;
   const proto = Object.getPrototypeOf(value);
   if (Array.isArray(value)) assert.equal(proto, Array.prototype, `${where}: an array with a foreign prototype`);
-  else if (proto !== Object.prototype && proto !== null) return; // class instances (Date, Map) the reader made on purpose
+  else assert.ok(proto === Object.prototype || proto === null, `${where}: a ${proto?.constructor?.name ?? 'foreign'} object, not plain data`);
   for (const child of Object.values(value)) assertPlainData(child, where, depth + 1);
 }
 
