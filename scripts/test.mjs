@@ -66,6 +66,9 @@ if (only.length === 0) {
   await step('deno check core', deno, ['check', 'core/index.ts']);
   await step('bundle under deno', deno, ['run', '-A', 'dist/sluice.mjs', 'plugins', '--json']);
 }
+// npm ci installs tap's runner built with its default plugins (TypeScript included); rebuild it
+// for .taprc's plugin list, or the first run after a clean install loads the broken TS plugin.
+await step('tap build', bin('tap'), ['build']);
 await tapLeg();
 if (only.length === 0) await denoLeg();
 
