@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { SluiceError, type CommandContext, type CommandInput, type CommandOutcome } from '../../../core/index.ts';
 import { renderSpecBacklog } from './render-spec-backlog.ts';
+import { parseCacheDir } from '../views/model/parsed-file-cache.ts';
 import { scanSpecs } from './scan-specs.ts';
 import { summarizeSpecs } from './summarize-specs.ts';
 
@@ -21,7 +22,7 @@ export function parseWipCap(value: unknown): number | undefined {
 export async function runSpecs(input: CommandInput, ctx: CommandContext): Promise<CommandOutcome> {
   const wipCap = parseWipCap(input.options.wipCap);
   const repo = resolve(ctx.cwd, typeof input.options.repo === 'string' ? input.options.repo : '.');
-  const backlog = summarizeSpecs(repo, scanSpecs(repo), wipCap);
+  const backlog = summarizeSpecs(repo, scanSpecs(repo, { cacheDir: parseCacheDir((name) => ctx.host.env(name)) }), wipCap);
   const human = renderSpecBacklog(backlog, ctx.io.style);
   if (!backlog.wipCap?.breached) return { exitCode: 0, data: backlog, human };
   const breach = new SluiceError('WIP_CAP_BREACHED', { message: `${backlog.wipCap.inFlight} spec${backlog.wipCap.inFlight === 1 ? '' : 's'} in flight, the WIP cap is ${backlog.wipCap.cap}` });

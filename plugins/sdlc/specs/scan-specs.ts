@@ -1,8 +1,9 @@
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { SluiceError } from '../../../core/index.ts';
 import type { SpecFile } from './spec-backlog-types.ts';
 import { findFrontmatter, parseFrontmatter } from './spec-frontmatter.ts';
+import { openSpecScanCache, statStamp, type SpecScanCache } from './spec-scan-cache.ts';
 
 /** Frontmatter sits at the top; most specs are read with one small read. */
 const HEAD_BYTES = 8 * 1024;
@@ -13,17 +14,18 @@ const MAX_SPEC_BYTES = 1024 * 1024;
  * Reads the head of a file, enough to hold its frontmatter. Synchronous on purpose: ten thousand
  * tiny reads finish faster in one loop than as ten thousand promises on the libuv pool.
  */
-function readHead(path: string, buffer: Buffer): string {
+function readHead(path: string, buffer: Buffer): { text: string; stats: Stats } {
   const fd = openSync(path, 'r');
   try {
+    const stats = fstatSync(fd);
     let n = readSync(fd, buffer, 0, buffer.length, 0);
     let text = buffer.toString('utf8', 0, n);
-    if (n < buffer.length || findFrontmatter(text) !== null) return text;
-    const size = Math.min(statSync(path).size, MAX_SPEC_BYTES);
+    if (n < buffer.length || findFrontmatter(text) !== null) return { text, stats };
+    const size = Math.min(stats.size, MAX_SPEC_BYTES);
     const big = Buffer.allocUnsafe(size);
     n = readSync(fd, big, 0, size, 0);
     text = big.toString('utf8', 0, n);
-    return text;
+    return { text, stats };
   } finally {
     closeSync(fd);
   }
@@ -45,7 +47,12 @@ export function readSpec(file: string, text: string): SpecFile {
   // `spec: 0007` is the integer 7 in YAML; the file name keeps the zero padding the author meant.
   const prefix = /^(\d+)-/.exec(file.slice(file.lastIndexOf('/') + 1))?.[1];
   if (typeof d.spec === 'number' && prefix !== undefined && Number(prefix) === d.spec) spec = prefix;
-  return { file, spec, name: asText(d.name), status: asText(d.status), risk: asText(d.risk) };
+  // Absent keys stay absent (not `undefined`), so a spec read from the scan cache is the same value.
+  const out: SpecFile = { file };
+  for (const [key, value] of [['spec', spec], ['name', asText(d.name)], ['status', asText(d.status)], ['risk', asText(d.risk)]] as const) {
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
 }
 
 /** Lists `<repo>/specs/*.md` (regular files only: a symlink could point anywhere), in name order. */
@@ -62,21 +69,40 @@ export function listSpecFiles(repo: string): { dir: string; names: string[] } {
   return { dir, names: entries.filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name).sort() };
 }
 
-/** Reads the frontmatter of the named specs, one after another (unreadable content is recorded, never thrown). */
-export function readSpecFiles(dir: string, names: readonly string[]): SpecFile[] {
+/**
+ * Reads the frontmatter of the named specs, one after another (unreadable content is recorded, never
+ * thrown). With a cache, a file whose stamp is unchanged since the last scan costs one stat.
+ */
+export function readSpecFiles(dir: string, names: readonly string[], cache?: SpecScanCache): SpecFile[] {
   const buffer = Buffer.allocUnsafe(HEAD_BYTES);
   return names.map((name) => {
     const file = `specs/${name}`;
+    const path = `${dir}/${name}`; // a name from readdir: no separators to normalise
     try {
-      return readSpec(file, readHead(join(dir, name), buffer));
+      const known = cache?.lookup(name, () => statStamp(statSync(path)));
+      if (known) return known;
+      const { text, stats } = readHead(path, buffer);
+      const spec = readSpec(file, text);
+      cache?.remember(name, statStamp(stats), spec);
+      return spec;
     } catch (error) {
       return { file, error: `cannot read: ${(error as Error).message}` };
     }
   });
 }
 
-/** Scans `<repo>/specs/*.md`: every frontmatter through the YAML library. A missing `specs/` folder is FILE_NOT_FOUND. */
-export function scanSpecs(repo: string): SpecFile[] {
+export interface ScanOptions {
+  /** The parse cache folder (see parseCacheDir); without it every spec is read and parsed. */
+  cacheDir?: string;
+  /** The scan's clock (ms), which decides what is too recently changed to cache; tests move it. */
+  now?: number;
+}
+
+/** Scans `<repo>/specs/*.md`: every frontmatter through a YAML parser. A missing `specs/` folder is FILE_NOT_FOUND. */
+export function scanSpecs(repo: string, options: ScanOptions = {}): SpecFile[] {
   const { dir, names } = listSpecFiles(repo);
-  return readSpecFiles(dir, names);
+  const cache = options.cacheDir === undefined ? undefined : openSpecScanCache(options.cacheDir, dir, options.now);
+  const specs = readSpecFiles(dir, names, cache);
+  cache?.save();
+  return specs;
 }

@@ -19,12 +19,12 @@ export const specBacklogGate = defineGate<SpecBacklogGateInput | undefined>({
   id: 'INFO-spec-backlog',
   description: 'spec backlog summary from specs/*.md (informational, never blocks)',
   async check(input, { kernel }) {
-    const [{ scanSpecs }, { summarizeSpecs, backlogLine }] = await Promise.all([import('./scan-specs.ts'), import('./summarize-specs.ts')]);
+    const [{ scanSpecs }, { summarizeSpecs, backlogLine }, { parseCacheDir }] = await Promise.all([import('./scan-specs.ts'), import('./summarize-specs.ts'), import('../views/model/parsed-file-cache.ts')]);
     const repo = kernel.resolveInProject(input?.repo ?? input?.projectRoot ?? '.', 'spec repo');
     const row = (check: string, message: string): GateResult => ({ gate: 'INFO-spec-backlog', check, passed: true, message, severity: 'INFO' });
     let specs;
     try {
-      specs = scanSpecs(repo);
+      specs = scanSpecs(repo, { cacheDir: parseCacheDir((name) => kernel.host.env(name)) });
     } catch (error) {
       return [row('spec backlog', `no specs/ folder in ${kernel.display(repo) || '.'}: ${(error as Error).message}`)];
     }

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, type Stats, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as v from 'valibot';
+import { sluiceVersion } from '../../cli/version.ts';
+import type { SpecFile } from './spec-backlog-types.ts';
+
+/**
+ * What a scan of one `specs/` folder read, per file, keyed by the file's identity and change stamps
+ * (inode, size, mtime, ctime), the way git's index and ESLint's cache decide a file is unchanged.
+ * A 10,000-spec backlog is then one stat per file instead of a read and a YAML parse. Everything
+ * in the cache is untrusted: a damaged or foreign file is a miss, never an error.
+ */
+const FORMAT = 1;
+/**
+ * A file changed within this long before the scan could change again inside the same timestamp tick
+ * with the same size ("racily clean", in git's words): it is read every time until it is older.
+ */
+const RACY_MS = 2000;
+
+const Text = v.nullable(v.string());
+/** One spec: its stamp `ino:size:mtimeMs:ctimeMs`, then spec, name, status, risk and error (null when absent). Flat, because 10,000 of these are parsed and checked per scan. */
+const CachedSpecSchema = v.tuple([v.string(), Text, Text, Text, Text, Text]);
+/** The cache file; entries are checked one by one as they are looked up. */
+const ScanCacheSchema = v.object({
+  format: v.literal(FORMAT),
+  sluice: v.literal(sluiceVersion),
+  dir: v.string(),
+  files: v.record(v.string(), v.unknown()),
+});
+type CachedSpec = v.InferOutput<typeof CachedSpecSchema>;
+type Stamp = string;
+
+export const statStamp = (s: Stats): Stamp => `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+const changedAt = (s: Stamp) => Math.max(...s.split(':').slice(2).map(Number));
+
+const toCached = (stamp: Stamp, f: SpecFile): CachedSpec => [stamp, f.spec ?? null, f.name ?? null, f.status ?? null, f.risk ?? null, f.error ?? null];
+function fromCached(name: string, [, spec, title, status, risk, error]: CachedSpec): SpecFile {
+  const f: SpecFile = { file: `specs/${name}` };
+  if (spec !== null) f.spec = spec;
+  if (title !== null) f.name = title;
+  if (status !== null) f.status = status;
+  if (risk !== null) f.risk = risk;
+  if (error !== null) f.error = error;
+  return f;
+}
+
+export interface SpecScanCache {
+  /** The spec as last read, when the file's stamp (asked for only when there is an entry) is unchanged. */
+  lookup(name: string, stamp: () => Stamp): SpecFile | undefined;
+  /** Records what was read now; settled files (not changed within RACY_MS) are kept for next time. */
+  remember(name: string, stamp: Stamp, spec: SpecFile): void;
+  /** Writes the cache when it changed (temp file + rename; failures only cost the next run its reads). */
+  save(): void;
+}
+
+function readCacheFile(path: string, dir: string): Record<string, unknown> {
+  try {
+    const parsed = v.safeParse(ScanCacheSchema, JSON.parse(readFileSync(path, 'utf8')));
+    return parsed.success && parsed.output.dir === dir ? parsed.output.files : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The cache for the spec folder `dir` (absolute) under the parse cache folder `cacheDir`. */
+export function openSpecScanCache(cacheDir: string, dir: string, now = Date.now()): SpecScanCache {
+  const path = join(cacheDir, `specs-${createHash('sha256').update(dir).digest('hex').slice(0, 32)}.json`);
+  const before = readCacheFile(path, dir);
+  const after: Record<string, CachedSpec> = Object.create(null);
+  let changed = false;
+  return {
+    lookup(name, stamp) {
+      const hit = Object.hasOwn(before, name) ? before[name] : undefined;
+      if (!v.is(CachedSpecSchema, hit) || hit[0] !== stamp()) return undefined;
+      after[name] = hit;
+      return fromCached(name, hit);
+    },
+    remember(name, stamp, spec) {
+      if (now - changedAt(stamp) < RACY_MS) return;
+      after[name] = toCached(stamp, spec);
+      changed = true;
+    },
+    save() {
+      // Entries of deleted files go too; a scan that only hit what it had writes nothing.
+      if (!changed && Object.keys(after).length === Object.keys(before).length) return;
+      try {
+        mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+        const tmp = `${path}.${process.pid}.tmp`;
+        writeFileSync(tmp, JSON.stringify({ format: FORMAT, sluice: sluiceVersion, dir, files: after }), { mode: 0o600 });
+        renameSync(tmp, path);
+      } catch {
+        // A read-only or full disk: the next scan reads the files again.
+      }
+    },
+  };
+}
