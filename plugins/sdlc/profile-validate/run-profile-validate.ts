@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { isSluiceError, readDataText, SluiceError, type CommandContext, type CommandInput, type CommandOutcome, type Kernel } from '../../../core/index.ts';
 import { COMPLIANCE_FRAMEWORKS, ProfileSchema } from '../profile/profile-schema.ts';
 import { ComplianceFileSchema } from '../profile/compliance-schema.ts';
-import { bundledRegistryPath } from '../profile/load-pack.ts';
+import { bundledRegistryPath } from '../registry/bundled-registry-path.ts';
 import { builtinPackDir } from '../profile/resolve-pack.ts';
 import { readSdlcFile } from '../project/read-sdlc-file.ts';
 import { createPhaseModel, type PhaseModel } from '../registry/phase-model.ts';

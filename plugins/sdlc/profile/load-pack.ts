@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SluiceError, type Kernel } from '../../../core/index.ts';
-import { sluiceAsset } from '../../host-node/index.ts';
 import { readSdlcFile, type SdlcFile } from '../project/read-sdlc-file.ts';
+import { bundledRegistryPath } from '../registry/bundled-registry-path.ts';
 import { createPhaseModel, type PhaseModel } from '../registry/phase-model.ts';
 import { PhaseRegistrySchema, type PhaseRegistry } from '../registry/registry-schema.ts';
 import { checkCompliance, checkProfile, profileFrameworks } from './check-profile.ts';
@@ -17,9 +17,6 @@ export interface LoadedPack {
   model: PhaseModel;
   compliance: { framework: string; file: SdlcFile<ComplianceFile> }[];
 }
-
-/** The registry sluice ships (the reference file, unchanged). */
-export const bundledRegistryPath = () => sluiceAsset('plugins', 'sdlc', 'assets', 'phase-registry.yaml');
 
 /** Compliance files any pack may use when it does not carry its own (hipaa, gdpr written for sluice; soc2 from the enterprise pack). */
 const sharedComplianceDirs = () => [builtinPackDir('compliance'), join(builtinPackDir('enterprise'), 'compliance')];

@@ -1,7 +1,7 @@
 import { SluiceError, type Kernel } from '../../../core/index.ts';
 import { checkCompliance, checkProfile, profileFrameworks } from '../profile/check-profile.ts';
 import { ComplianceFileSchema, type ComplianceFile } from '../profile/compliance-schema.ts';
-import { bundledRegistryPath } from '../profile/load-pack.ts';
+import { bundledRegistryPath } from '../registry/bundled-registry-path.ts';
 import { ProfileSchema, type Profile } from '../profile/profile-schema.ts';
 import { createPhaseModel, type PhaseModel } from '../registry/phase-model.ts';
 import { PhaseRegistrySchema } from '../registry/registry-schema.ts';

@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import { parseDataText, readDataText, SluiceError, validateData, type ErrorCode, type Kernel } from '../../../../core/index.ts';
-import { bundledRegistryPath } from '../../profile/load-pack.ts';
+import { bundledRegistryPath } from '../../registry/bundled-registry-path.ts';
 import { checkState } from '../../project/open-project.ts';
 import { sdlcPaths } from '../../project/project-paths.ts';
 import { createPhaseModel, type PhaseModel } from '../../registry/phase-model.ts';
