@@ -83,7 +83,9 @@ export function toSluiceError(error: unknown, fallback: ErrorCode = 'INTERNAL', 
 function formatLine(code: ErrorCode, detail: string, d: SluiceErrorDetails): string {
   const where: string[] = [];
   if (d.file !== undefined) where.push(d.file);
-  if (d.field !== undefined && d.field !== '') where.push(`field ${d.field}`);
+  // A parse error's field is its position (`line 4`); the parser's message usually repeats it with the column.
+  const position = d.field !== undefined && /^line \d+$/.test(d.field);
+  if (d.field !== undefined && d.field !== '' && !(position && detail.includes(`(${d.field}, column`))) where.push(position ? d.field : `field ${d.field}`);
   if (d.plugin !== undefined) where.push(`plugin ${d.plugin}`);
   if (d.hook !== undefined) where.push(`hook ${d.hook}`);
   return where.length === 0 ? `${code}: ${detail}` : `${code}: ${where.join(', ')}: ${detail}`;

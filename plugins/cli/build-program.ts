@@ -47,6 +47,7 @@ export function commanderOutcome(error: unknown): { exitCode: number } | SluiceE
   if (!(error instanceof CommanderError)) throw error;
   if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return { exitCode: 0 };
   if (error.code === 'commander.executeSubCommandAsync') return { exitCode: 0 };
-  const message = error.message.replace(/^error:\s*/i, '');
+  // Commander puts its "(Did you mean status?)" on a second line; errors print as one.
+  const message = error.message.replace(/^error:\s*/i, '').replace(/\s*\n\s*/g, ' ');
   return new SluiceError(error.code === 'commander.unknownCommand' ? 'UNKNOWN_COMMAND' : 'USAGE', { message });
 }

@@ -33,6 +33,9 @@ describe('sluice CLI', () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^error UNKNOWN_COMMAND: unknown command 'frobnicate'/);
     assert.equal(r.stdout, '');
+    const typo = await runCli(['statsu']);
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr.split('\n')[0], /^error UNKNOWN_COMMAND: unknown command 'statsu' \(Did you mean status\?\)$/);
   });
 
   it('plugins --json prints one JSON document listing plugins, hooks and jobs', async () => {
@@ -60,7 +63,7 @@ describe('sluice CLI', () => {
     const r = await runCli(['plugins', '--cwd', dir]);
     assert.equal(r.code, 2);
     const [first] = r.stderr.split('\n');
-    assert.match(first, /CONFIG_MALFORMED: sluice\.config\.yaml, field line \d+/);
+    assert.match(first, /^error CONFIG_MALFORMED: sluice\.config\.yaml: Flow sequence .* \(line 3, column 1\)$/);
   });
 
   it('a config value of the wrong type names the field, exit 2', async () => {
