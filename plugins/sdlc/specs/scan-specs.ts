@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { SluiceError } from '../../../core/index.ts';
-import type { SpecFile } from './spec-backlog-types.ts';
+import { specFile, type SpecFile } from './spec-backlog-types.ts';
 import { findFrontmatter, parseFrontmatter } from './spec-frontmatter.ts';
 import { openSpecScanCache, statStamp, type SpecScanCache } from './spec-scan-cache.ts';
 
@@ -47,12 +47,7 @@ export function readSpec(file: string, text: string): SpecFile {
   // `spec: 0007` is the integer 7 in YAML; the file name keeps the zero padding the author meant.
   const prefix = /^(\d+)-/.exec(file.slice(file.lastIndexOf('/') + 1))?.[1];
   if (typeof d.spec === 'number' && prefix !== undefined && Number(prefix) === d.spec) spec = prefix;
-  // Absent keys stay absent (not `undefined`), so a spec read from the scan cache is the same value.
-  const out: SpecFile = { file };
-  for (const [key, value] of [['spec', spec], ['name', asText(d.name)], ['status', asText(d.status)], ['risk', asText(d.risk)]] as const) {
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
+  return specFile(file, { spec, name: asText(d.name), status: asText(d.status), risk: asText(d.risk) });
 }
 
 /** Lists `<repo>/specs/*.md` (regular files only: a symlink could point anywhere), in name order. */

@@ -12,6 +12,16 @@ export interface SpecFile {
   error?: string;
 }
 
+/** A SpecFile with only the fields that have a value (absent stays absent, never `undefined` or null). */
+export function specFile(file: string, fields: Partial<Record<'spec' | 'name' | 'status' | 'risk' | 'error', string | null>>): SpecFile {
+  const out: SpecFile = { file };
+  for (const key of ['spec', 'name', 'status', 'risk', 'error'] as const) {
+    const value = fields[key];
+    if (value !== undefined && value !== null) out[key] = value;
+  }
+  return out;
+}
+
 export const SPEC_STATUSES = ['draft', 'ready', 'in-flight', 'merged'] as const;
 export const SPEC_RISKS = ['HIGH', 'MEDIUM', 'LOW'] as const;
 export type SpecStatus = (typeof SPEC_STATUSES)[number];

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, renameSync, type Stats, writeFileSync } from '
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { sluiceVersion } from '../../cli/version.ts';
-import type { SpecFile } from './spec-backlog-types.ts';
+import { specFile, type SpecFile } from './spec-backlog-types.ts';
 
 /**
  * What a scan of one `specs/` folder read, per file, keyed by the file's identity and change stamps
@@ -35,15 +35,7 @@ export const statStamp = (s: Stats): Stamp => `${s.ino}:${s.size}:${s.mtimeMs}:$
 const changedAt = (s: Stamp) => Math.max(...s.split(':').slice(2).map(Number));
 
 const toCached = (stamp: Stamp, f: SpecFile): CachedSpec => [stamp, f.spec ?? null, f.name ?? null, f.status ?? null, f.risk ?? null, f.error ?? null];
-function fromCached(name: string, [, spec, title, status, risk, error]: CachedSpec): SpecFile {
-  const f: SpecFile = { file: `specs/${name}` };
-  if (spec !== null) f.spec = spec;
-  if (title !== null) f.name = title;
-  if (status !== null) f.status = status;
-  if (risk !== null) f.risk = risk;
-  if (error !== null) f.error = error;
-  return f;
-}
+const fromCached = (name: string, [, spec, title, status, risk, error]: CachedSpec): SpecFile => specFile(`specs/${name}`, { spec, name: title, status, risk, error });
 
 export interface SpecScanCache {
   /** The spec as last read, when the file's stamp (asked for only when there is an entry) is unchanged. */
