@@ -1,9 +1,10 @@
 import { createWriteStream } from 'node:fs';
-import { copyFile, lstat, mkdir, open, readdir, realpath, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readdir, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { HostNotFoundError, HostTooLargeError, type DirEntry, type FileInfo, type FileWriter, type Host } from '../../core/index.ts';
+import { HostNotFoundError, type DirEntry, type FileInfo, type FileWriter, type Host } from '../../core/index.ts';
 import { writeFileAtomic, writeFileExclusive } from './atomic-write.ts';
+import { readBounded } from './read-bounded.ts';
 import { importModule } from './import-module.ts';
 import { spawnProcess } from './spawn-process.ts';
 
@@ -21,6 +22,20 @@ async function mapNotFound<T>(path: string, op: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * `remove` without `recursive`: a plain unlink. `rm` with `force` lstats the path twice before it
+ * unlinks, and every lock release removes a file, so that was two extra thread-pool round trips per
+ * state update. A missing file is fine (force); anything else (a folder) goes to `rm` for its errors.
+ */
+async function removeFile(path: string): Promise<void> {
+  try {
+    await unlink(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException)?.code === 'ENOENT') return;
+    await rm(path, { force: true });
+  }
+}
+
 const kindOf = (s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): FileInfo['kind'] =>
   s.isFile() ? 'file' : s.isDirectory() ? 'dir' : s.isSymbolicLink() ? 'symlink' : 'other';
 
@@ -29,22 +44,7 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
   const cwd = resolve(options.cwd ?? process.cwd());
   const abs = (p: string) => resolve(cwd, p);
 
-  async function readBytes(p: string, o?: { maxBytes?: number }): Promise<Uint8Array> {
-    const path = abs(p);
-    return mapNotFound(path, async () => {
-      const fh = await open(path, 'r');
-      try {
-        if (o?.maxBytes !== undefined) {
-          const { size } = await fh.stat();
-          // Checked before reading, so a 100 MB file costs nothing.
-          if (size > o.maxBytes) throw new HostTooLargeError(path, size, o.maxBytes);
-        }
-        return await fh.readFile();
-      } finally {
-        await fh.close();
-      }
-    });
-  }
+  const readBytes = (p: string, o?: { maxBytes?: number }): Promise<Uint8Array> => mapNotFound(abs(p), () => readBounded(abs(p), o?.maxBytes));
 
   return {
     name: 'node',
@@ -94,7 +94,7 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
         return entries.map((e) => ({ name: e.name, kind: kindOf(e) })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       }),
     mkdir: async (p) => void (await mkdir(abs(p), { recursive: true })),
-    remove: (p, o) => rm(abs(p), { recursive: o?.recursive ?? false, force: true }),
+    remove: (p, o) => (o?.recursive ? rm(abs(p), { recursive: true, force: true }) : removeFile(abs(p))),
     rename: (from, to) => mapNotFound(abs(from), () => rename(abs(from), abs(to))),
     copyFile: (from, to) => mapNotFound(abs(from), () => copyFile(abs(from), abs(to))),
     processAlive(pid) {
