@@ -1,18 +1,29 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, unlink } from 'node:fs/promises';
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+
+/**
+ * Temp names must never collide between processes (or hosts sharing a folder): a random tag drawn
+ * once per process plus a counter, instead of fresh random bytes for every write.
+ */
+const processTag = randomBytes(4).toString('hex');
+let tmpSeq = 0;
 
 /**
  * Replaces `path` so that a reader (or a crash at any instant) sees either the old file or the
  * new one, never a mix: write a temp file in the same folder, fsync it, rename it over the
- * target, then fsync the folder so the rename itself survives a power cut.
+ * target, then fsync the folder so the rename itself survives a power cut. The folder is opened
+ * alongside the temp file (both round trips at once); its fsync still comes after the rename.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${processTag}-${(tmpSeq++).toString(36)}.tmp`);
+  const folder = openDir(dir);
+  let created = false;
   let renamed = false;
   try {
     const fh = await open(tmp, 'wx', 0o644);
+    created = true;
     try {
       await fh.writeFile(data);
       await fh.sync();
@@ -21,9 +32,10 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     }
     await rename(tmp, path);
     renamed = true;
-    await syncDir(dir);
+    await (await folder)?.sync().catch(() => {});
   } finally {
-    if (!renamed) await unlink(tmp).catch(() => {});
+    await (await folder)?.close().catch(() => {});
+    if (created && !renamed) await unlink(tmp).catch(() => {});
   }
 }
 
@@ -48,14 +60,7 @@ export async function writeFileExclusive(path: string, data: string): Promise<bo
   return true;
 }
 
-async function syncDir(dir: string): Promise<void> {
-  let fh;
-  try {
-    fh = await open(dir, 'r');
-    await fh.sync();
-  } catch {
-    // Some platforms cannot fsync a directory; the rename is still atomic there.
-  } finally {
-    await fh?.close().catch(() => {});
-  }
+/** Some platforms cannot open or fsync a directory; the rename is still atomic there. */
+function openDir(dir: string): Promise<FileHandle | undefined> {
+  return open(dir, 'r').catch(() => undefined);
 }
