@@ -51,6 +51,12 @@ export interface SpawnResult {
   spawnError?: string;
 }
 
+/** A file made by `Host.createHeld`, kept open until released. */
+export interface HeldFile {
+  /** Removes the path only if it still names this very file (not one another process made since), and closes it. */
+  removeIfOwn(): Promise<void>;
+}
+
 export interface Host {
   readonly name: string;
   readonly pid: number;
@@ -66,6 +72,12 @@ export interface Host {
   writeAtomic(path: string, data: string | Uint8Array): Promise<void>;
   /** Creates the file only if it does not exist; returns false if it does. */
   writeExclusive(path: string, data: string): Promise<boolean>;
+  /**
+   * writeExclusive that keeps the new file open (null if the path exists), so that removing it can
+   * check by identity, not by re-reading it, that it is still the same file. Optional: locks fall back
+   * to writeExclusive on a host without it. Each held file is an open descriptor until released.
+   */
+  createHeld?(path: string, data: string): Promise<HeldFile | null>;
   openWriter(path: string, options?: { append?: boolean }): Promise<FileWriter>;
   stat(path: string): Promise<FileInfo | null>;
   /** Like stat but does not follow a final symlink. */

@@ -88,6 +88,18 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
       put(path, data);
       return true;
     },
+    async createHeld(p, data) {
+      const path = abs(p);
+      requireParent(path);
+      if (files.has(path)) return null;
+      put(path, data);
+      const entry = files.get(path);
+      return {
+        async removeIfOwn() {
+          if (files.get(path) === entry) files.delete(path);
+        },
+      };
+    },
     async openWriter(p, o): Promise<FileWriter> {
       const path = abs(p);
       requireParent(path);

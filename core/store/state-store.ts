@@ -58,7 +58,8 @@ export function createStateStore(options: StateStoreOptions): StateStore {
 
   async function withLock<T>(path: string, shown: string, purpose: string | undefined, fn: () => Promise<T>): Promise<T> {
     return exclusive(`state:${path}`, async () => {
-      const lock = await acquireLock(host, `${path}.lock`, { waitMs: options.lockWaitMs, purpose, display: shown });
+      // keepOpen: held only for one update, and released with one identity check instead of a re-read.
+      const lock = await acquireLock(host, `${path}.lock`, { waitMs: options.lockWaitMs, purpose, display: shown, keepOpen: true });
       try {
         return await fn();
       } finally {

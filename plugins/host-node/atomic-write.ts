@@ -45,19 +45,24 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
  * there is no fsync here (it was a third of a state update's cost).
  */
 export async function writeFileExclusive(path: string, data: string): Promise<boolean> {
-  let fh;
-  try {
-    fh = await open(path, 'wx', 0o644);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
+  const fh = await openExclusive(path);
+  if (fh === null) return false;
   try {
     await fh.writeFile(data);
   } finally {
     await fh.close();
   }
   return true;
+}
+
+/** A new file opened for writing (O_EXCL), or null when the path already exists. */
+export async function openExclusive(path: string): Promise<FileHandle | null> {
+  try {
+    return await open(path, 'wx', 0o644);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return null;
+    throw error;
+  }
 }
 
 /** Some platforms cannot open or fsync a directory; the rename is still atomic there. */

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { HostNotFoundError, type DirEntry, type FileInfo, type FileWriter, type Host } from '../../core/index.ts';
 import { writeFileAtomic, writeFileExclusive } from './atomic-write.ts';
+import { createHeldFile } from './held-file.ts';
 import { readBounded } from './read-bounded.ts';
 import { importModule } from './import-module.ts';
 import { spawnProcess } from './spawn-process.ts';
@@ -60,6 +61,7 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     },
     writeAtomic: (p, data) => mapNotFound(abs(p), () => writeFileAtomic(abs(p), data)),
     writeExclusive: (p, data) => mapNotFound(abs(p), () => writeFileExclusive(abs(p), data)),
+    createHeld: (p, data) => mapNotFound(abs(p), () => createHeldFile(abs(p), data)),
     async openWriter(p, o): Promise<FileWriter> {
       const path = abs(p);
       const stream = createWriteStream(path, { flags: o?.append ? 'a' : 'w' });
