@@ -1,4 +1,4 @@
-import { SluiceError } from '../../core/index.ts';
+import { isSluiceError, SluiceError } from '../../core/index.ts';
 import { readStageEvidence, type EvidenceStage } from './evidence/read-stage-evidence.ts';
 import type { LifecycleContext } from './lifecycle-context.ts';
 import type { LifecycleTransitionEvent } from './lifecycle-hooks.ts';
@@ -34,13 +34,15 @@ export function nextInvocation(slug: string, state: WorkflowState): NextInvocati
   return { stage: state.next_stage, skill: state.resume_from, blocked, command, ran: false };
 }
 
-/** Reads a workflow state, mapping a missing file to a hint about `start`. */
+/** Reads a workflow state, mapping a missing file to a hint about `start` (the read says so; no stat first). */
 export async function readWorkflowState(lc: LifecycleContext, slug: string): Promise<WorkflowState> {
   const file = workflowStateFile(lc.root, slug);
-  if (!(await lc.kernel.store.exists(file.path))) {
+  try {
+    return await lc.kernel.store.read(file);
+  } catch (error) {
+    if (!isSluiceError(error, 'FILE_NOT_FOUND')) throw error;
     throw new SluiceError('STATE_MISSING', { file: lc.kernel.display(file.path), message: `requirement ${slug} has no workflow state`, hint: `run \`sluice lifecycle start ${slug}\`, or \`sluice lifecycle recover ${slug}\` to rebuild it from artifacts` });
   }
-  return lc.kernel.store.read(file);
 }
 
 /**
