@@ -28,9 +28,15 @@ const MUST_STAY_LAZY = ['markdown-it', 'playwright', 'execa', 'views/report/run-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
 
+/**
+ * The timed commands' environment: the user's, minus SLUICE_NO_CACHE, which another section's test
+ * helpers set in this process when bench.ts imports them; with it every "warm" run was a cold one.
+ */
+const { SLUICE_NO_CACHE: _harnessNoCache, ...userEnv } = process.env;
+
 function runNode(args: string[], env: Record<string, string> = {}): { ms: number; code: number | null; stdout: string; stderr: string } {
   const t = performance.now();
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env }, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...userEnv, NO_COLOR: '1', ...env }, maxBuffer: 64 * 1024 * 1024 });
   return { ms: performance.now() - t, code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
