@@ -29,7 +29,7 @@ async function scanFile(host: Host, full: string, label: string, markers: readon
 }
 
 /** One sentence for a row: the first few problems, with file and line. */
-function describe(scans: FileScan[]): { passed: boolean; message: string; waivers: unknown[] } {
+function describe(scans: FileScan[]): ArtifactCompleteness {
   const problems: string[] = [];
   const waivers: { file: string; line: number; who: string; why: string; markers: string[] }[] = [];
   for (const s of scans) {
@@ -45,29 +45,44 @@ function describe(scans: FileScan[]): { passed: boolean; message: string; waiver
   return { passed: false, message: `incomplete: ${shown}${problems.length > 5 ? ` and ${problems.length - 5} more` : ''}${waived}`, waivers };
 }
 
+export interface ArtifactCompleteness {
+  passed: boolean;
+  message: string;
+  /** Waivers found (the artifact passes G2 through them, but is not complete for G4). */
+  waivers: { file: string; line: number; who: string; why: string; markers: string[] }[];
+  /** `info` null: the path is missing. */
+  missing?: boolean;
+}
+
+/**
+ * Is one artifact (file or folder) present, non-empty and free of placeholder markers? Shared by
+ * G2 and by G4's `artifact_content` checks, which need the artifact complete as well as on topic.
+ */
+export async function checkArtifactCompleteness(host: Host, projectRoot: string, rel: string, name: string, markers: readonly string[] = DEFAULT_PLACEHOLDER_MARKERS): Promise<ArtifactCompleteness> {
+  const { full, info } = await projectFile(host, projectRoot, rel);
+  if (info === null) return { passed: false, message: `cannot check completeness: ${rel} is missing`, waivers: [], missing: true };
+  if (info.kind === 'dir') {
+    const files = await listFilesUnder(host, full);
+    if (files.length === 0) return { passed: false, message: `${rel} is an empty folder`, waivers: [] };
+    const texts = files.filter(isTextArtifact);
+    const scans = await Promise.all(texts.map((f) => scanFile(host, f, `${name.replace(/\/$/, '')}/${f.slice(full.length + 1)}`, markers)));
+    const d = describe(scans);
+    return { ...d, message: d.passed ? `${files.length} file${files.length > 1 ? 's' : ''}, ${d.message}` : d.message };
+  }
+  return describe([await scanFile(host, full, name, markers)]);
+}
+
 /** G2: required artifacts have content and no placeholder markers (outside code, unless waived). MUST. */
 export const completenessGate = defineGate<CompletenessInput>({
   type: 'completeness',
   id: G2,
   description: 'required artifacts are non-empty and free of placeholder markers',
   async check(input, { host }) {
-    const markers = input.markers ?? DEFAULT_PLACEHOLDER_MARKERS;
     return Promise.all(
       input.artifacts.map(async (a): Promise<GateResult> => {
         if (!a.applies) return notRequiredRow(G2, a);
-        const row = (passed: boolean, message: string, extra: Record<string, unknown> = {}): GateResult => ({ gate: G2, id: `G2:${a.name}`, artifact: a.name, passed, message, severity: 'MUST', ...extra });
-        const { full, info } = await projectFile(host, input.projectRoot, a.rel);
-        if (info === null) return row(false, `cannot check completeness: ${a.rel} is missing`);
-        if (info.kind === 'dir') {
-          const files = await listFilesUnder(host, full);
-          if (files.length === 0) return row(false, `${a.rel} is an empty folder`);
-          const texts = files.filter(isTextArtifact);
-          const scans = await Promise.all(texts.map((f) => scanFile(host, f, `${a.name.replace(/\/$/, '')}/${f.slice(full.length + 1)}`, markers)));
-          const d = describe(scans);
-          return row(d.passed, d.passed ? `${files.length} file${files.length > 1 ? 's' : ''}, ${d.message}` : d.message, d.waivers.length ? { waivers: d.waivers } : {});
-        }
-        const d = describe([await scanFile(host, full, a.name, markers)]);
-        return row(d.passed, d.message, d.waivers.length ? { waivers: d.waivers } : {});
+        const d = await checkArtifactCompleteness(host, input.projectRoot, a.rel, a.name, input.markers);
+        return { gate: G2, id: `G2:${a.name}`, artifact: a.name, passed: d.passed, message: d.message, severity: 'MUST', ...(d.waivers.length ? { waivers: d.waivers } : {}) };
       }),
     );
   },

@@ -1,6 +1,7 @@
 import { defineGate, definePlugin, type GateResult, type Host, type Severity } from '../core/index.ts';
 import { DEFAULT_COVERAGE_REPORTS, readCoverage } from './coverage/read-coverage.ts';
 import { coverageProblem } from './metrics-gate.ts';
+import { checkArtifactCompleteness } from './completeness-gate.ts';
 import { isTextArtifact, listFilesUnder, projectFile, readTextFile } from './shared/project-file.ts';
 
 /** One check of a frozen compliance file, as the planner passes it (threshold already looked up in the profile). */
@@ -29,6 +30,8 @@ export interface ComplianceInput {
   /** Frameworks the profile lists whose frozen gate file is missing: each a MUST failure. */
   missing: { framework: string; file: string }[];
   coverageReports?: string[];
+  /** G2's markers (profile `sluice.placeholder_markers`): an `artifact_content` check needs the artifact complete. */
+  markers?: string[];
 }
 
 export const G4 = 'G4-compliance';
@@ -64,10 +67,18 @@ async function runCheck(host: Host, input: ComplianceInput, c: ComplianceCheck):
     case 'manual':
       return row(null, `${label}: ${c.description ?? c.name} (manual sign-off)`);
     case 'artifact_exists': {
-      const { info } = await projectFile(host, input.projectRoot, c.artifactRel!);
-      return row(info !== null, info ? `${label}: ${c.artifactRel} exists` : `${label}: ${c.artifactRel} is missing`);
+      const { full, info } = await projectFile(host, input.projectRoot, c.artifactRel!);
+      if (info === null) return row(false, `${label}: ${c.artifactRel} is missing`);
+      // An empty folder is no evidence (an `adrs/` with no decision in it), as in the reference.
+      if (info.kind === 'dir' && (await listFilesUnder(host, full, 1)).length === 0) return row(false, `${label}: ${c.artifactRel} is an empty folder`);
+      return row(true, `${label}: ${c.artifactRel} exists`);
     }
     case 'artifact_content': {
+      // Naming the keywords in an unfinished template is not evidence: the artifact must be complete
+      // too. A waiver lets G2 through, not a compliance control.
+      const complete = await checkArtifactCompleteness(host, input.projectRoot, c.artifactRel!, c.artifact!, input.markers);
+      if (complete.missing) return row(false, `${label}: ${c.artifactRel} is missing`);
+      if (!complete.passed || complete.waivers.length > 0) return row(false, `${label}: ${c.artifact} is not complete: ${complete.passed ? `waived by ${complete.waivers[0].who}` : complete.message}`);
       const read = await artifactText(host, input.projectRoot, c.artifactRel!);
       if ('error' in read) return row(false, `${label}: ${read.error}`);
       const absent = (c.required_content ?? []).filter((p) => !mentions(read.text, p));

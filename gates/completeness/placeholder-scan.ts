@@ -2,10 +2,11 @@
  * Finds placeholder markers left in an artifact. Markers are whole tokens (`TODO` never matches
  * inside MASTODON), `...` inside a marker stands for any text on the line (`${...}` matches `${PORT}`),
  * matching is case-sensitive, and fenced or indented code and inline code spans are ignored, so a
- * documented `${PORT}` never trips the gate. A `WAIVED: who — why` line waives markers on itself and
- * on the line below it; a WAIVED line without both parts waives nothing and is reported.
+ * documented `${PORT}` never trips the gate. A `WAIVED: who — why` line waives the whole file, as the
+ * reference plugin's waivers do; a WAIVED line without both parts waives nothing and is reported.
  */
-export const DEFAULT_PLACEHOLDER_MARKERS = ['TODO', 'TBD', 'FIXME', '${...}', '[placeholder]'];
+/** The reference templates mark unfilled sections with `<!-- REQUIRED: … -->`; `PLACEHOLDER` and `[INSERT …]` are its markers too. */
+export const DEFAULT_PLACEHOLDER_MARKERS = ['TODO', 'TBD', 'FIXME', '${...}', '[placeholder]', '<!-- REQUIRED:', 'PLACEHOLDER', '[INSERT...]'];
 
 export interface PlaceholderHit {
   line: number;
@@ -38,37 +39,44 @@ export function markerRegExp(marker: string): RegExp {
   return new RegExp(`${start}${body}${end}`);
 }
 
-const WAIVED = /^\W*WAIVED\W*:/;
-const WAIVER = /^\W*WAIVED\W*:\s*(.+?)\s+(?:—|–|--|-)\s+(.+?)\s*$/;
+// The reference's forms: an optional bullet or quote, `WAIVED:` bold before or after the colon, then
+// who and why split by an em/en dash, hyphen, comma or colon (typed by hand, so any of them).
+const WAIVED = /^\s*(?:[-*>]\s*)?(?:\*\*|__)?WAIVED(?:\*\*|__)?\s*:/i;
+const WAIVER = /^\s*(?:[-*>]\s*)?(?:\*\*|__)?WAIVED(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*([^—–,:\-\n]+?)\s*[—–,:-]+\s*(\S.*?)\s*$/i;
+/** Emphasis around a name or reason is markup, not part of it. */
+const unemphasize = (s: string) => s.replace(/^[*_]+|[*_]+$/g, '').trim();
 
 /** Line numbers (0-based) inside fenced or indented code blocks, from a markdown parser. */
 export type CodeLines = Set<number>;
 
+/**
+ * Markers outside code, and the file's waivers. A valid waiver anywhere waives every marker of the
+ * file (the artifact is deliberately unfinished and says who decided that); its markers are kept on
+ * the waiver so the record shows what was let through.
+ */
 export function scanPlaceholders(text: string, markers: readonly string[], codeLines: CodeLines = new Set()): PlaceholderScan {
   const patterns = markers.map((m) => ({ marker: m, re: markerRegExp(m) }));
   const lines = text.split(/\r?\n/);
   const scan: PlaceholderScan = { hits: [], waivers: [], badWaivers: [] };
-  let openWaiver: { waiver: Waiver; until: number } | undefined;
   lines.forEach((raw, i) => {
     if (codeLines.has(i)) return;
     const line = raw.replace(/(`+)[^`]*?\1/g, '');
     if (WAIVED.test(line)) {
       const m = WAIVER.exec(line);
-      if (m) {
-        const waiver = { line: i + 1, who: m[1].trim(), why: m[2].trim(), markers: [] };
-        scan.waivers.push(waiver);
-        openWaiver = { waiver, until: i + 1 };
-      } else scan.badWaivers.push({ line: i + 1, text: raw.trim() });
+      const who = m ? unemphasize(m[1]) : '';
+      const why = m ? unemphasize(m[2]) : '';
+      if (who && why) scan.waivers.push({ line: i + 1, who, why, markers: [] });
+      else scan.badWaivers.push({ line: i + 1, text: raw.trim() });
     }
     for (const { marker, re } of patterns) {
       const found = re.exec(line);
-      if (!found) continue;
-      const hit = { line: i + 1, marker, text: found[0] };
-      if (openWaiver && i <= openWaiver.until) openWaiver.waiver.markers.push(hit);
-      else scan.hits.push(hit);
+      if (found) scan.hits.push({ line: i + 1, marker, text: found[0] });
     }
-    if (openWaiver && i >= openWaiver.until) openWaiver = undefined;
   });
+  if (scan.waivers.length > 0) {
+    scan.waivers[0].markers = scan.hits;
+    scan.hits = [];
+  }
   return scan;
 }
 

@@ -32,12 +32,43 @@ describe('G2-completeness placeholder scan', () => {
     assert.deepEqual(r.hits.map((h) => [h.line, h.text]), [[12, '${PORT}']]);
   });
 
-  it('honours WAIVED: who — why on the line and the line below, and reports malformed waivers', async () => {
-    const r = await scan('# Pricing\nWAIVED: Dana Whitfield — vendor quote arrives after Discovery\nUnit price: TBD\nSupport tier: TBD\nWAIVED: nobody\n');
-    assert.deepEqual(r.hits.map((h) => h.line), [4]);
+  it('a WAIVED: who — why line waives the whole file, keeps what it waived, and reports malformed waivers', async () => {
+    const r = await scan('# Pricing\nWAIVED: Dana Whitfield — vendor quote arrives after Discovery\nUnit price: TBD\n\nSupport tier: TBD\nWAIVED: nobody\n');
+    assert.deepEqual(r.hits, []);
     assert.equal(r.waivers.length, 1);
-    assert.deepEqual([r.waivers[0].who, r.waivers[0].why, r.waivers[0].markers.map((m) => m.line)], ['Dana Whitfield', 'vendor quote arrives after Discovery', [3]]);
-    assert.deepEqual(r.badWaivers.map((b) => b.line), [5]);
+    assert.deepEqual([r.waivers[0].who, r.waivers[0].why, r.waivers[0].markers.map((m) => m.line)], ['Dana Whitfield', 'vendor quote arrives after Discovery', [3, 5]]);
+    assert.deepEqual(r.badWaivers.map((b) => b.line), [6]);
+  });
+
+  it("accepts the reference's waiver forms: em/en dash, hyphen, comma, colon; bullets, quotes and bold, `**` never in the name", async () => {
+    const forms = [
+      'WAIVED: Dana Whitfield — no live carrier API',
+      'WAIVED: Dana Whitfield – no live carrier API',
+      'WAIVED: Dana Whitfield - no live carrier API',
+      'WAIVED: Dana Whitfield, no live carrier API',
+      'WAIVED: Dana Whitfield: no live carrier API',
+      '- WAIVED: Dana Whitfield — no live carrier API',
+      '> WAIVED: Dana Whitfield — no live carrier API',
+      '**WAIVED:** Dana Whitfield — no live carrier API',
+      '**WAIVED**: **Dana Whitfield** — no live carrier API',
+      '* **Waived:** Dana Whitfield—no live carrier API',
+    ];
+    for (const line of forms) {
+      const r = await scan(`# Spike\n${line}\n\nFindings: TBD\n`);
+      assert.deepEqual(r.waivers.map((w) => [w.who, w.why]), [['Dana Whitfield', 'no live carrier API']], line);
+      assert.deepEqual(r.hits, [], line);
+    }
+    for (const line of ['WAIVED: because we ran out of time', 'WAIVED:', '**WAIVED:** — no reason given']) {
+      const r = await scan(`# Spike\n${line}\nFindings: TBD\n`);
+      assert.equal(r.waivers.length, 0, line);
+      assert.equal(r.badWaivers.length, 1, line);
+    }
+  });
+
+  it("finds the reference templates' markers: <!-- REQUIRED: … -->, PLACEHOLDER, [INSERT …]", async () => {
+    const markers = (await import('../../gates/completeness/placeholder-scan.ts')).DEFAULT_PLACEHOLDER_MARKERS;
+    const r = await scan('# Problem\n<!-- REQUIRED: the problem in two sentences -->\n\nOwner: PLACEHOLDER\nDate: [INSERT date]\nA <!-- note --> is fine, as is PLACEHOLDERS.\n', markers);
+    assert.deepEqual(r.hits.map((h) => [h.line, h.text]), [[2, '<!-- REQUIRED:'], [4, 'PLACEHOLDER'], [5, '[INSERT date]']]);
   });
 
   it('takes markers from the profile: `...` matches any text', async () => {

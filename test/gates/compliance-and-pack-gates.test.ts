@@ -30,6 +30,31 @@ describe('G4-compliance from the frozen compliance files', () => {
     assert.equal(g4(await sluice(kernel, 'gate'))[0].passed, true);
   });
 
+  it('artifact_content needs the artifact complete as well as on topic; artifact_exists fails on an empty folder', async () => {
+    const { dir, kernel } = await enterprise();
+    await passPhase(kernel);
+    await writeCurrentArtifacts(kernel);
+    const requirements = join(dir, '.sdlc/artifacts/01-requirements/requirements.md');
+    await writeFile(requirements, '# Requirements\n\nAuthentication and authorization: <!-- REQUIRED: the access model -->\n');
+    let row = g4(await sluice(kernel, 'gate'))[0];
+    assert.equal(row.passed, false);
+    assert.match(row.message, /requirements\.md is not complete: incomplete: <!-- REQUIRED: at requirements\.md:3/);
+    await writeFile(requirements, '# Requirements\n\nWAIVED: Ana Ruiz — access model decided in Design\nAuthentication and authorization: TBD\n');
+    row = g4(await sluice(kernel, 'gate'))[0];
+    assert.equal(row.passed, false, 'a waiver passes G2, not a compliance control');
+    assert.match(row.message, /not complete: waived by Ana Ruiz/);
+    await writeFile(requirements, '# Requirements\n\nAuthentication: OAuth2. Authorization per clinic.\n');
+    assert.equal(g4(await sluice(kernel, 'gate'))[0].passed, true);
+
+    await passPhase(kernel);
+    await writeCurrentArtifacts(kernel);
+    const adrs = join(dir, '.sdlc/artifacts/02-design/adrs');
+    await rm(adrs, { recursive: true });
+    await import('node:fs/promises').then((fs) => fs.mkdir(adrs));
+    const exists = g4(await sluice(kernel, 'gate')).find((r) => r.id === 'soc2-cc7.1-change-mgmt');
+    assert.deepEqual([exists?.passed, exists?.message], [false, 'soc2 CC7.1 — Change management through ADRs: .sdlc/artifacts/02-design/adrs/ is an empty folder']);
+  });
+
   it('manual checks keep their compliance id, metric checks read coverage against threshold_key', async () => {
     const { dir, kernel } = await enterprise();
     await walkTo(kernel, 'build');

@@ -86,7 +86,7 @@ export function planPhaseGates(kernel: Kernel, project: SdlcProject, phase: Phas
     });
   }
   if (checks.length > 0 || project.missingCompliance.length > 0) {
-    plan.push({ type: 'compliance', input: { projectRoot: root, checks, missing: project.missingCompliance.map((m) => ({ framework: m.framework, file: m.display })), ...(settings.coverage_reports ? { coverageReports: settings.coverage_reports } : {}) } satisfies ComplianceInput });
+    plan.push({ type: 'compliance', input: { projectRoot: root, checks, missing: project.missingCompliance.map((m) => ({ framework: m.framework, file: m.display })), ...(settings.coverage_reports ? { coverageReports: settings.coverage_reports } : {}), ...(settings.placeholder_markers ? { markers: settings.placeholder_markers } : {}) } satisfies ComplianceInput });
   }
 
   const reached = model.phases.filter((p) => p.order <= phase.order).map((p) => project.paths.artifactDirRel(p.slug));

@@ -86,7 +86,7 @@ export const ProfileGateSchema = v.strictObject({
 
 /** sluice's own settings in a profile (a key the reference schema does not define, kept apart). */
 export const SluiceProfileSettingsSchema = v.strictObject({
-  placeholder_markers: v.optional(v.pipe(v.array(v.pipe(str, v.minLength(1))), v.description('G2 markers, matched as whole tokens; `...` matches any text (`${...}`). Default: TODO, TBD, FIXME, ${...}, [placeholder].'))),
+  placeholder_markers: v.optional(v.pipe(v.array(v.pipe(str, v.minLength(1))), v.description('G2 markers, matched as whole tokens; `...` matches any text (`${...}`). Default: TODO, TBD, FIXME, ${...}, [placeholder], <!-- REQUIRED:, PLACEHOLDER, [INSERT...].'))),
   coverage_reports: v.optional(v.pipe(v.array(str), v.description('Coverage files for G3, relative to the project root; default: the usual lcov, json-summary and Cobertura locations.'))),
   critical_paths: v.optional(v.pipe(v.array(str), v.description('Source path prefixes that quality.coverage_critical applies to.'))),
   gates: v.optional(v.array(ProfileGateSchema)),
