@@ -88,6 +88,8 @@ async function runCheck(host: Host, input: ComplianceInput, c: ComplianceCheck):
       if (c.threshold === undefined) return row(false, `${label}: the profile does not set ${c.threshold_key}, so there is no threshold to meet`);
       const lookup = await readCoverage(host, input.projectRoot, input.coverageReports ?? DEFAULT_COVERAGE_REPORTS);
       const problem = coverageProblem(lookup);
+      // As in G3: no report at all is a person's judgement to sign off, an unreadable one fails.
+      if ('missing' in lookup) return row(null, `${label}: ${problem}, or a person signs the figure off (manual)`);
       if (problem || !('report' in lookup)) return row(false, `${label}: ${problem}`);
       const { pct, source } = lookup.report;
       return row(pct >= c.threshold, `${label}: line coverage ${pct}% (${source}) ${pct >= c.threshold ? 'meets' : 'is below'} ${c.threshold_key} ${c.threshold}%`);

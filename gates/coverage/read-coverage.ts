@@ -1,11 +1,16 @@
 import type { Host } from '../../core/index.ts';
 import { projectFile, readTextFile } from '../shared/project-file.ts';
+import { findReports } from './find-reports.ts';
 import { CoverageFormatError, type CoverageReport } from './coverage-report.ts';
 import { readCobertura } from './read-cobertura.ts';
 import { readIstanbulSummary } from './read-istanbul-summary.ts';
 import { readLcov } from './read-lcov.ts';
 
-/** Where test runners write coverage by default, looked at in this order when the profile names none. */
+/**
+ * Where test runners write coverage by default, looked at in this order when the profile names
+ * none (`sluice.coverage_reports` takes paths and globs). coverlet (`dotnet test --collect "XPlat
+ * Code Coverage"`) writes TestResults/<run guid>/coverage.cobertura.xml beside each test project.
+ */
 export const DEFAULT_COVERAGE_REPORTS = [
   'coverage/coverage-summary.json',
   'coverage/lcov.info',
@@ -13,17 +18,19 @@ export const DEFAULT_COVERAGE_REPORTS = [
   'coverage/cobertura-coverage.xml',
   'coverage/coverage.xml',
   'coverage.xml',
+  '**/TestResults/*/coverage.cobertura.xml',
 ];
 
 const MAX_REPORT_BYTES = 128 * 1024 * 1024;
 
 export type CoverageLookup = { report: CoverageReport } | { missing: string[] } | { unreadable: string; error: string };
 
-/** Reads the first coverage report that exists, by content (an lcov named .txt still reads). */
+/** Reads the first coverage report that exists (a glob: its newest match), by content (an lcov named .txt still reads). */
 export async function readCoverage(host: Host, projectRoot: string, candidates: readonly string[] = DEFAULT_COVERAGE_REPORTS): Promise<CoverageLookup> {
-  for (const rel of candidates) {
-    const { full, info } = await projectFile(host, projectRoot, rel, 'coverage report path');
-    if (info?.kind !== 'file') continue;
+  for (const pattern of candidates) {
+    const [rel] = await findReports(host, projectRoot, pattern);
+    if (rel === undefined) continue;
+    const { full } = await projectFile(host, projectRoot, rel, 'coverage report path');
     const read = await readTextFile(host, full, MAX_REPORT_BYTES);
     if ('error' in read) return { unreadable: rel, error: read.error };
     try {
