@@ -14,8 +14,8 @@ export function renderAudit(a: GateAudit, s: Style): string {
   ];
   if (a.gates.length === 0) lines.push(s.dim('No gate results recorded yet (run `sluice gate` or `sluice next`).'));
   else {
-    const rows = a.gates.map((g) => [g.gate, String(g.results), pct(g.passRate), pct(g.failRate), pct(g.manualRate), g.phases.join(', ')]);
-    lines.push(...textTable(['Gate', 'Results', 'Pass', 'Fail', 'Manual', 'Phases'], rows, (row, col, cell) => (col === 3 && row[3] !== '0%' ? s.red(cell) : col === 4 && row[4] !== '0%' ? s.yellow(cell) : cell)));
+    const rows = a.gates.map((g) => [g.gate, String(g.results), pct(g.passRate), pct(g.failRate), pct(g.manualRate), g.waived ? String(g.waived) : '—', g.phases.join(', ')]);
+    lines.push(...textTable(['Gate', 'Results', 'Pass', 'Fail', 'Manual', 'Waived', 'Phases'], rows, (row, col, cell) => (col === 3 && row[3] !== '0%' ? s.red(cell) : col === 4 && row[4] !== '0%' ? s.yellow(cell) : cell)));
   }
   lines.push('');
   lines.push(`Always passing (≥ ${a.thresholds.alwaysPassMinResults} results, never failed or manual; may be too lenient): ${a.alwaysPassing.length ? a.alwaysPassing.join(', ') : '—'}`);
@@ -37,6 +37,10 @@ export function renderAudit(a: GateAudit, s: Style): string {
     if (approved.length) lines.push(`    approved: ${approved.join(', ')}`);
     for (const o of group.filter((x) => x.kind === 'warning-accepted')) lines.push(`    advanced past failing ${o.gate}: ${o.subject}`);
   }
+  // Waivers apart from passes: each let an unfinished artifact through, and names who decided it.
+  lines.push('', s.bold(`Waivers (${a.waivers.length})`));
+  if (a.waivers.length === 0) lines.push(s.dim('  (none)'));
+  for (const w of a.waivers) lines.push(`  phase ${w.phase}, ${w.file}${w.line ? `:${w.line}` : ''}: waived by ${w.who}; ${JSON.stringify(w.why)}${w.at ? ` (advanced ${formatTimestamp(w.at)})` : ''}`);
   lines.push('', s.bold(`Skips (${a.skips.length})`));
   if (a.skips.length === 0) lines.push(s.dim('  (none)'));
   for (const k of a.skips) lines.push(`  ${formatTimestamp(k.at)}  skipped ${k.from} → ${k.to}, by ${who(k.approver)}; ${why(k.justification)}`);

@@ -12,7 +12,9 @@ export const FAILING_OVER = 0.5;
 export interface GateRates {
   gate: string;
   results: number;
+  /** Passed on their merits; waived rows are counted apart, in `waived`. */
   passed: number;
+  waived: number;
   failed: number;
   manual: number;
   passRate: number;
@@ -41,6 +43,19 @@ export interface Override {
   justification: string | null;
 }
 
+/** A `WAIVED: who — why` line that let an artifact through G2, from the recorded runs. */
+export interface WaiverNote {
+  phase: string;
+  gate: string;
+  artifact: string | null;
+  file: string;
+  line: number | null;
+  who: string;
+  why: string;
+  /** When the run was stored with an advance; null for a phase's latest run. */
+  at: string | null;
+}
+
 export interface TransitionNote {
   from: string;
   to: string;
@@ -58,6 +73,7 @@ export interface GateAudit {
   alwaysPassing: string[];
   failingOverHalf: string[];
   overrides: Override[];
+  waivers: WaiverNote[];
   skips: TransitionNote[];
   reentries: TransitionNote[];
   thresholds: { alwaysPassMinResults: number; failingOver: number };
@@ -96,15 +112,37 @@ export function gateRuns(state: SdlcState): GateRun[] {
  * are left out), the gates that never fail and the ones that mostly do, and every human decision
  * that let a transition through: manual approvals, accepted SHOULD/MAY failures, skips, re-entries.
  */
+/** The waivers a stored result carries (G2 writes `waivers: [{file, line, who, why}]`); malformed entries are skipped. */
+function waiversOf(r: StoredGateResult): { file: string; line: number | null; who: string; why: string }[] {
+  const list = (r as { waivers?: unknown }).waivers;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((w) => {
+    const o = (w ?? {}) as Record<string, unknown>;
+    const who = text(o.who);
+    const why = text(o.why);
+    if (!who || !why) return [];
+    return [{ file: text(o.file) ?? r.artifact ?? '?', line: typeof o.line === 'number' ? o.line : null, who, why }];
+  });
+}
+
 export function auditGates(state: SdlcState): GateAudit {
   const runs = gateRuns(state);
   const byGate = new Map<string, GateRates>();
+  const waivers: WaiverNote[] = [];
+  const seenWaivers = new Set<string>();
   for (const run of runs) {
     for (const r of run.results) {
+      for (const w of waiversOf(r)) {
+        const key = stable([run.phase, w.file, w.who, w.why]);
+        if (seenWaivers.has(key)) continue;
+        seenWaivers.add(key);
+        waivers.push({ phase: run.phase, gate: r.gate, artifact: r.artifact ?? null, ...w, at: run.at });
+      }
       if (r.severity === 'INFO') continue;
-      const g = byGate.get(r.gate) ?? { gate: r.gate, results: 0, passed: 0, failed: 0, manual: 0, passRate: 0, failRate: 0, manualRate: 0, phases: [] };
+      const g = byGate.get(r.gate) ?? { gate: r.gate, results: 0, passed: 0, waived: 0, failed: 0, manual: 0, passRate: 0, failRate: 0, manualRate: 0, phases: [] };
       g.results++;
-      if (r.passed === true) g.passed++;
+      if (r.passed === true && waiversOf(r).length > 0) g.waived++;
+      else if (r.passed === true) g.passed++;
       else if (r.passed === false) g.failed++;
       else g.manual++;
       if (!g.phases.includes(run.phase)) g.phases.push(run.phase);
@@ -138,9 +176,10 @@ export function auditGates(state: SdlcState): GateAudit {
     runs: runs.length,
     transitions: { advances, skips: skips.length, reentries: reentries.length },
     gates,
-    alwaysPassing: gates.filter((g) => g.failed === 0 && g.manual === 0 && g.results >= ALWAYS_PASS_MIN_RESULTS).map((g) => g.gate),
+    alwaysPassing: gates.filter((g) => g.failed === 0 && g.manual === 0 && g.waived === 0 && g.results >= ALWAYS_PASS_MIN_RESULTS).map((g) => g.gate),
     failingOverHalf: gates.filter((g) => g.failRate > FAILING_OVER).map((g) => g.gate),
     overrides,
+    waivers,
     skips,
     reentries,
     thresholds: { alwaysPassMinResults: ALWAYS_PASS_MIN_RESULTS, failingOver: FAILING_OVER },

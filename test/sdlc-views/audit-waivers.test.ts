@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { GateAudit } from '../../plugins/sdlc/views/model/gate-audit.ts';
+import { removeCliBundle, sluice, sluiceJson } from './views-cli.ts';
+import { approveAndAdvance, writePhaseArtifacts } from './walk-project.ts';
+
+const dirs: string[] = [];
+after(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+  await removeCliBundle();
+});
+
+describe('audit shows every waiver apart from passes', () => {
+  it('names who, why, file and phase in text and JSON, from the advance and from the latest run', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sluice-audit-waivers-'));
+    dirs.push(dir);
+    assert.equal((await sluice(dir, ['init', '--profile', 'starter', '--type', 'service'])).code, 0);
+    await writePhaseArtifacts(dir, '0', 'service');
+    await writeFile(join(dir, '.sdlc/artifacts/00-discovery/constraints.md'), '# Constraints\n\n**WAIVED:** Dana Whitfield, budget is set by the client board in week 3\n\nBudget: TBD\n');
+    await approveAndAdvance(dir, 'alice');
+    await writePhaseArtifacts(dir, '1', 'service');
+    await writeFile(join(dir, '.sdlc/artifacts/01-requirements/epics.md'), '# Epics\n\n- WAIVED: Omar Haddad — epics come from the client backlog import\n\n<!-- REQUIRED: epics -->\n');
+    assert.equal((await sluice(dir, ['gate'])).code, 0);
+
+    const { code, doc } = await sluiceJson<GateAudit>(dir, ['audit']);
+    assert.equal(code, 0);
+    assert.deepEqual(
+      doc.waivers.map((w) => [w.phase, w.file, w.line, w.who, w.why, w.at === null]),
+      [
+        ['0', 'constraints.md', 3, 'Dana Whitfield', 'budget is set by the client board in week 3', false],
+        ['1', 'epics.md', 3, 'Omar Haddad', 'epics come from the client backlog import', true],
+      ],
+    );
+    const g2 = doc.gates.find((g) => g.gate === 'G2-completeness')!;
+    assert.equal(g2.waived, 2, 'waived rows are counted apart');
+    assert.equal(g2.passed + g2.waived + g2.failed + g2.manual, g2.results);
+    assert.ok(!doc.alwaysPassing.includes('G2-completeness'));
+
+    const text = (await sluice(dir, ['audit'])).stdout;
+    assert.match(text, /Waivers \(2\)/);
+    assert.match(text, /phase 0, constraints\.md:3: waived by Dana Whitfield; "budget is set by the client board in week 3"/);
+    assert.match(text, /phase 1, epics\.md:3: waived by Omar Haddad; "epics come from the client backlog import"/);
+  });
+});
