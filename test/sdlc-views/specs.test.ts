@@ -132,17 +132,37 @@ describe('sluice specs', () => {
     await rm(repo, { recursive: true });
   });
 
-  it('refuses a cap that is not a whole number, and a repo without specs/, with exit 2', async () => {
+  it('refuses a cap that is not a whole number with exit 2', async () => {
     const repo = await tempRepo();
     const bad = await sluice(repo, ['specs', '--wip-cap', 'three']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /USAGE: --wip-cap must be a whole number of specs, got "three"/);
-    const empty = await mkdtemp(join(tmpdir(), 'sluice-nospecs-'));
-    const missing = await sluice(empty, ['specs']);
-    assert.equal(missing.code, 2);
-    assert.match(missing.stderr, /FILE_NOT_FOUND: .*specs.*no specs\/ folder/);
     await rm(repo, { recursive: true });
+  });
+
+  it('a repo without specs/ is an empty backlog (exit 0), as in the reference', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'sluice-nospecs-'));
+    const human = await sluice(empty, ['specs']);
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stdout, /Spec backlog: empty, .* has no specs\/ folder/);
+    const { code, doc } = await sluiceJson<SpecBacklog>(empty, ['specs', '--wip-cap', '0']);
+    assert.equal(code, 0);
+    assert.deepEqual([doc.total, doc.specsFolder, doc.inFlight, doc.wipCap], [0, false, [], { cap: 0, inFlight: 0, breached: false }]);
     await rm(empty, { recursive: true });
+  });
+
+  it('lists markdown files that are not specs apart (no frontmatter, not named NNNN-), never counting them', async () => {
+    const repo = await tempRepo();
+    const before = (await sluiceJson<SpecBacklog>(repo, ['specs'])).doc;
+    await writeFile(join(repo, 'specs', 'README.md'), '# Specs\n\nOne file per change, named NNNN-name.md.\n');
+    await writeFile(join(repo, 'specs', 'index.md'), '- [0001](0001-login.md)\n');
+    const { doc } = await sluiceJson<SpecBacklog>(repo, ['specs']);
+    assert.equal(doc.total, before.total);
+    assert.deepEqual(doc.invalid, before.invalid, 'a NNNN- file without frontmatter is still an invalid spec');
+    assert.deepEqual(doc.otherFiles, ['specs/README.md', 'specs/index.md']);
+    const human = await sluice(repo, ['specs']);
+    assert.match(human.stdout, /Not specs, not counted .*\(2\)\n\s+specs\/README\.md\n\s+specs\/index\.md/);
+    await rm(repo, { recursive: true });
   });
 });
 
@@ -165,7 +185,7 @@ describe('spec-backlog gate', () => {
     const rows = await (await kernelAt(empty)).runGate('spec-backlog', undefined);
     assert.equal(rows.length, 1);
     assert.equal(rows[0].passed, true);
-    assert.match(rows[0].message, /no specs\/ folder/);
+    assert.match(rows[0].message, /no specs\/ folder in .*: the backlog is empty/);
     await rm(empty, { recursive: true });
   });
 

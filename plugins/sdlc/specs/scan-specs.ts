@@ -1,6 +1,5 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { SluiceError } from '../../../core/index.ts';
 import { specFile, type SpecFile } from './spec-backlog-types.ts';
 import { findFrontmatter, parseFrontmatter } from './spec-frontmatter.ts';
 import { openSpecScanCache, statStamp, type SpecScanCache } from './spec-scan-cache.ts';
@@ -41,6 +40,9 @@ const asText = (value: unknown): string | undefined => {
 /** Reads one spec's frontmatter into a SpecFile (never throws for bad content: the error is recorded). */
 export function readSpec(file: string, text: string): SpecFile {
   const parsed = parseFrontmatter(text);
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  // The reference skips files without frontmatter; one not named like a spec is a README or an index.
+  if (!parsed.ok && findFrontmatter(text) === undefined && !/^\d+-/.test(base)) return { file, notSpec: true };
   if (!parsed.ok) return { file, error: parsed.message };
   const d = parsed.data;
   let spec = asText(d.spec);
@@ -50,15 +52,18 @@ export function readSpec(file: string, text: string): SpecFile {
   return specFile(file, { spec, name: asText(d.name), status: asText(d.status), risk: asText(d.risk) });
 }
 
-/** Lists `<repo>/specs/*.md` (regular files only: a symlink could point anywhere), in name order. */
-export function listSpecFiles(repo: string): { dir: string; names: string[] } {
+/**
+ * Lists `<repo>/specs/*.md` (regular files only: a symlink could point anywhere), in name order. A
+ * repo without specs/ has an empty backlog (`missing`), as in the reference.
+ */
+export function listSpecFiles(repo: string): { dir: string; names: string[]; missing?: true } {
   const dir = join(repo, 'specs');
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new SluiceError('FILE_NOT_FOUND', { file: dir, message: 'no specs/ folder', hint: 'specs live in <repo>/specs/NNNN-name.md; pass --repo to scan another repo' });
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { dir, names: [], missing: true };
     throw error;
   }
   return { dir, names: entries.filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name).sort() };
@@ -78,7 +83,7 @@ export function readSpecFiles(dir: string, names: readonly string[], cache?: Spe
       if (known) return known;
       const { text, stats } = readHead(path, buffer);
       const spec = readSpec(file, text);
-      cache?.remember(name, statStamp(stats), spec);
+      if (!spec.notSpec) cache?.remember(name, statStamp(stats), spec);
       return spec;
     } catch (error) {
       return { file, error: `cannot read: ${(error as Error).message}` };
@@ -93,9 +98,10 @@ export interface ScanOptions {
   now?: number;
 }
 
-/** Scans `<repo>/specs/*.md`: every frontmatter through a YAML parser. A missing `specs/` folder is FILE_NOT_FOUND. */
-export function scanSpecs(repo: string, options: ScanOptions = {}): SpecFile[] {
-  const { dir, names } = listSpecFiles(repo);
+/** Scans `<repo>/specs/*.md`: every frontmatter through a YAML parser. No `specs/` folder: no specs (`missing`). */
+export function scanSpecs(repo: string, options: ScanOptions = {}): SpecFile[] & { missing?: true } {
+  const { dir, names, missing } = listSpecFiles(repo);
+  if (missing) return Object.assign([] as SpecFile[], { missing } as const);
   const cache = options.cacheDir === undefined ? undefined : openSpecScanCache(options.cacheDir, dir, options.now);
   const specs = readSpecFiles(dir, names, cache);
   cache?.save();

@@ -22,12 +22,8 @@ export const specBacklogGate = defineGate<SpecBacklogGateInput | undefined>({
     const [{ scanSpecs }, { summarizeSpecs, backlogLine }, { parseCacheDir }] = await Promise.all([import('./scan-specs.ts'), import('./summarize-specs.ts'), import('../views/model/parsed-file-cache.ts')]);
     const repo = kernel.resolveInProject(input?.repo ?? input?.projectRoot ?? '.', 'spec repo');
     const row = (check: string, message: string): GateResult => ({ gate: 'INFO-spec-backlog', check, passed: true, message, severity: 'INFO' });
-    let specs;
-    try {
-      specs = scanSpecs(repo, { cacheDir: parseCacheDir((name) => kernel.host.env(name)) });
-    } catch (error) {
-      return [row('spec backlog', `no specs/ folder in ${kernel.display(repo) || '.'}: ${(error as Error).message}`)];
-    }
+    const specs = scanSpecs(repo, { cacheDir: parseCacheDir((name) => kernel.host.env(name)) });
+    if (specs.missing) return [row('spec backlog', `no specs/ folder in ${kernel.display(repo) || '.'}: the backlog is empty`)];
     const b = summarizeSpecs(repo, specs, input?.wipCap);
     const rows = [row('spec backlog', backlogLine(b))];
     for (const f of b.inFlight) rows.push(row(`in-flight ${f.spec ?? f.file}`, `${f.name ?? f.file} (risk ${f.risk ?? 'unset'}, ${f.file})`));

@@ -10,6 +10,8 @@ export interface SpecFile {
   risk?: string;
   /** Set when the frontmatter cannot be read; such a spec is counted as `invalid`. */
   error?: string;
+  /** A markdown file beside the specs that is not one (no frontmatter, not named `NNNN-…`): a README, an index. */
+  notSpec?: true;
 }
 
 /** A SpecFile with only the fields that have a value (absent stays absent, never `undefined` or null). */
@@ -40,5 +42,9 @@ export interface SpecBacklog {
   unknownRisk: Record<string, number>;
   inFlight: { file: string; spec?: string; name?: string; risk?: string }[];
   invalid: { file: string; message: string }[];
+  /** Markdown files in specs/ that are not specs (listed apart, not counted). */
+  otherFiles: string[];
+  /** False when the repo has no specs/ folder: an empty backlog, not an error. */
+  specsFolder: boolean;
   wipCap?: { cap: number; inFlight: number; breached: boolean };
 }

@@ -18,7 +18,9 @@ const bump = (map: Record<string, number>, key: string) => {
 };
 
 /** Pure: counts by status and risk, the in-flight list, and the WIP-cap verdict. Invalid specs are listed, not counted. */
-export function summarizeSpecs(repo: string, specs: readonly SpecFile[], wipCap?: number): SpecBacklog {
+export function summarizeSpecs(repo: string, files: readonly SpecFile[] & { missing?: true }, wipCap?: number): SpecBacklog {
+  const otherFiles = files.filter((f) => f.notSpec).map((f) => f.file);
+  const specs = files.filter((f) => !f.notSpec);
   const status = Object.fromEntries(SPEC_STATUSES.map((s) => [s, 0])) as Record<SpecStatus, number>;
   const risk = Object.fromEntries(SPEC_RISKS.map((r) => [r, 0])) as Record<SpecRisk, number>;
   const unknownStatus: Record<string, number> = {};
@@ -38,7 +40,7 @@ export function summarizeSpecs(repo: string, specs: readonly SpecFile[], wipCap?
     else bump(unknownRisk, spec.risk ?? MISSING);
     if (s === 'in-flight') inFlight.push({ file: spec.file, spec: spec.spec, name: spec.name, risk: r ?? spec.risk });
   }
-  const backlog: SpecBacklog = { repo, total: specs.length, status, unknownStatus, risk, unknownRisk, inFlight, invalid };
+  const backlog: SpecBacklog = { repo, total: specs.length, status, unknownStatus, risk, unknownRisk, inFlight, invalid, otherFiles, specsFolder: !files.missing };
   if (wipCap !== undefined) backlog.wipCap = { cap: wipCap, inFlight: status['in-flight'], breached: status['in-flight'] > wipCap };
   return backlog;
 }
@@ -54,5 +56,6 @@ export function describeCounts(known: Record<string, number>, order: readonly st
 export function backlogLine(b: SpecBacklog): string {
   const statusOrder = [...SPEC_STATUSES].reverse();
   const invalid = b.invalid.length ? `; ${b.invalid.length} invalid` : '';
+  if (!b.specsFolder) return 'no specs/ folder: the backlog is empty';
   return `${b.total} spec${b.total === 1 ? '' : 's'}: ${describeCounts(b.status, statusOrder, b.unknownStatus)}; risk ${describeCounts(b.risk, SPEC_RISKS, b.unknownRisk)}${invalid}`;
 }
