@@ -1,5 +1,6 @@
 import { defineGate, definePlugin, type GateResult, type Host } from '../core/index.ts';
 import { readArtifactMetrics } from './consistency/artifact-metrics.ts';
+import { readFrozenLayers } from './consistency/frozen-layers.ts';
 import { projectFile, readTextFile } from './shared/project-file.ts';
 
 export type MetricValue = string | number | boolean | (string | number)[];
@@ -17,6 +18,8 @@ export interface ConsistencyInput {
   profileMetrics: Record<string, MetricReading>;
   /** Artifact folders of the phases reached so far, in phase order; their top-level markdown is read. */
   artifactDirs: string[];
+  /** Frozen layers of earlier phases (`.sdlc/context/layers/phase<ID>-*.md`) whose `## Locked Metrics` also lock values. */
+  layers?: { dir: string; priorPhases: string[] };
 }
 
 export const G5 = 'G5-consistency';
@@ -84,11 +87,41 @@ export const consistencyGate = defineGate<ConsistencyInput>({
     }
     if (lockedKeys.length === 0) rows.push({ gate: G5, id: 'G5:locked', check: 'locked metrics', passed: true, message: 'nothing locked yet: the first phase exit locks the current values', severity: 'INFO' });
     else if (unchanged > 0) rows.push({ gate: G5, id: 'G5:locked', check: 'locked metrics', passed: true, message: `${unchanged} locked metric${unchanged > 1 ? 's' : ''} unchanged`, severity: 'SHOULD' });
+    rows.push(...(await layerRows(host, input, current)));
     const count = Object.keys(current).length;
     rows.push({ gate: G5, id: 'G5:metrics', check: 'metrics to lock', passed: true, message: `${count} metric${count === 1 ? '' : 's'} will be locked when this phase is left`, severity: 'INFO', metrics: current });
     return rows;
   },
 });
+
+/**
+ * What the frozen layers lock: a metric the artifacts state differently is drift (SHOULD, both values
+ * and the decision log named); a person confirms the rest, as the reference asks (passed null).
+ */
+async function layerRows(host: Host, input: ConsistencyInput, current: Record<string, MetricReading>): Promise<GateResult[]> {
+  if (!input.layers) return [];
+  const layers = (await readFrozenLayers(host, input.projectRoot, input.layers.dir, input.layers.priorPhases)).filter((l) => l.locks);
+  if (layers.length === 0) return [];
+  const rows: GateResult[] = [];
+  let compared = 0;
+  for (const m of layers.flatMap((l) => l.metrics)) {
+    const now = current[m.key];
+    if (!now) continue;
+    compared++;
+    if (same(m.value, now.value)) continue;
+    rows.push({ gate: G5, id: `G5:layer:${m.key}`, check: m.name, passed: false, message: `${m.name} drifted: ${m.value} locked in ${m.source}, now ${show(now.value)} (${now.source}); record the change in the phase's decision-log.md`, severity: 'SHOULD', locked: m.value, current: now.value });
+  }
+  const total = layers.reduce((n, l) => n + l.metrics.length, 0);
+  rows.push({
+    gate: G5,
+    id: 'G5:frozen-layers',
+    check: 'frozen layers',
+    passed: null,
+    message: `${layers.length} frozen layer${layers.length > 1 ? 's' : ''} (${layers.map((l) => l.file).join(', ')}) lock ${total} metric${total === 1 ? '' : 's'} and carried-forward constraints; ${compared} compared with the artifacts. A person confirms this phase keeps the rest, or the decision log records the change`,
+    severity: 'SHOULD',
+  });
+  return rows;
+}
 
 export const consistencyGatePlugin = definePlugin({
   name: 'sluice:gate-consistency',

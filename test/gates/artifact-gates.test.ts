@@ -146,4 +146,24 @@ describe('G5-consistency: locked metrics and drift', () => {
     assert.ok(rows.filter((r) => r.passed === false).every((r) => r.severity === 'SHOULD'));
     assert.equal(data<{ status: string }>(out).status, 'review-required', 'drift warns, it does not block');
   });
+
+  it("reads the Locked Metrics tables of earlier phases' frozen layers: drift against the artifacts warns, a person confirms the rest", async () => {
+    const dir = await tempDir();
+    const kernel = await sdlcKernel(dir);
+    await sluice(kernel, 'init');
+    assert.equal(g5(await sluice(kernel, 'gate')).some((r) => r.id === 'G5:frozen-layers'), false, 'no layers, no row');
+    await passPhase(kernel);
+    const layer = (rows: string) => `---\nphase: 0\n---\n\n# Phase 0: Discovery — Frozen Layer\n\n## Locked Metrics\n\n| Metric | Value | Source Artifact |\n|--------|-------|-----------------|\n${rows}\n## Constraints Carried Forward\n\n- On-prem only\n`;
+    await writeFileIn(dir, '.sdlc/context/layers/phase0-discovery.md', layer('| Budget | $120,000 | constraints.md |\n| **Stakeholder roster** | Ana Ruiz, Omar Haddad | problem-statement.md |\n'));
+    await writeFileIn(dir, '.sdlc/context/layers/phase1-requirements.md', layer('| Budget | $1 | requirements.md |\n'));
+    await writeFileIn(dir, '.sdlc/context/layers/phase9-monitoring.md', layer('| Timeline | 99 weeks | x.md |\n'));
+    await writeCurrentArtifacts(kernel);
+    const rows = g5(await sluice(kernel, 'gate'));
+    const drift = rows.filter((r) => r.id?.startsWith('G5:layer:'));
+    assert.deepEqual(drift.map((r) => [r.check, r.passed, r.severity]), [['Budget', false, 'SHOULD']]);
+    assert.match(drift[0].message, /Budget drifted: \$120,000 locked in \.sdlc\/context\/layers\/phase0-discovery\.md:11, now \$180,000 \(00-discovery\/constraints\.md:\d+\); record the change in the phase's decision-log\.md/);
+    const review = rows.find((r) => r.id === 'G5:frozen-layers')!;
+    assert.deepEqual([review.passed, review.severity], [null, 'SHOULD']);
+    assert.match(review.message, /^1 frozen layer \(\.sdlc\/context\/layers\/phase0-discovery\.md\) lock 2 metrics and carried-forward constraints; 1 compared with the artifacts/);
+  });
 });

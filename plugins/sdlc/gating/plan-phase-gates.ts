@@ -90,7 +90,8 @@ export function planPhaseGates(kernel: Kernel, project: SdlcProject, phase: Phas
   }
 
   const reached = model.phases.filter((p) => p.order <= phase.order).map((p) => project.paths.artifactDirRel(p.slug));
-  plan.push({ type: 'consistency', input: { projectRoot: root, locked: lockedMetrics(state), profileMetrics: profileMetrics(profile), artifactDirs: reached } satisfies ConsistencyInput });
+  const prior = model.phases.filter((p) => p.order < phase.order).map((p) => phaseKey(p.id));
+  plan.push({ type: 'consistency', input: { projectRoot: root, locked: lockedMetrics(state), profileMetrics: profileMetrics(profile), artifactDirs: reached, layers: { dir: '.sdlc/context/layers', priorPhases: prior } } satisfies ConsistencyInput });
 
   const criteria = (profile.quality.evaluation_criteria ?? []).filter((c) => (c.phases ?? ['build']).some((p) => phaseKey(p) === key));
   if (criteria.length > 0) plan.push({ type: 'quality', input: { phase: key, criteria: criteria.map((c) => ({ name: c.name, description: c.description, ...(c.severity ? { severity: c.severity } : {}) })) } satisfies QualityInput });
