@@ -159,7 +159,7 @@ describe('G5-consistency: locked metrics and drift', () => {
     await writeFileIn(dir, '.sdlc/context/layers/phase9-monitoring.md', layer('| Timeline | 99 weeks | x.md |\n'));
     await writeCurrentArtifacts(kernel);
     const rows = g5(await sluice(kernel, 'gate'));
-    const drift = rows.filter((r) => r.id?.startsWith('G5:layer:'));
+    const drift = rows.filter((r) => String(r.id).startsWith('G5:layer:'));
     assert.deepEqual(drift.map((r) => [r.check, r.passed, r.severity]), [['Budget', false, 'SHOULD']]);
     assert.match(drift[0].message, /Budget drifted: \$120,000 locked in \.sdlc\/context\/layers\/phase0-discovery\.md:11, now \$180,000 \(00-discovery\/constraints\.md:\d+\); record the change in the phase's decision-log\.md/);
     const review = rows.find((r) => r.id === 'G5:frozen-layers')!;
