@@ -6,6 +6,7 @@ import { ProfileSchema, type Profile } from '../profile/profile-schema.ts';
 import { createPhaseModel, type PhaseModel } from '../registry/phase-model.ts';
 import { PhaseRegistrySchema } from '../registry/registry-schema.ts';
 import { sdlcStateFile, type SdlcStateFile } from '../state/state-file.ts';
+import { SdlcStateReadSchema } from '../state/state-read-schema.ts';
 import { activePhaseProblem } from '../state/state-invariant.ts';
 import type { SdlcState } from '../state/state-schema.ts';
 import { sdlcPaths, type SdlcPaths } from './project-paths.ts';
@@ -28,16 +29,17 @@ export interface SdlcProject {
 
 /**
  * Opens the project at the kernel's root: state (validated), the frozen profile and compliance files,
- * and the frozen registry (or the bundled one for projects set up by another tool).
+ * and the frozen registry (or the bundled one for projects set up by another tool). `readOnly` (the
+ * views) accepts a state missing history, version or created_at, with defaults.
  */
-export async function openProject(kernel: Kernel): Promise<SdlcProject> {
+export async function openProject(kernel: Kernel, o: { readOnly?: boolean } = {}): Promise<SdlcProject> {
   const { host } = kernel;
   const paths = sdlcPaths(kernel.projectRoot);
   const stateFile = sdlcStateFile(paths.state);
   if (!(await kernel.store.exists(paths.state))) {
     throw new SluiceError('PROJECT_MISSING', { file: kernel.display(paths.state), message: `no SDLC project in ${kernel.projectRoot} (.sdlc/state.yaml does not exist)` });
   }
-  const state = await kernel.store.read(stateFile);
+  const state: SdlcState = o.readOnly ? await kernel.store.read({ path: stateFile.path, codec: stateFile.codec, schema: SdlcStateReadSchema }) : await kernel.store.read(stateFile);
   const profile = await readSdlcFile(host, paths.profile, ProfileSchema, 'PROFILE_INVALID', kernel.display(paths.profile));
   const registryPath = (await host.stat(paths.registry)) ? paths.registry : bundledRegistryPath();
   const registry = await readSdlcFile(host, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', kernel.display(registryPath));

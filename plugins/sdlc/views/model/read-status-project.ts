@@ -6,7 +6,8 @@ import { sdlcPaths } from '../../project/project-paths.ts';
 import { createPhaseModel, type PhaseModel } from '../../registry/phase-model.ts';
 import { PhaseRegistrySchema } from '../../registry/registry-schema.ts';
 import { safeYamlCodec } from '../../state/safe-yaml-codec.ts';
-import { SdlcStateSchema, type SdlcState } from '../../state/state-schema.ts';
+import { SdlcStateReadSchema } from '../../state/state-read-schema.ts';
+import type { SdlcState } from '../../state/state-schema.ts';
 import { parseCacheDir, parseWithCache } from './parsed-file-cache.ts';
 
 export interface StatusProject {
@@ -38,7 +39,7 @@ export async function readStatusProject(kernel: Kernel): Promise<StatusProject> 
   const registryPath = registryInfo ? paths.registry : bundledRegistryPath();
   const cacheDir = parseCacheDir((name) => kernel.host.env(name));
   const [state, registry] = await Promise.all([
-    readCachedYaml(kernel, paths.state, SdlcStateSchema, 'STATE_INVALID', cacheDir),
+    readCachedYaml(kernel, paths.state, SdlcStateReadSchema, 'STATE_INVALID', cacheDir),
     readCachedYaml(kernel, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', cacheDir),
   ]);
   const model = createPhaseModel(registry, kernel.display(registryPath));

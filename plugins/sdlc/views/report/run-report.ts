@@ -29,7 +29,7 @@ async function write(ctx: CommandContext, path: string, text: string): Promise<v
 export async function runReport(input: CommandInput, ctx: CommandContext): Promise<CommandOutcome> {
   const { phase: phaseOption, all, out } = input.options as { phase?: string; all?: boolean; out?: string };
   if (phaseOption !== undefined && all) throw new SluiceError('USAGE', { message: 'use either --phase ID or --all, not both' });
-  const project = await openProject(ctx.kernel);
+  const project = await openProject(ctx.kernel, { readOnly: true });
   const model = project.model;
   const selected = all ? model.phases : [model.require(phaseOption ?? project.state.current_phase, phaseOption === undefined ? { field: 'current_phase' } : {})];
   const ids = selected.map((p) => phaseKey(p.id));
