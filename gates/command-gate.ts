@@ -1,4 +1,4 @@
-import { defineGate, definePlugin, type GateResult, type Severity } from '../core/index.ts';
+import { createSecretRedactor, defineGate, definePlugin, type GateResult, type Severity } from '../core/index.ts';
 
 export interface CommandGateInput {
   projectRoot: string;
@@ -41,7 +41,10 @@ export const commandGate = defineGate<CommandGateInput>({
     const [command, ...args] = input.argv;
     const out = tail();
     const result = await host.spawn({ command, args, cwd: input.projectRoot, timeoutMs: input.timeoutMs ?? 10 * 60_000, signal, onStdout: out.push, onStderr: out.push });
-    const check = input.argv.join(' ');
+    // The row is stored in state.yaml and history: secrets a tool echoes (or an argv carries) are
+    // redacted here, before anything keeps them, not only when printed.
+    const { redact } = createSecretRedactor(host.envAll());
+    const check = redact(input.argv.join(' '));
     const said = lastLine(out.text());
     let message: string;
     if (result.spawnError) message = `cannot start ${command}: ${result.spawnError}`;
@@ -49,7 +52,7 @@ export const commandGate = defineGate<CommandGateInput>({
     else if (result.cancelled) message = 'cancelled';
     else message = `exit ${result.exitCode ?? `signal ${result.signal}`}${said ? `: ${said.slice(0, 300)}` : ''}`;
     const passed = result.exitCode === 0 && !result.timedOut && !result.spawnError && !result.cancelled;
-    const row: GateResult = { gate: input.id, id: input.id, check, passed, message, severity: input.severity ?? 'MUST', durationMs: Math.round(result.durationMs) };
+    const row: GateResult = { gate: input.id, id: input.id, check, passed, message: redact(message), severity: input.severity ?? 'MUST', durationMs: Math.round(result.durationMs) };
     return [row];
   },
 });

@@ -30,7 +30,8 @@ export interface SdlcProject {
 /**
  * Opens the project at the kernel's root: state (validated), the frozen profile and compliance files,
  * and the frozen registry (or the bundled one for projects set up by another tool). `readOnly` (the
- * views) accepts a state missing history, version or created_at, with defaults.
+ * views) accepts a state missing history, version or created_at, with defaults, and does not need
+ * the profile's gate types registered (it runs none).
  */
 export async function openProject(kernel: Kernel, o: { readOnly?: boolean } = {}): Promise<SdlcProject> {
   const { host } = kernel;
@@ -45,7 +46,7 @@ export async function openProject(kernel: Kernel, o: { readOnly?: boolean } = {}
   const registry = await readSdlcFile(host, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', kernel.display(registryPath));
   const model = createPhaseModel(registry.value, kernel.display(registryPath));
   checkState(state, model, kernel.display(paths.state));
-  checkProfile(profile.value, model, kernel, kernel.display(paths.profile));
+  checkProfile(profile.value, model, kernel, kernel.display(paths.profile), { runsGates: !o.readOnly });
 
   const compliance: SdlcProject['compliance'] = [];
   const missingCompliance: SdlcProject['missingCompliance'] = [];
