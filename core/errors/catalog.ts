@@ -70,6 +70,12 @@ export const errorCatalog = {
   TRANSITION_INVALID: { exit: usage, title: 'transition not allowed', hint: 'see the rule in the message' },
   WIP_CAP_BREACHED: { exit: blocked, title: 'more specs in flight than the WIP cap allows', hint: 'merge or park specs before starting more' },
 
+  // --- signatures -----------------------------------------------------------------------
+  SIGNING_UNAVAILABLE: { exit: usage, title: 'ssh-keygen cannot be run', hint: 'install OpenSSH (ssh-keygen 8.2 or later) to sign or verify approvals' },
+  SIGNING_FAILED: { exit: usage, title: 'signing with the SSH key failed', hint: 'check the key path (--sign KEY or SLUICE_SIGNING_KEY) and that its passphrase is loaded in ssh-agent' },
+  SIGNERS_INVALID: { exit: usage, title: 'allowed_signers file is malformed', hint: 'each line is "principals [options] keytype key", as git\'s gpg.ssh.allowedSignersFile' },
+  SIGNATURE_REQUIRED: { exit: blocked, title: 'the profile requires signed approvals', hint: 'rerun with --sign (your SSH key must be in .sdlc/allowed_signers)' },
+
   // --- delegates ------------------------------------------------------------------------
   DELEGATE_UNKNOWN: { exit: usage, title: 'unknown delegate backend', hint: 'run `sluice plugins` to list delegates' },
   DELEGATE_UNAVAILABLE: { exit: usage, title: 'delegate backend is not available', hint: 'install the CLI or set delegates.<name>.command in sluice.config' },
