@@ -111,6 +111,34 @@ export class HostNotFoundError extends Error {
   }
 }
 
+/** Thrown by hosts for a path that is there but is not a regular file (a FIFO, a device, a folder). */
+export class HostNotRegularError extends Error {
+  readonly path: string;
+  /** What it is instead, in words: `FIFO`, `character device`, `directory`. */
+  readonly kind: string;
+  constructor(path: string, kind: string) {
+    super(`${path} is a ${kind}, not a regular file`);
+    this.name = 'HostNotRegularError';
+    this.path = path;
+    this.kind = kind;
+  }
+}
+
+/**
+ * Thrown by hosts when the system refuses an operation on a path (permission, read-only file
+ * system, disk full). `code` is the system's name for it (`EACCES`, `EROFS`, `ENOSPC`).
+ */
+export class HostIoError extends Error {
+  readonly path: string;
+  readonly code: string;
+  constructor(path: string, code: string, what: string) {
+    super(`${what} ${path}: ${code}`);
+    this.name = 'HostIoError';
+    this.path = path;
+    this.code = code;
+  }
+}
+
 /** Thrown by hosts when a read is larger than the caller allowed. */
 export class HostTooLargeError extends Error {
   readonly path: string;
