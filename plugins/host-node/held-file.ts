@@ -1,6 +1,6 @@
 import { stat, unlink } from 'node:fs/promises';
 import type { HeldFile } from '../../core/index.ts';
-import { openExclusive } from './atomic-write.ts';
+import { openExclusive, writeNewOrRemove } from './atomic-write.ts';
 
 /**
  * Creates `path` only if it does not exist (O_EXCL), writes `data` and keeps the file open; null if
@@ -16,12 +16,7 @@ import { openExclusive } from './atomic-write.ts';
 export async function createHeldFile(path: string, data: string): Promise<HeldFile | null> {
   const fh = await openExclusive(path);
   if (fh === null) return null;
-  try {
-    await fh.writeFile(data);
-  } catch (error) {
-    await fh.close().catch(() => {});
-    throw error;
-  }
+  await writeNewOrRemove(path, fh, data);
   return {
     async removeIfOwn() {
       let own = false;
