@@ -55,6 +55,8 @@ export interface SpawnResult {
 export interface HeldFile {
   /** Removes the path only if it still names this very file (not one another process made since), and closes it. */
   removeIfOwn(): Promise<void>;
+  /** Replaces the content if the path still names this file; false if it does not. Optional for hosts. */
+  rewrite?(data: string): Promise<boolean>;
 }
 
 export interface Host {
@@ -94,6 +96,11 @@ export interface Host {
   spawn(options: SpawnOptions): Promise<SpawnResult>;
   isInteractive(): boolean;
   sleep(ms: number): Promise<void>;
+  /**
+   * Calls `fn` every `ms` until the returned function is called; never keeps the process alive.
+   * Optional: without it, long-held locks do not refresh their heartbeat by themselves.
+   */
+  repeat?(ms: number, fn: () => void): () => void;
   /**
    * Loads a plugin module: a path (relative to `fromDir`) or a package name resolved from `fromDir`.
    * Throws HostNotFoundError when it cannot be resolved.

@@ -1,5 +1,6 @@
 import { copyFile, lstat, mkdir, readdir, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { clearInterval, setInterval } from 'node:timers';
 import { resolve } from 'node:path';
 import { HostIoError, HostNotFoundError, type DirEntry, type FileInfo, type FileWriter, type Host } from '../../core/index.ts';
 import { writeFileAtomic, writeFileExclusive } from './atomic-write.ts';
@@ -124,6 +125,11 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     spawn: (o) => spawnProcess({ ...o, cwd: o.cwd === undefined ? cwd : abs(o.cwd) }),
     isInteractive: () => Boolean(process.stdin.isTTY && process.stdout.isTTY),
     sleep: (ms) => new Promise((ok) => setTimeout(ok, ms)),
+    repeat(ms, fn) {
+      const timer = setInterval(fn, ms);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
     importModule: (specifier, fromDir) => importModule(specifier, fromDir),
   };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -145,5 +145,31 @@ describe('writes', () => {
     assert.match(r.stderr, /PATH_OUTSIDE_PROJECT: .*\.prizmkit\/specs\/demo.*symlink/);
     assert.deepEqual(readdirSync(outside), [], 'nothing was written outside');
     assert.equal(existsSync(join(dir, '.prizmkit', 'state', 'workflows', 'demo.json')), false, 'no state for a refused start');
+  });
+});
+
+describe('a lock held from another host', () => {
+  /** A lock file as a sluice on another machine writes it, made `minutes` ago, last refreshed `beatMinutesAgo`. */
+  async function foreignLock(path: string, minutes: number, beatMinutesAgo: number): Promise<void> {
+    const ago = (m: number) => new Date(Date.now() - m * 60_000);
+    await writeFile(path, JSON.stringify({ pid: 4321, hostname: 'another-build-host', acquiredAt: ago(minutes).toISOString(), purpose: 'sluice next', heartbeatAt: ago(beatMinutesAgo).toISOString(), heartbeatMs: 30_000 }));
+    await utimes(path, ago(beatMinutesAgo), ago(beatMinutesAgo));
+  }
+
+  it('is not taken over for its age while its heartbeat is fresh; a lapsed heartbeat is', async () => {
+    const dir = await sdlcProject('foreign-lock');
+    await writeFile(join(dir, 'sluice.config.yaml'), 'lockWaitMs: 0\n');
+    const lock = join(dir, '.sdlc', 'state.yaml.lock');
+    // Held for 20 minutes (twice the old file-age limit), refreshed just now: a live holder.
+    await foreignLock(lock, 20, 0);
+    await utimes(lock, new Date(Date.now() - 20 * 60_000), new Date(Date.now() - 20 * 60_000));
+    const held = await sluice(dir, 'gate');
+    assert.equal(held.code, 3, held.stderr);
+    assert.match(held.stderr, /LOCK_BUSY: .*process 4321 on another-build-host/);
+    // Its last beat 20 minutes ago: the holder is gone, the lock is stale.
+    await foreignLock(lock, 40, 20);
+    const taken = await sluice(dir, 'gate');
+    assert.equal(taken.code, 1, `the gate ran (MUST gates fail in a new project): ${taken.stderr}`);
+    assert.equal(existsSync(lock), false);
   });
 });

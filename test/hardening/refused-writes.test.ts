@@ -100,12 +100,14 @@ describe('a full disk, a read-only mount, a folder sluice may not write', () => 
   });
 });
 
-/** The built CLI as user `nobody`, in its own reaped process group. */
+/**
+ * The built CLI as user `nobody`, in its own reaped process group, with a clean environment: tap
+ * adds its process-info hooks to every node it can see started, and they write into the repo,
+ * which `nobody` may not.
+ */
 function asNobody(dir: string, args: string[]): Promise<CliResult> {
-  const child = spawnReaped('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cliBundle(), '--cwd', dir, ...args], {
-    env: { ...process.env, NO_COLOR: '1', SLUICE_NO_CACHE: '1', HOME: dir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const env = ['env', '-i', `PATH=${process.env.PATH ?? '/usr/bin:/bin'}`, `HOME=${dir}`, 'NO_COLOR=1', 'SLUICE_NO_CACHE=1'];
+  const child = spawnReaped('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', ...env, process.execPath, cliBundle(), '--cwd', dir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
