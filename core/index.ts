@@ -27,3 +27,5 @@ export { loadConfig, CONFIG_FILES, type LoadedConfig } from './config/load-confi
 export { resolveInside, realPathInside, isInside } from './paths/inside.ts';
 export { createSecretRedactor, createStreamRedactor, isSecretName, type SecretRedactor } from './secrets/redact-secrets.ts';
 export { compareText } from './text/compare-text.ts';
+export { sshSign, sshVerify, sshFindPrincipals, SIGNATURE_NAMESPACE, type SignRequest, type VerifyRequest, type VerifyOutcome } from './signing/ssh-signature.ts';
+export { parseAllowedSigners, type AllowedSigner } from './signing/allowed-signers.ts';
