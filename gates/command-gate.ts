@@ -9,6 +9,8 @@ export interface CommandGateInput {
   severity?: Severity;
   description?: string;
   timeoutMs?: number;
+  /** The file the gate is configured in, for trust errors (default `.sdlc/profile.yaml`). */
+  source?: string;
 }
 
 /** Output kept for the message: the end of it, where tools print their verdict. */
@@ -37,6 +39,8 @@ export const commandGate = defineGate<CommandGateInput>({
   type: 'command',
   id: 'command',
   description: 'runs a command without a shell; passes on exit 0',
+  // The argv comes from a project file: the kernel runs it only in a trusted workspace.
+  runs: (input) => ({ file: input.source ?? '.sdlc/profile.yaml', what: `sluice.gates.${input.id}`, argv: input.argv }),
   async check(input, { host, signal }) {
     const [command, ...args] = input.argv;
     const out = tail();
