@@ -25,7 +25,7 @@ export { errorCatalog, ExitCode, type ErrorCode, type CatalogEntry } from './err
 export { SluiceConfigSchema, DelegateSettingsSchema, defaultConfig, type SluiceConfig } from './config/config-schema.ts';
 export { loadConfig, CONFIG_FILES, type LoadedConfig } from './config/load-config.ts';
 export { resolveInside, realPathInside, isInside } from './paths/inside.ts';
-export { createSecretRedactor, createStreamRedactor, isSecretName, type SecretRedactor } from './secrets/redact-secrets.ts';
+export { createSecretRedactor, createStreamRedactor, isSecretName, redactSecrets, type SecretRedactor } from './secrets/redact-secrets.ts';
 export { compareText } from './text/compare-text.ts';
 export { sha256, canonicalJson, makeManifest, diffSubjects, type TrustSubject, type TrustManifest, type TrustChange } from './trust/trust-subject.ts';
 export { configSubjects, pluginSubjects, delegateSubject, commandSubject, delegateCodeSettings, DATA_ONLY_DELEGATE_KEYS } from './trust/config-subjects.ts';

@@ -1,4 +1,4 @@
-import { defineGate, definePlugin, type GateResult, type Severity } from '../core/index.ts';
+import { defineGate, definePlugin, redactSecrets, type GateResult, type Severity } from '../core/index.ts';
 
 export interface CommandGateInput {
   projectRoot: string;
@@ -53,7 +53,9 @@ export const commandGate = defineGate<CommandGateInput>({
     else if (result.cancelled) message = 'cancelled';
     else message = `exit ${result.exitCode ?? `signal ${result.signal}`}${said ? `: ${said.slice(0, 300)}` : ''}`;
     const passed = result.exitCode === 0 && !result.timedOut && !result.spawnError && !result.cancelled;
-    const row: GateResult = { gate: input.id, id: input.id, check, passed, message, severity: input.severity ?? 'MUST', durationMs: Math.round(result.durationMs) };
+    // The row is stored in state.yaml and history: a tool printing a token or a connection string must not put it there.
+    const env = host.envAll();
+    const row: GateResult = { gate: input.id, id: input.id, check: redactSecrets(check, env), passed, message: redactSecrets(message, env), severity: input.severity ?? 'MUST', durationMs: Math.round(result.durationMs) };
     return [row];
   },
 });
