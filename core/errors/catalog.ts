@@ -31,7 +31,7 @@ export const errorCatalog = {
   // --- kernel: plugins, hooks, queue --------------------------------------------------
   PLUGIN_NOT_FOUND: { exit: usage, title: 'plugin cannot be resolved', hint: 'check the path or install the package in the project' },
   PLUGIN_INVALID: { exit: usage, title: 'module is not a sluice plugin', hint: 'export a plugin made with definePlugin() as the default export' },
-  PLUGIN_LOAD_FAILED: { exit: usage, title: 'plugin failed to load', hint: 'the named plugin threw during setup; fix or remove it from sluice.config' },
+  PLUGIN_LOAD_FAILED: { exit: usage, title: 'plugin failed to load', hint: 'the named plugin failed to import or threw in setup (the message says which); fix or remove it from sluice.config' },
   PLUGIN_LOAD_TIMEOUT: { exit: usage, title: 'plugin did not finish loading in time', hint: 'the named plugin setup() hangs; fix it or raise pluginTimeoutMs' },
   PLUGIN_DUPLICATE: { exit: usage, title: 'two plugins register the same name', hint: 'remove one of them from sluice.config' },
   HOOK_UNDECLARED: { exit: usage, title: 'hook is not declared', hint: 'declare the hook with ctx.declareHook() before using it' },
@@ -73,6 +73,12 @@ export const errorCatalog = {
   PHASE_MOVED: { exit: blocked, title: 'the phase changed while gates ran', hint: 'another process advanced the project; run again to check the new phase' },
   TRANSITION_INVALID: { exit: usage, title: 'transition not allowed', hint: 'see the rule in the message' },
   WIP_CAP_BREACHED: { exit: blocked, title: 'more specs in flight than the WIP cap allows', hint: 'merge or park specs before starting more' },
+
+  // --- signatures -----------------------------------------------------------------------
+  SIGNING_UNAVAILABLE: { exit: usage, title: 'ssh-keygen cannot be run', hint: 'install OpenSSH (ssh-keygen 8.2 or later) to sign or verify approvals' },
+  SIGNING_FAILED: { exit: usage, title: 'signing with the SSH key failed', hint: 'check the key path (--sign KEY or SLUICE_SIGNING_KEY) and that its passphrase is loaded in ssh-agent' },
+  SIGNERS_INVALID: { exit: usage, title: 'allowed_signers file is malformed', hint: 'each line is "principals [options] keytype key", as git\'s gpg.ssh.allowedSignersFile' },
+  SIGNATURE_REQUIRED: { exit: blocked, title: 'the profile requires signed approvals', hint: 'rerun with --sign (your SSH key must be in .sdlc/allowed_signers)' },
 
   // --- delegates ------------------------------------------------------------------------
   DELEGATE_UNKNOWN: { exit: usage, title: 'unknown delegate backend', hint: 'run `sluice plugins` to list delegates' },

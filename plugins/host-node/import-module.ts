@@ -25,7 +25,26 @@ export async function resolveModule(specifier: string, fromDir: string): Promise
   return url.startsWith('file:') ? fileURLToPath(url) : url;
 }
 
+/** TypeScript sources Node 20 cannot import by itself. */
+const TYPESCRIPT_FILE = /\.(?:[cm]?ts|tsx)$/i;
+
 /** Imports a plugin given as a path (relative to `fromDir`) or a package name installed in the project. */
 export async function importModule(specifier: string, fromDir: string): Promise<Record<string, unknown>> {
-  return (await import(await resolveModuleUrl(specifier, fromDir))) as Record<string, unknown>;
+  const url = await resolveModuleUrl(specifier, fromDir);
+  if (TYPESCRIPT_FILE.test(url)) return importTypeScript(url);
+  return (await import(url)) as Record<string, unknown>;
+}
+
+/**
+ * A `.ts` plugin goes through tsx (a dependency of sluice), scoped to this one import so the rest of
+ * the process keeps Node's own loader. Without tsx the error says what to do instead.
+ */
+async function importTypeScript(url: string): Promise<Record<string, unknown>> {
+  let tsImport: (specifier: string, parent: string) => Promise<unknown>;
+  try {
+    ({ tsImport } = (await import('tsx/esm/api')) as { tsImport: typeof tsImport });
+  } catch {
+    throw new Error(`${fileURLToPath(url)} is TypeScript and tsx is not installed next to sluice: run \`npm install tsx\`, or compile the plugin to .js/.mjs`);
+  }
+  return (await tsImport(url, import.meta.url)) as Record<string, unknown>;
 }
