@@ -42,6 +42,10 @@ export const errorCatalog = {
   QUEUE_CANCELLED: { exit: blocked, title: 'job was cancelled', hint: 'the run was aborted before this job finished' },
   SCHEMA_UNKNOWN: { exit: usage, title: 'unknown schema name', hint: 'run `sluice schema --list` for the names' },
 
+  // --- workspace trust ------------------------------------------------------------------
+  WORKSPACE_UNTRUSTED: { exit: usage, title: 'project content would run but is not trusted', hint: 'review it with `sluice trust` on a terminal; a CI host sets SLUICE_TRUSTED_HASH' },
+  TRUST_STORE_UNSAFE: { exit: usage, title: 'the trust store is not private to you', hint: 'it must be your own file, mode 600 in a folder only you can write, outside the project' },
+
   // --- files and state ------------------------------------------------------------------
   FILE_NOT_FOUND: { exit: usage, title: 'file not found', hint: 'check the path, or run the command that creates it' },
   FILE_NOT_REGULAR: { exit: usage, title: 'not a regular file', hint: 'sluice reads and writes only regular files; put a file at the named path (not a FIFO, device or folder)' },

@@ -6,7 +6,7 @@ import { HostIoError, HostNotFoundError, type DirEntry, type FileInfo, type File
 import { writeFileAtomic, writeFileExclusive } from './atomic-write.ts';
 import { createHeldFile } from './held-file.ts';
 import { openForWriting, readBounded } from './read-bounded.ts';
-import { importModule } from './import-module.ts';
+import { importModule, resolveModule } from './import-module.ts';
 import { spawnProcess } from './spawn-process.ts';
 
 const isNotFound = (e: unknown) => {
@@ -131,5 +131,6 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
       return () => clearInterval(timer);
     },
     importModule: (specifier, fromDir) => importModule(specifier, fromDir),
+    resolveModule: (specifier, fromDir) => resolveModule(specifier, fromDir),
   };
 }
