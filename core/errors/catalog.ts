@@ -31,7 +31,7 @@ export const errorCatalog = {
   // --- kernel: plugins, hooks, queue --------------------------------------------------
   PLUGIN_NOT_FOUND: { exit: usage, title: 'plugin cannot be resolved', hint: 'check the path or install the package in the project' },
   PLUGIN_INVALID: { exit: usage, title: 'module is not a sluice plugin', hint: 'export a plugin made with definePlugin() as the default export' },
-  PLUGIN_LOAD_FAILED: { exit: usage, title: 'plugin failed to load', hint: 'the named plugin threw during setup; fix or remove it from sluice.config' },
+  PLUGIN_LOAD_FAILED: { exit: usage, title: 'plugin failed to load', hint: 'the named plugin failed to import or threw in setup (the message says which); fix or remove it from sluice.config' },
   PLUGIN_LOAD_TIMEOUT: { exit: usage, title: 'plugin did not finish loading in time', hint: 'the named plugin setup() hangs; fix it or raise pluginTimeoutMs' },
   PLUGIN_DUPLICATE: { exit: usage, title: 'two plugins register the same name', hint: 'remove one of them from sluice.config' },
   HOOK_UNDECLARED: { exit: usage, title: 'hook is not declared', hint: 'declare the hook with ctx.declareHook() before using it' },

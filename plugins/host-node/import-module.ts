@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HostNotFoundError } from '../../core/index.ts';
+
+/** TypeScript sources Node 20 cannot import by itself. */
+const TYPESCRIPT_FILE = /\.(?:[cm]?ts|tsx)$/i;
 
 /** Imports a plugin given as a path (relative to `fromDir`) or a package name installed in the project. */
 export async function importModule(specifier: string, fromDir: string): Promise<Record<string, unknown>> {
@@ -20,5 +23,20 @@ export async function importModule(specifier: string, fromDir: string): Promise<
       throw new HostNotFoundError(specifier);
     }
   }
+  if (TYPESCRIPT_FILE.test(url)) return importTypeScript(url);
   return (await import(url)) as Record<string, unknown>;
+}
+
+/**
+ * A `.ts` plugin goes through tsx (a dependency of sluice), scoped to this one import so the rest of
+ * the process keeps Node's own loader. Without tsx the error says what to do instead.
+ */
+async function importTypeScript(url: string): Promise<Record<string, unknown>> {
+  let tsImport: (specifier: string, parent: string) => Promise<unknown>;
+  try {
+    ({ tsImport } = (await import('tsx/esm/api')) as { tsImport: typeof tsImport });
+  } catch {
+    throw new Error(`${fileURLToPath(url)} is TypeScript and tsx is not installed next to sluice: run \`npm install tsx\`, or compile the plugin to .js/.mjs`);
+  }
+  return (await tsImport(url, import.meta.url)) as Record<string, unknown>;
 }
