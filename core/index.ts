@@ -25,7 +25,10 @@ export { errorCatalog, ExitCode, type ErrorCode, type CatalogEntry } from './err
 export { SluiceConfigSchema, DelegateSettingsSchema, defaultConfig, type SluiceConfig } from './config/config-schema.ts';
 export { loadConfig, CONFIG_FILES, type LoadedConfig } from './config/load-config.ts';
 export { resolveInside, realPathInside, isInside } from './paths/inside.ts';
-export { createSecretRedactor, createStreamRedactor, isSecretName, type SecretRedactor } from './secrets/redact-secrets.ts';
+export { createSecretRedactor, createStreamRedactor, isSecretName, redactSecrets, type SecretRedactor } from './secrets/redact-secrets.ts';
 export { compareText } from './text/compare-text.ts';
+export { sha256, canonicalJson, makeManifest, diffSubjects, type TrustSubject, type TrustManifest, type TrustChange } from './trust/trust-subject.ts';
+export { configSubjects, pluginSubjects, delegateSubject, commandSubject, delegateCodeSettings, DATA_ONLY_DELEGATE_KEYS } from './trust/config-subjects.ts';
+export { createWorkspaceTrust, trustEverything, untrustedError, TRUSTED_HASH_ENV, type WorkspaceTrust, type WorkspaceTrustOptions, type TrustRecord, type TrustReview } from './trust/workspace-trust.ts';
 export { sshSign, sshVerify, sshFindPrincipals, SIGNATURE_NAMESPACE, type SignRequest, type VerifyRequest, type VerifyOutcome } from './signing/ssh-signature.ts';
 export { parseAllowedSigners, type AllowedSigner } from './signing/allowed-signers.ts';

@@ -42,6 +42,10 @@ export const errorCatalog = {
   QUEUE_CANCELLED: { exit: blocked, title: 'job was cancelled', hint: 'the run was aborted before this job finished' },
   SCHEMA_UNKNOWN: { exit: usage, title: 'unknown schema name', hint: 'run `sluice schema --list` for the names' },
 
+  // --- workspace trust ------------------------------------------------------------------
+  WORKSPACE_UNTRUSTED: { exit: usage, title: 'project content would run but is not trusted', hint: 'review it with `sluice trust` on a terminal; a CI host sets SLUICE_TRUSTED_HASH' },
+  TRUST_STORE_UNSAFE: { exit: usage, title: 'the trust store is not private to you', hint: 'it must be your own file, mode 600 in a folder only you can write, outside the project' },
+
   // --- files and state ------------------------------------------------------------------
   FILE_NOT_FOUND: { exit: usage, title: 'file not found', hint: 'check the path, or run the command that creates it' },
   FILE_TOO_LARGE: { exit: usage, title: 'file is larger than sluice will read', hint: 'state and config files are small; this one is not what it should be' },

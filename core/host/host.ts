@@ -99,6 +99,8 @@ export interface Host {
    * Throws HostNotFoundError when it cannot be resolved.
    */
   importModule(specifier: string, fromDir: string): Promise<Record<string, unknown>>;
+  /** The file `importModule` would load for a package name (for hashing it before trusting it). Optional. */
+  resolveModule?(specifier: string, fromDir: string): Promise<string>;
 }
 
 /** Thrown by hosts for a path that does not exist; core maps it to FILE_NOT_FOUND. */

@@ -6,7 +6,7 @@ import { HostNotFoundError, type DirEntry, type FileInfo, type FileWriter, type 
 import { writeFileAtomic, writeFileExclusive } from './atomic-write.ts';
 import { createHeldFile } from './held-file.ts';
 import { readBounded } from './read-bounded.ts';
-import { importModule } from './import-module.ts';
+import { importModule, resolveModule } from './import-module.ts';
 import { spawnProcess } from './spawn-process.ts';
 
 const isNotFound = (e: unknown) => {
@@ -111,5 +111,6 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     isInteractive: () => Boolean(process.stdin.isTTY && process.stdout.isTTY),
     sleep: (ms) => new Promise((ok) => setTimeout(ok, ms)),
     importModule: (specifier, fromDir) => importModule(specifier, fromDir),
+    resolveModule: (specifier, fromDir) => resolveModule(specifier, fromDir),
   };
 }
