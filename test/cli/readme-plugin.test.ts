@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/run-cli.ts';
+import { trustedEnv } from '../helpers/trusted-env.ts';
 
 /** The README's plugin example, as printed, must work: a user copies it first. */
 describe('README plugin example', () => {
@@ -31,17 +32,19 @@ describe('README plugin example', () => {
     await mkdir(join(dir, 'packs', 'acme'), { recursive: true });
     await writeFile(join(dir, 'packs', 'acme', 'profile.yaml'), `${starter}\nsluice:\n  gates: [${wiring}]\n`);
 
-    const init = await runCli(['init', '--profile', './packs/acme', '--type', 'library', '--cwd', dir]);
+    // The README's `sluice trust` step, as a CI host does it: the hash of the reviewed plugin.
+    const env = await trustedEnv(dir);
+    const init = await runCli(['init', '--profile', './packs/acme', '--type', 'library', '--cwd', dir], { env });
     assert.equal(init.code, 0, init.stderr);
     const rowOf = (stdout: string) => {
       const doc = JSON.parse(stdout) as { results: { gate: string; passed: boolean | null; message: string }[] };
       return doc.results.find((r) => r.gate === 'ACME-licence');
     };
-    const missing = await runCli(['gate', '--phase', '7', '--json', '--cwd', dir]);
+    const missing = await runCli(['gate', '--phase', '7', '--json', '--cwd', dir], { env });
     assert.equal(rowOf(missing.stdout)?.passed, false, missing.stdout.slice(0, 500));
     assert.equal(missing.code, 1, 'a failing MUST gate blocks');
     await writeFile(join(dir, 'LICENSES.md'), '# Licences\n');
-    const present = await runCli(['gate', '--phase', '7', '--json', '--cwd', dir]);
+    const present = await runCli(['gate', '--phase', '7', '--json', '--cwd', dir], { env });
     assert.equal(rowOf(present.stdout)?.passed, true);
   });
 });
