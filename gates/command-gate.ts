@@ -1,4 +1,4 @@
-import { createSecretRedactor, defineGate, definePlugin, type GateResult, type Severity } from '../core/index.ts';
+import { defineGate, definePlugin, redactSecrets, type GateResult, type Severity } from '../core/index.ts';
 
 export interface CommandGateInput {
   projectRoot: string;
@@ -9,6 +9,8 @@ export interface CommandGateInput {
   severity?: Severity;
   description?: string;
   timeoutMs?: number;
+  /** The file the gate is configured in, for trust errors (default `.sdlc/profile.yaml`). */
+  source?: string;
 }
 
 /** Output kept for the message: the end of it, where tools print their verdict. */
@@ -37,14 +39,13 @@ export const commandGate = defineGate<CommandGateInput>({
   type: 'command',
   id: 'command',
   description: 'runs a command without a shell; passes on exit 0',
+  // The argv comes from a project file: the kernel runs it only in a trusted workspace.
+  runs: (input) => ({ file: input.source ?? '.sdlc/profile.yaml', what: `sluice.gates.${input.id}`, argv: input.argv }),
   async check(input, { host, signal }) {
     const [command, ...args] = input.argv;
     const out = tail();
     const result = await host.spawn({ command, args, cwd: input.projectRoot, timeoutMs: input.timeoutMs ?? 10 * 60_000, signal, onStdout: out.push, onStderr: out.push });
-    // The row is stored in state.yaml and history: secrets a tool echoes (or an argv carries) are
-    // redacted here, before anything keeps them, not only when printed.
-    const { redact } = createSecretRedactor(host.envAll());
-    const check = redact(input.argv.join(' '));
+    const check = input.argv.join(' ');
     const said = lastLine(out.text());
     let message: string;
     if (result.spawnError) message = `cannot start ${command}: ${result.spawnError}`;
@@ -52,7 +53,9 @@ export const commandGate = defineGate<CommandGateInput>({
     else if (result.cancelled) message = 'cancelled';
     else message = `exit ${result.exitCode ?? `signal ${result.signal}`}${said ? `: ${said.slice(0, 300)}` : ''}`;
     const passed = result.exitCode === 0 && !result.timedOut && !result.spawnError && !result.cancelled;
-    const row: GateResult = { gate: input.id, id: input.id, check, passed, message: redact(message), severity: input.severity ?? 'MUST', durationMs: Math.round(result.durationMs) };
+    // The row is stored in state.yaml and history: a tool printing a token or a connection string must not put it there.
+    const env = host.envAll();
+    const row: GateResult = { gate: input.id, id: input.id, check: redactSecrets(check, env), passed, message: redactSecrets(message, env), severity: input.severity ?? 'MUST', durationMs: Math.round(result.durationMs) };
     return [row];
   },
 });
