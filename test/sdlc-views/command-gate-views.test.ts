@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { trustedEnv } from '../helpers/trusted-env.ts';
 import { removeCliBundle, sluice } from './views-cli.ts';
 import { approveAndAdvance, writePhaseArtifacts } from './walk-project.ts';
 
@@ -24,18 +25,21 @@ describe('profiles with type: command gates', () => {
     const lint = `console.log('pushed with ${TOKEN} and ' + process.env.ACME_API_KEY)`;
     await mkdir(join(dir, 'pack'));
     await writeFile(join(dir, 'pack/profile.yaml'), `${starter}\nsluice:\n  gates:\n    - {id: lint, type: command, phases: ["0", "1"], severity: SHOULD, argv: [${JSON.stringify(process.execPath)}, -e, ${JSON.stringify(`${lint}; process.exit(1)`)}]}\n`);
-    const env = { ACME_API_KEY: SECRET };
     assert.equal((await sluice(dir, ['init', '--profile', './pack', '--type', 'service'])).code, 0);
+    // The reviewed project: its command gate may run (a CI host's SLUICE_TRUSTED_HASH).
+    const trusted = await trustedEnv(dir);
+    const env = { ...trusted, ACME_API_KEY: SECRET };
     await writePhaseArtifacts(dir, '0', 'service');
     const gate = await sluice(dir, ['gate'], env);
     assert.match(gate.stdout, /lint .*exit 1: pushed with \[REDACTED:github-token\] and \[REDACTED:ACME_API_KEY\]/);
-    await approveAndAdvance(dir, 'Grace Hopper');
+    await approveAndAdvance(dir, 'Grace Hopper', trusted);
     await writePhaseArtifacts(dir, '1', 'service');
     assert.equal((await sluice(dir, ['gate'], env)).code, 0);
     const state = await readFile(join(dir, '.sdlc/state.yaml'), 'utf8');
     assert.ok(state.includes('[REDACTED:github-token]'), 'the stored row keeps the message, redacted');
     assert.ok(!state.includes(TOKEN) && !state.includes(SECRET), 'no secret in state.yaml');
 
+    // Reading results runs nothing: no trust needed.
     const audit = await sluice(dir, ['audit']);
     assert.equal(audit.code, 0, audit.stderr);
     assert.match(audit.stdout, /^lint\s+2\s+0%\s+100%/m);

@@ -59,8 +59,8 @@ export async function sluice(cwd: string, args: string[], env: Record<string, st
 }
 
 /** `sluice ARGS --json`, parsed; fails the test with the output when stdout is not one JSON document. */
-export async function sluiceJson<T = Record<string, unknown>>(cwd: string, args: string[]): Promise<{ code: number | null; doc: T; stderr: string }> {
-  const r = await sluice(cwd, [...args, '--json']);
+export async function sluiceJson<T = Record<string, unknown>>(cwd: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; doc: T; stderr: string }> {
+  const r = await sluice(cwd, [...args, '--json'], env);
   try {
     return { code: r.code, doc: JSON.parse(r.stdout) as T, stderr: r.stderr };
   } catch {

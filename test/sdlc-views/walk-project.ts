@@ -47,12 +47,12 @@ interface NextJson {
 }
 
 /** `sluice next`, approving whatever manual results the dry run names, signed by `who`. */
-export async function approveAndAdvance(dir: string, who: string): Promise<void> {
-  const dry = await sluiceJson<NextJson>(dir, ['next']);
+export async function approveAndAdvance(dir: string, who: string, env: Record<string, string> = {}): Promise<void> {
+  const dry = await sluiceJson<NextJson>(dir, ['next'], env);
   const ids = (dry.doc.manual ?? []).map((r) => r.id ?? r.gate);
   const args = ['next', '--confirmed', '--signed-by', who];
   for (const id of ids) args.push('--approve', id);
-  const r = await sluice(dir, args);
+  const r = await sluice(dir, args, env);
   assert.equal(r.code, 0, `next failed (${dry.doc.status}):\n${r.stdout}\n${r.stderr}`);
 }
 
