@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { cliBundle } from '../hardening/cli-bundle.ts';
+import { extendRunnerTimeout } from '../helpers/runner-timeout.ts';
 import { clearPhase, writeStage } from './fill-artifacts.ts';
 import { python, referenceCompliance, referenceMissing, referencePhases, referenceRoot, sluiceCli, type ScriptRun } from './reference-plugin.ts';
 
@@ -12,6 +13,7 @@ import { python, referenceCompliance, referenceMissing, referencePhases, referen
  * reference's generate_status.py, check_gates.py and advance_phase.py (dry run) must still run on
  * it (exit 0 or 1, never a crash on what sluice wrote).
  */
+extendRunnerTimeout(600_000);
 const missing = referenceMissing();
 const skip = missing ? `${missing}: the interop check needs the reference plugin` : false;
 const dirs: string[] = [];
