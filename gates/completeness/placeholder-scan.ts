@@ -82,6 +82,8 @@ export function scanPlaceholders(text: string, markers: readonly string[], codeL
 
 /** Lines of fenced (```/~~~) and indented code blocks, found by markdown-it (loaded lazily: only G2 needs it). */
 export async function markdownCodeLines(text: string): Promise<CodeLines> {
+  // Without a fence marker or a line indented by 4 columns there is no code block: skip the parser.
+  if (!/^ {0,3}(?:```|~~~)|^(?: {4}|\t)/m.test(text)) return new Set();
   const { default: MarkdownIt } = await import('markdown-it');
   const tokens = new MarkdownIt().parse(text, {});
   const lines: CodeLines = new Set();

@@ -1,4 +1,3 @@
-import picomatch from 'picomatch';
 import type { Host } from '../../core/index.ts';
 import { projectFile } from '../shared/project-file.ts';
 
@@ -7,7 +6,8 @@ const SKIPPED = new Set(['node_modules', '.git', '.sdlc', '.sluice', 'vendor', '
 const MAX_DEPTH = 8;
 const MAX_ENTRIES = 20_000;
 
-const isGlob = (pattern: string) => picomatch.scan(pattern).isGlob;
+/** Glob syntax picomatch understands; a plain path never loads it (every gate run would pay for it). */
+const isGlob = (pattern: string) => /[*?[\]{}()!]/.test(pattern);
 
 /**
  * Project-relative files a report pattern names: a plain path as is (when it is a file), a glob
@@ -19,6 +19,7 @@ export async function findReports(host: Host, projectRoot: string, pattern: stri
     const { info } = await projectFile(host, projectRoot, pattern, 'coverage report path');
     return info?.kind === 'file' ? [pattern] : [];
   }
+  const { default: picomatch } = await import('picomatch');
   const match = picomatch(pattern, { dot: false });
   const { base } = picomatch.scan(pattern);
   const found: { rel: string; mtimeMs: number }[] = [];

@@ -1,7 +1,8 @@
 // SDLC figures: the full demo walk (0 → close through the real commands), a gate run on the
 // heaviest opening phase (Design: 9 required artifacts, G1/G2/G5/G7 at once through the queue),
 // the cost of a grown state.yaml (full results of every transition), and 8 parallel
-// `next --confirmed` processes of the bundled CLI advancing exactly once.
+// `next --confirmed` processes of the bundled CLI advancing exactly once; and `sluice gate`/`status`
+// against the reference plugin's scripts on the same project (sdlc-parts/reference-paired.ts).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -15,6 +16,7 @@ import { writePhaseArtifacts } from '../../plugins/sdlc/demo/write-phase-artifac
 import { sdlcPlugins } from '../../plugins/sdlc/index.ts';
 import { openProject } from '../../plugins/sdlc/project/open-project.ts';
 import { safeYamlCodec } from '../../plugins/sdlc/state/safe-yaml-codec.ts';
+import { referencePaired } from './sdlc-parts/reference-paired.ts';
 
 export const name = 'sdlc';
 
@@ -102,7 +104,9 @@ async function parallelNext(root: string) {
 export async function run(): Promise<Record<string, unknown>> {
   const root = await mkdtemp(join(tmpdir(), 'sluice-bench-sdlc-'));
   try {
-    return { demoWalk: await demoWalk(root), designGate: await designGate(root), parallelNext: await parallelNext(root) };
+    // The reference comparison first, on a quiet process (the others leave work behind).
+    const againstReference = await referencePaired();
+    return { againstReference, demoWalk: await demoWalk(root), designGate: await designGate(root), parallelNext: await parallelNext(root) };
   } finally {
     await rm(root, { recursive: true, force: true });
   }

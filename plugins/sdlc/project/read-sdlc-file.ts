@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import { parseDataText, readDataText, validateData, type ErrorCode, type Host } from '../../../core/index.ts';
 import { safeYamlCodec } from '../state/safe-yaml-codec.ts';
+import { parseCacheDir, parseWithCache } from '../views/model/parsed-file-cache.ts';
 
 /**
  * Frozen files (registry, profile, compliance) are read by every command and rarely change; a
@@ -25,7 +26,10 @@ export async function readSdlcFile<S extends v.GenericSchema>(host: Host, path: 
   const cached = cache.get(path);
   if (info && cached && cached.schema === schema && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached.file as SdlcFile<v.InferOutput<S>>;
   const text = await readDataText(host, path, { display });
-  const file = { path, text, value: validateData(schema, parseDataText(text, safeYamlCodec, display), display, code) };
+  // The registry alone is ~19 KB of YAML parsed on every `gate`/`next`: its parse is kept on disk by
+  // content hash (the status dashboard's cache), and the value is validated on every read all the same.
+  const { value } = await parseWithCache(parseCacheDir((name) => host.env(name)), code, text, (t) => parseDataText(t, safeYamlCodec, display));
+  const file = { path, text, value: validateData(schema, value, display, code) };
   if (info) cache.set(path, { schema, mtimeMs: info.mtimeMs, size: info.size, file });
   return file;
 }
