@@ -1,4 +1,5 @@
 import type { DelegateMode } from '../../core/index.ts';
+import { linearExec } from './linear-regex.ts';
 import type { DelegateScript, ScriptReply } from './script-schema.ts';
 
 /** The reply chosen for one prompt, with its captures, before substitution. */
@@ -17,13 +18,13 @@ export interface Captures {
   named: Readonly<Record<string, string | undefined>>;
 }
 
-/** First rule whose pattern matches the prompt (and whose mode, if any, is the run's mode). Pure. */
+/** First rule whose pattern matches the prompt (and whose mode, if any, is the run's mode), in linear time. Pure. */
 export function matchScript(script: DelegateScript, prompt: string, mode: DelegateMode): ScriptMatch | undefined {
   for (const [index, rule] of script.rules.entries()) {
     if (rule.mode !== undefined && rule.mode !== mode) continue;
-    const m = new RegExp(rule.match, rule.flags ?? 's').exec(prompt);
+    const m = linearExec(rule.match, rule.flags ?? 's', prompt);
     if (!m) continue;
-    const captures: Captures = { groups: [...m], named: { ...(m.groups ?? {}) } };
+    const captures: Captures = { groups: m.groups, named: m.named };
     if (rule.replies) return { ruleIndex: index, sequenceKey: `${index}:${rule.match}`, replies: rule.replies, captures };
     return { ruleIndex: index, replies: [rule.reply!], captures };
   }
