@@ -71,15 +71,28 @@ export async function driveRequirement(rc: RunContext, slug: string, runs: Stage
   }
 }
 
+/**
+ * Every attempt of a stage ended without an answer (the CLI cannot start, is not logged in, is
+ * offline): that is the machine's problem, not the requirement's, so nothing is recorded (no
+ * WORKFLOW_BLOCKED that would then need an unblock) and the run says how to go on.
+ */
+function backendDown(rc: RunContext, slug: string, stage: string, problem: string): SluiceError {
+  return new SluiceError('DELEGATE_FAILED', {
+    message: `${slug} ${stage}: the ${rc.backend} backend gave no answer in ${rc.maxAttempts} attempt${rc.maxAttempts === 1 ? '' : 's'} (${problem}); nothing was recorded. Fix the backend, then run \`sluice lifecycle run ${slug} --to ${rc.backend}\` again`,
+  });
+}
+
 async function evidenceStage(rc: RunContext, slug: string, state: WorkflowState, stage: EvidenceStage, runs: StageRun[]): Promise<WorkflowState> {
   const prompt = await loadStagePrompt(rc.lc.host, stage);
   let problem = '';
+  let answered = false;
   for (let attempt = 1; attempt <= rc.maxAttempts; attempt++) {
     const result = await runStageDelegate(rc, slug, state, prompt, problem, attempt, runs);
     if (result.status !== 'ok') {
       problem = `the ${rc.backend} run ended with ${result.status}${result.error ? `: ${result.error}` : ''}`;
       continue;
     }
+    answered = true;
     try {
       await writeStageOutput(rc.lc.host, rc.lc.root, state.artifact_dir, prompt, result);
       const next = (await recordStage(rc.lc, slug, stage, RUNNER_ORCHESTRATOR)).state;
@@ -90,6 +103,7 @@ async function evidenceStage(rc: RunContext, slug: string, state: WorkflowState,
       problem = error.message;
     }
   }
+  if (!answered) throw backendDown(rc, slug, stage, problem);
   return (await recordBlocked(rc.lc, slug, stage, `no valid evidence after ${rc.maxAttempts} attempts: ${problem}`, RUNNER_ORCHESTRATOR)).state;
 }
 
@@ -102,12 +116,14 @@ async function commitStage(rc: RunContext, slug: string, state: WorkflowState, r
     const prompt = await loadStagePrompt(rc.lc.host, 'commit');
     let problem = '';
     let ok = false;
+    let answered = false;
     for (let attempt = 1; attempt <= rc.maxAttempts && !ok; attempt++) {
       const result = await runStageDelegate(rc, slug, state, prompt, problem, attempt, runs);
       if (result.status !== 'ok') {
         problem = `the ${rc.backend} run ended with ${result.status}${result.error ? `: ${result.error}` : ''}`;
         continue;
       }
+      answered = true;
       try {
         await writeStageOutput(rc.lc.host, rc.lc.root, state.artifact_dir, prompt, result);
         const request = await readCommitRequest(rc.lc.host, rc.lc.root, state.artifact_dir);
@@ -118,6 +134,7 @@ async function commitStage(rc: RunContext, slug: string, state: WorkflowState, r
         problem = error.message;
       }
     }
+    if (!answered) throw backendDown(rc, slug, 'commit', problem);
     if (!ok) return (await recordBlocked(rc.lc, slug, 'commit', `no valid commit request after ${rc.maxAttempts} attempts: ${problem}`, RUNNER_ORCHESTRATOR)).state;
   }
   // Interactive confirmations are asked one at a time.
