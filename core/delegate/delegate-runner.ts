@@ -66,7 +66,7 @@ export function createDelegateJob(kernel: Kernel) {
     const transcript = redactingWriter(await host.openWriter(transcriptPath, { append: true }), redactor);
     const timeoutMs = request.timeoutMs ?? (settings.timeout !== undefined ? settings.timeout * 1000 : DEFAULT_DELEGATE_TIMEOUT_MS);
     const retries = Math.min(settings.retries ?? MAX_RETRIES, 10);
-    const checkWorkspace = request.mode === 'analysis' && settings.workspaceCheck !== false;
+    const checkWorkspace = request.mode === 'analysis' && settings.workspaceCheck !== false && request.workspaceCheck !== false;
     const transcriptRel = relative(request.cwd, transcriptPath);
     const skip = transcriptRel.startsWith('..') ? [] : [transcriptRel];
     const before = checkWorkspace ? await snapshotWorkspace(host, request.cwd, skip) : undefined;

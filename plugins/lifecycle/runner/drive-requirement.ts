@@ -26,6 +26,8 @@ export interface RunContext {
   signal: AbortSignal;
   /** Delegate attempts per stage before the stage is recorded as blocked. */
   maxAttempts: number;
+  /** More than one requirement is driven at once (they share the workspace). */
+  parallel?: boolean;
   onStage(slug: string, stage: Stage | null): void;
 }
 
@@ -158,7 +160,8 @@ async function runStageDelegate(rc: RunContext, slug: string, state: WorkflowSta
   });
   const result = await rc.lc.kernel.runDelegate(
     rc.backend,
-    { prompt: text, mode: prompt.meta.mode, cwd: rc.lc.root, label: `${slug} ${stage}`, ...(rc.extra ? { extra: rc.extra } : {}), ...(rc.model ? { model: rc.model } : {}), ...(rc.timeoutMs ? { timeoutMs: rc.timeoutMs } : {}) },
+    // Parallel requirements write the shared workspace while another's analysis stage runs: that run cannot be judged by it.
+    { prompt: text, mode: prompt.meta.mode, cwd: rc.lc.root, label: `${slug} ${stage}`, ...(rc.parallel ? { workspaceCheck: false } : {}), ...(rc.extra ? { extra: rc.extra } : {}), ...(rc.model ? { model: rc.model } : {}), ...(rc.timeoutMs ? { timeoutMs: rc.timeoutMs } : {}) },
     { signal: rc.signal },
   );
   runs.push({ stage, attempt, delegate: result.status, transcript: rc.lc.kernel.display(result.transcriptPath) });

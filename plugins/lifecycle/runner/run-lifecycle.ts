@@ -81,6 +81,7 @@ export async function runLifecycle(lc: LifecycleContext, o: RunLifecycleOptions)
     authorize: o.authorize ?? {},
     signal: abort.signal,
     maxAttempts: o.maxAttempts ?? 2,
+    parallel: slugs.length > 1,
     onStage(slug: string, stage: Stage | null) {
       if (stage) running.set(slug, stage);
       else running.delete(slug);
