@@ -1,41 +1,46 @@
+import { Worker } from 'node:worker_threads';
 import { RE2JS } from 're2js';
 
 /**
  * `match:` patterns come from a file and run against prompts of any size. JavaScript's backtracking
  * engine can take exponential time on a pattern like `(a+)+$`, blocking the event loop so that
- * neither --timeout nor Ctrl-C works. re2js (RE2 ported to JavaScript) matches in linear time; the
- * price is RE2 syntax: no lookaround and no backreferences, which such a file is refused for.
+ * neither --timeout nor Ctrl-C works. Patterns run on re2js (RE2 ported to JavaScript: linear
+ * time). The few RE2 cannot express (lookaround, backreferences) run on JavaScript's engine in a
+ * worker thread with a time limit, so a runaway one is stopped instead of freezing sluice.
  */
-export interface LinearMatch {
+export interface PatternMatch {
   groups: (string | undefined)[];
   named: Record<string, string | undefined>;
 }
 
-export class UnsupportedPatternError extends Error {}
+export class PatternTimeoutError extends Error {}
 
-const cache = new Map<string, RE2JS>();
+/** How long a backtracking (non-RE2) pattern may run on one prompt. */
+export const BACKTRACKING_LIMIT_MS = 5000;
 
-function compile(source: string, flags: string): RE2JS {
+const compiled = new Map<string, RE2JS | null>();
+
+function re2(source: string, flags: string): RE2JS | null {
   const key = `${flags}/${source}`;
-  let re = cache.get(key);
-  if (re) return re;
+  if (compiled.has(key)) return compiled.get(key)!;
   let bits = 0;
   if (flags.includes('i')) bits |= RE2JS.CASE_INSENSITIVE;
   if (flags.includes('s')) bits |= RE2JS.DOTALL;
   if (flags.includes('m')) bits |= RE2JS.MULTILINE;
+  let re: RE2JS | null;
   try {
     re = RE2JS.compile(source, bits);
-  } catch (error) {
-    const why = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
-    throw new UnsupportedPatternError(`${why} (match: patterns use RE2 syntax, which runs in linear time: no lookahead, lookbehind or backreferences)`);
+  } catch {
+    re = null;
   }
-  cache.set(key, re);
+  compiled.set(key, re);
   return re;
 }
 
 /** The first match of `source` in `text`, with its groups as RegExp.exec would give them, or undefined. */
-export function linearExec(source: string, flags: string, text: string): LinearMatch | undefined {
-  const re = compile(source, flags);
+export async function matchPattern(source: string, flags: string, text: string, limitMs = BACKTRACKING_LIMIT_MS): Promise<PatternMatch | undefined> {
+  const re = re2(source, flags);
+  if (re === null) return matchInWorker(source, flags, text, limitMs);
   const m = re.matcher(text);
   if (!m.find()) return undefined;
   const groups: (string | undefined)[] = [];
@@ -45,12 +50,27 @@ export function linearExec(source: string, flags: string, text: string): LinearM
   return { groups, named };
 }
 
-/** Whether the pattern compiles under RE2 (the script schema's check). */
-export function isLinearPattern(source: string, flags: string): boolean {
-  try {
-    compile(source, flags);
-    return true;
-  } catch {
-    return false;
-  }
+const WORKER = `
+const { parentPort, workerData: { source, flags, text } } = require('node:worker_threads');
+const m = new RegExp(source, flags.replace(/[gy]/g, '')).exec(text);
+parentPort.postMessage(m ? { groups: [...m], named: { ...(m.groups ?? {}) } } : null);
+`;
+
+function matchInWorker(source: string, flags: string, text: string, limitMs: number): Promise<PatternMatch | undefined> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER, { eval: true, workerData: { source, flags, text } });
+    const timer = setTimeout(() => {
+      void worker.terminate();
+      reject(new PatternTimeoutError(`took over ${limitMs / 1000} s on this prompt and was stopped (JavaScript's engine backtracks; RE2 syntax, without lookaround or backreferences, runs in linear time)`));
+    }, limitMs);
+    worker.once('message', (m: PatternMatch | null) => {
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(m ?? undefined);
+    });
+    worker.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
 }

@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { isLinearPattern } from './linear-regex.ts';
 
 /**
  * The `script` delegate's file format (`sluice schema delegate-script`). Users write these files to
@@ -27,22 +26,22 @@ export const ScriptReplySchema = v.union([v.pipe(v.string(), v.description('just
 const validRegExp = (source: string, flags: string): boolean => {
   try {
     new RegExp(source, flags);
+    return true;
   } catch {
     return false;
   }
-  return isLinearPattern(source, flags);
 };
 
 const ScriptRuleSchema = v.pipe(
   v.strictObject({
-    match: v.pipe(v.string(), v.description('regular expression tested against the prompt, in RE2 syntax (linear time: no lookaround or backreferences)')),
+    match: v.pipe(v.string(), v.description('JavaScript regular expression tested against the prompt (RE2 syntax runs in linear time; lookaround and backreferences run with a time limit)')),
     flags: v.optional(v.pipe(v.string(), v.regex(/^[dgimsuvy]*$/, 'flags must be JavaScript RegExp flags (dgimsuvy)'), v.description('RegExp flags (default "s")'))),
     mode: v.optional(v.pipe(v.picklist(['write', 'analysis']), v.description('the rule applies only to runs in this mode'))),
     reply: v.optional(ScriptReplySchema),
     replies: v.optional(v.pipe(v.array(ScriptReplySchema), v.minLength(1), v.description('used one per matching call in order; the last repeats'))),
   }),
   v.forward(
-    v.check((r) => validRegExp(r.match, r.flags ?? 's'), 'match is not a regular expression sluice can run in linear time (RE2 syntax: no lookahead, lookbehind or backreferences)'),
+    v.check((r) => validRegExp(r.match, r.flags ?? 's'), 'match is not a valid JavaScript regular expression'),
     ['match'],
   ),
   v.check((r) => (r.reply === undefined) !== (r.replies === undefined), 'a rule needs exactly one of `reply` or `replies`'),

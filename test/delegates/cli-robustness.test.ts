@@ -161,12 +161,13 @@ describe('script delegate patterns', () => {
     assert.equal(r.stdout.trim(), 'no rule matched');
   });
 
-  it('a pattern only a backtracking engine can run is refused, naming the file and field', async () => {
+  it('a runaway pattern RE2 cannot run (lookaround) is stopped at its time limit, naming the file and rule', async () => {
     const root = await mkdtemp(join(tmpdir(), 'sluice-robust-'));
-    await writeFile(join(root, 's.json'), JSON.stringify({ version: 1, rules: [{ match: '(\\w+) \\1', reply: 'twice' }] }));
-    const r = await sluice(root, ['delegate', '--to', 'script', '--script', 's.json', 'hello hello']);
-    assert.equal(r.code, 2);
-    assert.match(r.stderr, /SCRIPT_INVALID.*s\.json.*rules\.0\.match.*linear time/s);
+    await writeFile(join(root, 's.json'), JSON.stringify({ version: 1, rules: [{ match: '^(a+)+(?!c)$', reply: 'matched' }], default: 'no rule matched' }));
+    const r = await sluice(root, ['delegate', '--to', 'script', '--script', 's.json', `${'a'.repeat(60)}b`], 60_000);
+    assert.equal(r.hung, false, 'the event loop was blocked');
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /SCRIPT_INVALID.*s\.json.*rules\.0\.match.*took over 5 s on this prompt and was stopped/s);
   });
 });
 
