@@ -1,5 +1,5 @@
-import { createSecretRedactor, toSluiceError, type SluiceError } from '../../core/index.ts';
-import { createStyle } from './terminal-style.ts';
+import { createSecretRedactor, jsonSafe, terminalSafe, toSluiceError, type SluiceError } from '../../core/index.ts';
+import { colourEnabled, createStyle } from './terminal-style.ts';
 
 /**
  * Prints an error the way every sluice command does: one line on stderr (plus a hint), or a JSON
@@ -8,10 +8,11 @@ import { createStyle } from './terminal-style.ts';
 export function printError(error: unknown, json: boolean, redact: (text: string) => string = createSecretRedactor(process.env).redact): number {
   const e: SluiceError = toSluiceError(error);
   if (json) {
-    process.stdout.write(`${redact(JSON.stringify({ ok: false, error: e.toJSON() }, null, 2))}\n`);
+    process.stdout.write(`${jsonSafe(redact(JSON.stringify({ ok: false, error: e.toJSON() }, null, 2)))}\n`);
   } else {
     const s = createStyle(process.stderr);
-    process.stderr.write(redact(`${s.red('error')} ${e.message}\n${s.dim(`hint: ${e.hint}`)}\n`));
+    // Messages quote paths, names and file content: escape anything that could steer the terminal.
+    process.stderr.write(terminalSafe(redact(`${s.red('error')} ${e.message}\n${s.dim(`hint: ${e.hint}`)}\n`), { keepStyle: colourEnabled(process.stderr) }));
   }
   if (process.env.SLUICE_DEBUG && e.cause instanceof Error) process.stderr.write(`${e.cause.stack}\n`);
   return e.exitCode;
