@@ -23,6 +23,7 @@ export const builtinManifest: readonly BuiltinEntry[] = [
   // `profile validate` checks extra gate types against the registered ones.
   { name: 'sdlc-views', commands: { status: [], audit: [], report: [], specs: [], handoff: [], profile: ['gates'] }, load: async () => [(await import('../sdlc/views/views-plugin.ts')).sdlcViewsPlugin] },
   { name: 'lifecycle', commands: { lifecycle: ['delegates'] }, load: async () => [(await import('../lifecycle/lifecycle-plugin.ts')).lifecyclePlugin] },
+  { name: 'guard', commands: { guard: [], hooks: [] }, load: async () => [(await import('../guard/guard-plugin.ts')).guardPlugin] },
   { name: 'skill-tune', commands: { tune: ['delegates'] }, load: async () => [(await import('../skill-tune/skill-tune-plugin.ts')).skillTunePlugin] },
 ];
 

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { SluiceError, terminalSafe, type CommandIO } from '../../core/index.ts';
 import { createProgressLine } from './progress-line.ts';
-import { colourEnabled, createStyle } from './terminal-style.ts';
+import { colorsStream, createStyle } from './terminal-style.ts';
 
 export interface CommandIOOptions {
   json: boolean;
@@ -15,8 +15,8 @@ export function createCommandIO(o: CommandIOOptions): CommandIO {
   const style = createStyle(process.stdout);
   const redact = o.redact ?? ((text: string) => text);
   // Lines quote file names, messages and tool output: nothing in them may steer the terminal.
-  const out = (text: string) => terminalSafe(redact(text), { keepStyle: colourEnabled(process.stdout) });
-  const err = (text: string) => terminalSafe(redact(text), { keepStyle: colourEnabled(process.stderr) });
+  const out = (text: string) => terminalSafe(redact(text), { keepStyle: colorsStream(process.stdout) });
+  const err = (text: string) => terminalSafe(redact(text), { keepStyle: colorsStream(process.stderr) });
   const ask = async (question: string): Promise<string> => {
     if (!o.interactive) {
       throw new SluiceError('USAGE', { message: `sluice needs an answer to "${question}" but stdin is not a terminal`, hint: 'pass the answer as a flag (see --help)' });

@@ -7,7 +7,7 @@ import { createCommandIO } from './command-io.ts';
 import { commandWord, readGlobalOptions } from './global-options.ts';
 import { printError } from './print-error.ts';
 import { watchQueueProgress } from './queue-progress.ts';
-import { colourEnabled } from './terminal-style.ts';
+import { colorsStream } from './terminal-style.ts';
 import { cliWorkspaceTrust, COMMANDS_WITHOUT_PROJECT_CODE } from './trust/cli-workspace-trust.ts';
 
 /** `delegates.<name>.env` values from sluice.config, named as the variable (or `<backend>.<name>` when two backends set one name differently). */
@@ -29,10 +29,13 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     controller.abort();
   };
   process.on('SIGINT', onSigint);
+  // Known before anything can fail, so errors name files relative to the project.
+  let shownFrom: string | undefined;
   try {
     const globals = readGlobalOptions(argv);
     json = globals.json;
     const root = resolve(globals.cwd ?? process.cwd());
+    shownFrom = root;
     const host = createNodeHost({ cwd: root });
     if ((await host.stat(root))?.kind !== 'dir') throw new SluiceError('USAGE', { message: `--cwd ${root} is not a folder` });
     const loaded = await loadConfig(host, root);
@@ -77,12 +80,12 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     // Output may quote delegate answers or files.
     if (json) process.stdout.write(`${jsonSafe(redact(JSON.stringify(outcome.data, null, 2)))}\n`);
     else if (outcome.human !== undefined && outcome.human !== '') {
-      const text = terminalSafe(redact(outcome.human), { keepStyle: colourEnabled(process.stdout) });
+      const text = terminalSafe(redact(outcome.human), { keepStyle: colorsStream(process.stdout) });
       process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     }
     return outcome.exitCode;
   } catch (error) {
-    return printError(error, json, redact);
+    return printError(error, json, redact, shownFrom);
   } finally {
     process.off('SIGINT', onSigint);
   }
