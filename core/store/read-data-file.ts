@@ -1,8 +1,12 @@
 import * as v from 'valibot';
 import type { ErrorCode } from '../errors/catalog.ts';
 import { SluiceError } from '../errors/sluice-error.ts';
-import { HostNotFoundError, HostTooLargeError, type Host } from '../host/host.ts';
+import { systemErrorAsCatalogued } from '../errors/system-error.ts';
+import { HostTooLargeError, type Host } from '../host/host.ts';
 import { CodecError, codecForPath, type Codec } from './codec.ts';
+import { issueMessage } from '../text/quote-value.ts';
+
+const isAbsolute = (path: string) => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path);
 
 /** State and configuration files are small; anything bigger is refused before parsing. */
 export const MAX_DATA_FILE_BYTES = 16 * 1024 * 1024;
@@ -21,8 +25,9 @@ export async function readDataText(host: Host, path: string, o: DataFileOptions 
   try {
     bytes = await host.readBytes(path, { maxBytes: o.maxBytes ?? MAX_DATA_FILE_BYTES });
   } catch (error) {
-    if (error instanceof HostNotFoundError) throw new SluiceError('FILE_NOT_FOUND', { file: display, message: 'file does not exist', cause: error });
     if (error instanceof HostTooLargeError) throw new SluiceError('FILE_TOO_LARGE', { file: display, message: `file is ${error.size} bytes, over the ${o.maxBytes ?? MAX_DATA_FILE_BYTES} byte limit` });
+    const system = systemErrorAsCatalogued(error);
+    if (system) throw new SluiceError(system.code, { file: display, message: system.message, cause: error });
     throw error;
   }
   try {
@@ -53,11 +58,14 @@ export function validateData<S extends v.GenericSchema>(schema: S, value: unknow
   if (result.success) return result.output;
   const issue = result.issues[0];
   const field = v.getDotPath(issue) ?? '';
+  // Values are quoted only from files shown project-relative (inside the project), and only short ones.
+  const quote = !isAbsolute(display);
+  const message = issueMessage(issue, quote);
   throw new SluiceError(code, {
     file: display,
     field: field || undefined,
-    message: code === 'INVARIANT_VIOLATED' ? `update would write an invalid value: ${issue.message}` : issue.message,
-    data: { issues: result.issues.slice(0, 20).map((i) => ({ field: v.getDotPath(i) ?? '', message: i.message })) },
+    message: code === 'INVARIANT_VIOLATED' ? `update would write an invalid value: ${message}` : message,
+    data: { issues: result.issues.slice(0, 20).map((i) => ({ field: v.getDotPath(i) ?? '', message: issueMessage(i, quote) })) },
   });
 }
 
