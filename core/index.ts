@@ -12,7 +12,7 @@ export type * from './queue/job-queue.ts';
 export { createLocalQueue } from './queue/local-queue.ts';
 export { createKeyedMutex } from './queue/keyed-mutex.ts';
 export type * from './host/host.ts';
-export { HostNotFoundError, HostTooLargeError } from './host/host.ts';
+export { HostIoError, HostNotFoundError, HostNotRegularError, HostTooLargeError } from './host/host.ts';
 export { createMemoryHost, type MemoryHost, type MemoryHostOptions } from './host/memory-host.ts';
 export { createStateStore, type StateStore, type StateFile, type UpdateResult } from './store/state-store.ts';
 export { acquireLock, type LockHandle, type LockOptions } from './store/file-lock.ts';

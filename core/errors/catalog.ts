@@ -48,6 +48,11 @@ export const errorCatalog = {
 
   // --- files and state ------------------------------------------------------------------
   FILE_NOT_FOUND: { exit: usage, title: 'file not found', hint: 'check the path, or run the command that creates it' },
+  FILE_NOT_REGULAR: { exit: usage, title: 'not a regular file', hint: 'sluice reads and writes only regular files; put a file at the named path (not a FIFO, device or folder)' },
+  FILE_ACCESS_DENIED: { exit: usage, title: 'permission denied', hint: 'check the permissions of the named file and its folder' },
+  FILE_SYSTEM_READ_ONLY: { exit: usage, title: 'file system is read-only', hint: 'run where the project is writable; nothing was changed' },
+  DISK_FULL: { exit: usage, title: 'no space left on the device', hint: 'free some space and run again; the named file was left as it was' },
+  FILE_IO_FAILED: { exit: usage, title: 'the system refused a file operation', hint: 'the message names the file and the system error' },
   FILE_TOO_LARGE: { exit: usage, title: 'file is larger than sluice will read', hint: 'state and config files are small; this one is not what it should be' },
   STATE_CORRUPT: { exit: usage, title: 'file cannot be parsed', hint: 'the file was left untouched; restore it from version control or fix the syntax' },
   STATE_INVALID: { exit: usage, title: 'file does not match its schema', hint: 'the file was left untouched; fix the named field' },

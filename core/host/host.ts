@@ -55,6 +55,8 @@ export interface SpawnResult {
 export interface HeldFile {
   /** Removes the path only if it still names this very file (not one another process made since), and closes it. */
   removeIfOwn(): Promise<void>;
+  /** Replaces the content if the path still names this file; false if it does not. Optional for hosts. */
+  rewrite?(data: string): Promise<boolean>;
 }
 
 export interface Host {
@@ -95,6 +97,11 @@ export interface Host {
   isInteractive(): boolean;
   sleep(ms: number): Promise<void>;
   /**
+   * Calls `fn` every `ms` until the returned function is called; never keeps the process alive.
+   * Optional: without it, long-held locks do not refresh their heartbeat by themselves.
+   */
+  repeat?(ms: number, fn: () => void): () => void;
+  /**
    * Loads a plugin module: a path (relative to `fromDir`) or a package name resolved from `fromDir`.
    * Throws HostNotFoundError when it cannot be resolved.
    */
@@ -110,6 +117,34 @@ export class HostNotFoundError extends Error {
     super(`no such file: ${path}`);
     this.name = 'HostNotFoundError';
     this.path = path;
+  }
+}
+
+/** Thrown by hosts for a path that is there but is not a regular file (a FIFO, a device, a folder). */
+export class HostNotRegularError extends Error {
+  readonly path: string;
+  /** What it is instead, in words: `FIFO`, `character device`, `directory`. */
+  readonly kind: string;
+  constructor(path: string, kind: string) {
+    super(`${path} is a ${kind}, not a regular file`);
+    this.name = 'HostNotRegularError';
+    this.path = path;
+    this.kind = kind;
+  }
+}
+
+/**
+ * Thrown by hosts when the system refuses an operation on a path (permission, read-only file
+ * system, disk full). `code` is the system's name for it (`EACCES`, `EROFS`, `ENOSPC`).
+ */
+export class HostIoError extends Error {
+  readonly path: string;
+  readonly code: string;
+  constructor(path: string, code: string, what: string) {
+    super(`${what} ${path}: ${code}`);
+    this.name = 'HostIoError';
+    this.path = path;
+    this.code = code;
   }
 }
 

@@ -28,10 +28,13 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     controller.abort();
   };
   process.on('SIGINT', onSigint);
+  // Known before anything can fail, so errors name files relative to the project.
+  let shownFrom: string | undefined;
   try {
     const globals = readGlobalOptions(argv);
     json = globals.json;
     const root = resolve(globals.cwd ?? process.cwd());
+    shownFrom = root;
     const host = createNodeHost({ cwd: root });
     if ((await host.stat(root))?.kind !== 'dir') throw new SluiceError('USAGE', { message: `--cwd ${root} is not a folder` });
     const loaded = await loadConfig(host, root);
@@ -78,7 +81,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     else if (outcome.human !== undefined && outcome.human !== '') process.stdout.write(redact(outcome.human.endsWith('\n') ? outcome.human : `${outcome.human}\n`));
     return outcome.exitCode;
   } catch (error) {
-    return printError(error, json, redact);
+    return printError(error, json, redact, shownFrom);
   } finally {
     process.off('SIGINT', onSigint);
   }
