@@ -184,7 +184,7 @@ describe('PrizmKit workflow state files, migrated without losing rounds, owner o
   it('refuses a state file that is neither, naming the field', async () => {
     const { root, lc } = await repo();
     await writeFiles(root, { [STATE(SLUG)]: JSON.stringify({ schema_version: 1, artifact_dir: DIR, status: 'DONE', completed_stages: [] }) });
-    await assert.rejects(readWorkflowState(lc, SLUG), (e: SluiceError) => e.code === 'STATE_INVALID' && e.exitCode === 2 && /status: status is not a PrizmKit status/.test(e.message) && e.file === STATE(SLUG));
+    await assert.rejects(readWorkflowState(lc, SLUG), (e: SluiceError) => e.code === 'STATE_INVALID' && e.exitCode === 2 && e.field === 'status' && /not a sluice or PrizmKit workflow state: status is not a PrizmKit status/.test(e.message) && e.file === STATE(SLUG));
   });
 });
 

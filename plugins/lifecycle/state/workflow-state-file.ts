@@ -24,8 +24,7 @@ export const WorkflowStateFileSchema = v.pipe(
     const foreign = v.safeParse(PrizmkitStateSchema, dataset.value);
     if (foreign.success) return migratePrizmkitState(foreign.output);
     const issue = foreign.issues[0];
-    const at = v.getDotPath(issue);
-    addIssue({ message: `not a sluice or PrizmKit workflow state: ${at ? `${at}: ` : ''}${issue.message}` });
+    addIssue({ message: `not a sluice or PrizmKit workflow state: ${issue.message}`, ...(issue.path ? { path: issue.path } : {}) });
     return NEVER;
   }),
   WorkflowStateSchema,
