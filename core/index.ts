@@ -32,3 +32,5 @@ export { configSubjects, pluginSubjects, delegateSubject, commandSubject, delega
 export { createWorkspaceTrust, trustEverything, untrustedError, TRUSTED_HASH_ENV, type WorkspaceTrust, type WorkspaceTrustOptions, type TrustRecord, type TrustReview } from './trust/workspace-trust.ts';
 export { sshSign, sshVerify, sshFindPrincipals, SIGNATURE_NAMESPACE, type SignRequest, type VerifyRequest, type VerifyOutcome } from './signing/ssh-signature.ts';
 export { parseAllowedSigners, type AllowedSigner } from './signing/allowed-signers.ts';
+export { escapeControl, terminalSafe, jsonSafe } from './text/terminal-safe.ts';
+export { describeValue, issueMessage, MAX_QUOTED_CHARS, type IssueLike } from './text/quote-value.ts';

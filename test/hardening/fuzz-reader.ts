@@ -104,7 +104,7 @@ const WHOLE_FILE = new RegExp(
     'too large to be read exactly',
     'nested more than \\d+ levels',
     'Unexpected end of JSON input',
-    'Invalid key: Expected never but received ""',
+    'Invalid key: Expected never but received (""|a string \\(0 characters\\))',
   ].join('|'),
 );
 
