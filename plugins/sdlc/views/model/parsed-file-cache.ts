@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { sluiceVersion } from '../../../cli/version.ts';
+import { sluiceVersion } from '../../../../core/index.ts';
 
 /**
  * A content-addressed cache of parsed YAML data files, for the dashboard commands. Parsing YAML is most
