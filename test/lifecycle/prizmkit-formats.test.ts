@@ -105,6 +105,8 @@ describe('test-result.json + test-report.md (v2–v4)', { skip: skipUnlessPrizmk
       await rejects(readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS'), testReportMd(version, 'TEST_BLOCKED')), DIR), 'ARTIFACT_INVALID', R, 'Result', /says TEST_BLOCKED, test-result.json says TEST_PASS/);
       await rejects(readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS'), testReportMd(version, 'TEST_PASS', { productionChanged: true })), DIR), 'ARTIFACT_INVALID', R, 'Production changed during test', /says yes/);
       await rejects(readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS')), DIR), 'ARTIFACT_MISSING', R, undefined, /must exist and agree/);
+      const unfilled = testReportMd(version, 'TEST_PASS').replace(/^- Production changed during test: .*$/m, '- Production changed during test: yes / no');
+      await rejects(readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS'), unfilled), DIR), 'ARTIFACT_INVALID', R, 'Production changed during test', /must be yes or no/);
     });
   }
   it('refuses TEST_PASS with unresolved items, and a v4 non-pass that lists nothing', async () => {
@@ -198,7 +200,7 @@ describe('v4 plans and runtime commit requests', { skip: skipUnlessPrizmkit }, (
   const template = () => referenceText('v4', 'prizmkit-plan/assets/plan-template.md');
   const plan = (unresolved: string) => template().replace('- Unresolved Corrections: <none for PLAN_READY>', `- Unresolved Corrections: ${unresolved}`);
   it('PLAN_READY with no unresolved corrections; PLAN_BLOCKED with corrections or a [NEEDS CLARIFICATION] left', async () => {
-    const ready = await readPlanReady(host, await scratch({ [`${DIR}/spec.md`]: '# Spec\n\nGoal.\n', [`${DIR}/plan.md`]: plan('none') }), DIR);
+    const ready = await readPlanReady(host, await scratch({ [`${DIR}/spec.md`]: '# Spec\n\nGoal.\n', [`${DIR}/plan.md`]: plan('None (both corrections adjudicated)') }), DIR);
     assert.equal(ready.blocked, undefined, 'the template names the marker only in backticks');
     assert.ok(ready.tasks.some((t) => t.id === 'CP-FINAL'), 'checkpoints are tasks');
     const corrections = await readPlanReady(host, await scratch({ [`${DIR}/spec.md`]: '# Spec\n', [`${DIR}/plan.md`]: plan('2') }), DIR);
