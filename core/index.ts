@@ -21,7 +21,8 @@ export { parseYamlDocument, yamlToData, MAX_YAML_ALIASES, type YamlDocumentOptio
 export { checkDataShape, MAX_DATA_DEPTH } from './store/data-shape.ts';
 export { readDataFile, readDataText, parseDataText, validateData, MAX_DATA_FILE_BYTES } from './store/read-data-file.ts';
 export { SluiceError, isSluiceError, toSluiceError, type SluiceErrorDetails } from './errors/sluice-error.ts';
-export { errorCatalog, ExitCode, type ErrorCode, type CatalogEntry } from './errors/catalog.ts';
+export { errorCatalog, ExitCode, type ErrorCode, type ErrorCodes, type CatalogEntry } from './errors/catalog.ts';
+export { defineErrorCodes, errorCodeEntry, listErrorCodes, type RegisteredErrorCode } from './errors/error-codes.ts';
 export { SluiceConfigSchema, DelegateSettingsSchema, defaultConfig, type SluiceConfig } from './config/config-schema.ts';
 export { loadConfig, CONFIG_FILES, type LoadedConfig } from './config/load-config.ts';
 export { resolveInside, realPathInside, isInside } from './paths/inside.ts';

@@ -28,7 +28,7 @@ const SCRIPT = {
     { match: at('plan'), reply: { text: 'planned', files: { [`${dir}/plan.md`]: '- [ ] [T-001] add the module\n' } } },
     { match: at('implement'), reply: { text: 'done', files: { 'src/$<slug>.js': 'export default "$<slug>";\n', [`${dir}/plan.md`]: '- [x] [T-001] add the module\n' } } },
     { match: at('code-review'), reply: { text: '## Final Result\n\n- Verdict: PASS\n- Minor: 0\n- Total: 0\n' } },
-    { match: at('test'), reply: { text: 'ok', files: { [`${dir}/verdict.json`]: '{"verdict":"TEST_PASS"}' } } },
+    { match: at('test'), reply: { text: 'ok', files: { [`${dir}/test-output.txt`]: 'ok 1\n', [`${dir}/verdict.json`]: '{"verdict":"TEST_PASS","evidence":["test-output.txt"]}' } } },
     { match: at('retrospective'), reply: { text: 'ok', files: { [`${dir}/retrospective-result.json`]: '{"result":"NO_DOC_CHANGE"}' } } },
     { match: at('commit'), reply: { json: { message: 'feat($<slug>): add it', paths: ['src/$<slug>.js'] } } },
   ],
