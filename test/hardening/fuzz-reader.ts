@@ -78,7 +78,8 @@ export interface FuzzStats {
 }
 
 /** Generous: a loaded 2-core CI machine; a hang is minutes, not seconds. */
-const PER_INPUT_MS = 10_000;
+/** A hang catcher, not a speed limit: an input still unanswered after a minute hangs on any machine. */
+const PER_INPUT_MS = 60_000;
 const MAX_HEAP_GROWTH_MB = 64;
 
 // Real-file reads go through the Node host, whose environment is this process's: no parse cache in the home folder.
@@ -112,7 +113,6 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: SluiceError };
 
 /** Runs the reader once and checks the property; throws an AssertionError describing a violation. */
 async function readOnce(spec: ReaderSpec, io: ReaderIO, what: string): Promise<Outcome> {
-  const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`hung: no answer after ${PER_INPUT_MS} ms`)), PER_INPUT_MS);
@@ -126,8 +126,6 @@ async function readOnce(spec: ReaderSpec, io: ReaderIO, what: string): Promise<O
   } finally {
     clearTimeout(timer);
   }
-  const ms = performance.now() - started;
-  assert.ok(ms < PER_INPUT_MS, `${spec.file} (${what}): took ${Math.round(ms)} ms`);
   assert.equal(({} as Record<string, unknown>).polluted, undefined, `${spec.file} (${what}): Object.prototype was polluted`);
   if (outcome.ok) {
     assert.ok(spec.valid(outcome.value), `${spec.file} (${what}): returned a value that does not pass its schema: ${JSON.stringify(outcome.value)?.slice(0, 300)}`);

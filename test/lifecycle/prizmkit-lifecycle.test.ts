@@ -9,6 +9,7 @@ import { readWorkflowState, recordBlocked, recordStage } from '../../plugins/lif
 import { checkSlug } from '../../plugins/lifecycle/slug.ts';
 import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
 import { parseStage } from '../../plugins/lifecycle/transition-table.ts';
+import { runCli } from '../helpers/run-cli.ts';
 import { gitIn, makeLifecycle, makeRepo, readJson, writeFiles } from './lifecycle-fixture.ts';
 import { codeBlockAfter, prizmkitCanonicalSha256, referenceText, renderReview, reviewEvents, SEED, skipUnlessPrizmkit, testReportMd, testResultJson, type Version } from './prizmkit-reference.ts';
 
@@ -115,6 +116,26 @@ describe('whole requirements with PrizmKit artifacts, each version ending where 
     const r = await recordStage(lc, SLUG, 'retrospective', null);
     assert.deepEqual([r.state.status, r.state.stage_result, r.state.blocker?.rule, r.state.repair_round], ['WORKFLOW_BLOCKED', 'RETRO_BLOCKED', 'retro-blocked', 1]);
     assert.match(r.state.blocker?.reason ?? '', /^RETRO_BLOCKED: Target/);
+  });
+
+  it('the CLI shows the recognised format: `record --json` per file with its hash, `status --json` per stage; `committer` names the commit stage', async () => {
+    const { root, lc } = await repo();
+    await startRequirement(lc, SLUG);
+    await writeFiles(root, { [`${DIR}/spec.md`]: '# Demo\n', [`${DIR}/plan.md`]: '- [ ] [T-001] a\n' });
+    await recordStage(lc, SLUG, 'plan', null);
+    await writeFiles(root, { 'src/demo.js': 'export const demo = 2;\n', [`${DIR}/plan.md`]: '- [x] [T-001] a\n' });
+    await recordStage(lc, SLUG, 'implement', null);
+    renderReview('v4', join(root, DIR, 'review-report.md'), reviewEvents('v4', 'PASS'));
+    const r = await runCli(['--cwd', root, 'lifecycle', 'record', SLUG, 'code-review', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.artifact.format, 'prizmkit-v4');
+    assert.deepEqual(out.artifact.files.map((f: { file: string }) => f.file), [`${DIR}/review-report.md`]);
+    assert.equal(out.artifact.files[0].sha256, sha(await readFile(join(root, DIR, 'review-report.md'), 'utf8')));
+    assert.equal(out.artifacts['code-review'].format, 'prizmkit-v4');
+    const early = await runCli(['--cwd', root, 'lifecycle', 'record', SLUG, 'committer', '--json']);
+    assert.equal(early.code, 1);
+    assert.match(JSON.parse(early.stdout).error.message, /got commit, the next stage is test/);
   });
 
   it('v4: a plan with unresolved corrections is PLAN_BLOCKED; IMPLEMENT_BLOCKED records its own result', async () => {
