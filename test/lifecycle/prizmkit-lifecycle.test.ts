@@ -202,6 +202,13 @@ describe('PrizmKit workflow state files, migrated without losing rounds, owner o
     assert.equal(onDisk.repair_round, 2);
     assert.ok(Array.isArray(onDisk.reroutes), 'stored in sluice form from now on');
   });
+  it('a state file of another artifact folder is a collision: start refuses it and leaves it alone', async () => {
+    const { root, lc } = await repo();
+    const other = JSON.stringify({ schema_version: 1, artifact_dir: '.prizmkit/bugfix/B-001', stage: 'plan', status: 'PLAN_READY', completed_stages: ['plan'], repair_round: 1, next_stage: 'implement' });
+    await writeFiles(root, { [STATE(SLUG)]: other });
+    await assert.rejects(startRequirement(lc, SLUG), (e: SluiceError) => e.code === 'INVARIANT_VIOLATED' && e.field === 'artifact_dir' && /belongs to \.prizmkit\/bugfix\/B-001, not to demo/.test(e.message));
+    assert.equal(await readFile(join(root, STATE(SLUG)), 'utf8'), other);
+  });
   it('refuses a state file that is neither, naming the field', async () => {
     const { root, lc } = await repo();
     await writeFiles(root, { [STATE(SLUG)]: JSON.stringify({ schema_version: 1, artifact_dir: DIR, status: 'DONE', completed_stages: [] }) });
