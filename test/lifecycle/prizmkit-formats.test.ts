@@ -13,17 +13,18 @@ import { readRetrospective } from '../../plugins/lifecycle/readers/retrospective
 import { parseReviewReport } from '../../plugins/lifecycle/readers/review-report-reader.ts';
 import { readTestEvidence } from '../../plugins/lifecycle/readers/test-verdict-reader.ts';
 import { gitIn, makeRepo, writeFiles } from './lifecycle-fixture.ts';
-import { codeBlockAfter, prizmkitCanonicalSha256, referenceText, renderReview, reviewEvents, skipUnlessPrizmkit, testReportMd, testResultJson, VERSIONS } from './prizmkit-reference.ts';
+import { buildV1Evidence, codeBlockAfter, prizmkitCanonicalSha256, prizmkitValidates, referenceText, renderReview, reviewEvents, skipUnlessPrizmkit, testReportMd, testResultJson, VERSIONS } from './prizmkit-reference.ts';
 
 const host = createNodeHost();
 const DIR = '.prizmkit/specs/demo';
 
-async function rejects(p: Promise<unknown>, code: string, file: string, field: string | undefined, message: RegExp) {
+async function rejects(p: Promise<unknown>, code: string, file: string, field: string | RegExp | undefined, message: RegExp) {
   await assert.rejects(p, (e: unknown) => {
     assert.ok(e instanceof SluiceError, String(e));
     assert.equal(e.code, code, e.message);
     assert.equal(e.file, file, e.message);
-    if (field !== undefined) assert.equal(e.field, field, e.message);
+    if (typeof field === 'string') assert.equal(e.field, field, e.message);
+    if (field instanceof RegExp) assert.match(e.field ?? '', field, e.message);
     assert.match(e.message, message);
     assert.ok(!e.message.includes('\n'), 'one line');
     return true;
@@ -183,6 +184,21 @@ describe('v1 verdict.json in its evidence package', { skip: skipUnlessPrizmkit }
     await writeFiles(root, { [`${dir}/raw/execution-001.stdout`]: 'ok\n' });
     gitIn(root, 'commit', '-qam', 'moved on');
     await rejects(readTestEvidence(host, root, DIR), 'ARTIFACT_INVALID', `${dir}/manifest.json`, 'baseline_commit', /HEAD is now/);
+  });
+  it('reads a package made by PrizmKit\'s builder and attested by its validator; both refuse it after tampering or an edit', async () => {
+    const root = await makeRepo({ 'docs/guide.md': '# Guide\n' });
+    await writeFiles(root, { 'docs/guide.md': '# Guide\n\nHow to run it.\n' });
+    const id = buildV1Evidence(root, 'docs/guide.md');
+    const dir = `.prizmkit/test/evidence/${id}`;
+    assert.equal(prizmkitValidates(root, id), null);
+    const t = await readTestEvidence(host, root, DIR);
+    assert.deepEqual([t.verdict, t.format, t.file], ['TEST_PASS', 'prizmkit-v1', `${dir}/verdict.json`]);
+    await writeFiles(root, { 'docs/guide.md': '# Guide\n\nEdited after the test.\n' });
+    assert.match(prizmkitValidates(root, id) ?? '', /drift/);
+    await rejects(readTestEvidence(host, root, DIR), 'ARTIFACT_INVALID', `${dir}/manifest.json`, 'working_diff_sha256', /code changed after the test run/);
+    await writeFiles(root, { 'docs/guide.md': '# Guide\n\nHow to run it.\n', [`${dir}/scope.json`]: '{}' });
+    assert.match(prizmkitValidates(root, id) ?? '', /hash mismatch/);
+    await rejects(readTestEvidence(host, root, DIR), 'ARTIFACT_INVALID', `${dir}/manifest.json`, /^files\.\d+\.sha256$/, /scope\.json changed after it was hashed/);
   });
   it('refuses a derived report that claims another verdict', async () => {
     const root = await repo();

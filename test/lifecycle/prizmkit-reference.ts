@@ -95,3 +95,18 @@ export function prizmkitCanonicalSha256(value: unknown): string {
   const code = 'import json,sys; sys.path.insert(0, sys.argv[1]); import validate_test_evidence as v; print(v.canonical_sha256(json.loads(sys.stdin.read())))';
   return execFileSync('python3', ['-c', code, dir], { input: JSON.stringify(value), encoding: 'utf8' }).trim();
 }
+
+/**
+ * A v1 lightweight evidence package for `changed` made by PrizmKit's builder and attested by its
+ * validator (`--attest`), through build-v1-evidence.py. Returns the evidence id.
+ */
+export function buildV1Evidence(project: string, changed: string): string {
+  const script = fileURLToPath(new URL('./build-v1-evidence.py', import.meta.url));
+  return execFileSync('python3', [script, join(PRIZMKIT!, 'v1/prizmkit-test'), project, changed], { encoding: 'utf8' }).trim();
+}
+
+/** PrizmKit's own verdict on a package: null when it passes, else its first error line. */
+export function prizmkitValidates(project: string, id: string): string | null {
+  const r = spawnSync('python3', [join(PRIZMKIT!, 'v1/prizmkit-test/scripts/validate_test_evidence.py'), '--evidence-dir', join(project, '.prizmkit/test/evidence', id), '--project-root', project], { encoding: 'utf8' });
+  return r.status === 0 ? null : (r.stdout.split('\n').find((l) => l.startsWith('- ')) ?? r.stdout);
+}
