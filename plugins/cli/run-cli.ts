@@ -8,7 +8,7 @@ import { commandWord, readGlobalOptions } from './global-options.ts';
 import { printError } from './print-error.ts';
 import { watchQueueProgress } from './queue-progress.ts';
 import { colorsStream } from './terminal-style.ts';
-import { cliWorkspaceTrust, COMMANDS_WITHOUT_PROJECT_CODE } from './trust/cli-workspace-trust.ts';
+import { cliWorkspaceTrust, loadsProjectCode } from './trust/cli-workspace-trust.ts';
 
 /** `delegates.<name>.env` values from sluice.config, named as the variable (or `<backend>.<name>` when two backends set one name differently). */
 function configuredSecrets(config: SluiceConfig): Record<string, string> {
@@ -42,8 +42,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     const word = commandWord(argv);
     const trust = cliWorkspaceTrust(host, root, loaded);
     // Commands that read records never load project code; help lists a workspace's plugin commands only once it is trusted.
-    const projectCode = word === undefined ? loaded.config.plugins.length > 0 && (await trust.review()).trusted : !COMMANDS_WITHOUT_PROJECT_CODE.has(word);
-    const config = projectCode ? loaded.config : { ...loaded.config, plugins: [] };
+    const config = (await loadsProjectCode(word, loaded, trust)) ? loaded.config : { ...loaded.config, plugins: [] };
     // Secrets from the environment and from the delegates' configured env never leave in any output.
     redact = createSecretRedactor({ ...process.env, ...configuredSecrets(config) }).redact;
     const io = createCommandIO({ json, interactive: host.isInteractive(), redact });

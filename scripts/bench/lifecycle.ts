@@ -3,7 +3,7 @@
 // table, validate, invariant, atomic write, unlock; target ≤ 5 ms), the same write's latency inside the
 // busy run, fingerprints, and the whole run. `BENCH_LIFECYCLE_N` changes the number of requirements.
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKernel } from '../../core/index.ts';
@@ -87,6 +87,8 @@ export async function run(): Promise<Record<string, unknown>> {
     return snapshot;
   });
   const lc = { ...createLifecycleContext(kernel, root), workspace, fingerprint: async () => (await workspace())?.fingerprint ?? null };
+  // A project folder of its own (start refuses to create state through a root that does not exist).
+  await mkdir(join(root, 'isolated'));
   const isolated = await isolatedTransitions(createLifecycleContext(kernel, join(root, 'isolated')));
   const writes: number[] = [];
   kernel.hooks.on('lifecycle:transition', 'bench', (e) => void writes.push(e.writeMs));

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { SluiceError } from '../../core/index.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
@@ -52,6 +53,26 @@ function rendered(version: (typeof VERSIONS)[number], verdict: 'PASS' | 'NEEDS_F
   return renderedCache.get(key)!;
 }
 const REPORT = `${DIR}/review-report.md`;
+
+/** Reports render_review_report.py wrote (committed as data, so these run without the reference too). */
+const FIXTURES = fileURLToPath(new URL('../fixtures/prizmkit/', import.meta.url));
+describe('review-report.md fixtures rendered by PrizmKit v1–v4', () => {
+  const formats = { v1: 'prizmkit-v1', v2: 'prizmkit-v2', v3: 'prizmkit-v2', v4: 'prizmkit-v4' } as const;
+  for (const version of VERSIONS) {
+    it(`${version}: reads PASS (2 rounds) and NEEDS_FIXES (3 rounds) as ${formats[version]}`, async () => {
+      const pass = await parseReviewReport(await readFile(join(FIXTURES, version, 'review-report-pass.md'), 'utf8'), REPORT);
+      assert.deepEqual([pass.verdict, pass.format, 'main_review_rounds' in pass && pass.main_review_rounds], ['PASS', formats[version], 2]);
+      const fixes = await parseReviewReport(await readFile(join(FIXTURES, version, 'review-report-needs-fixes.md'), 'utf8'), REPORT);
+      assert.deepEqual([fixes.verdict, 'main_review_rounds' in fixes && fixes.main_review_rounds], ['NEEDS_FIXES', 3]);
+    });
+  }
+  it('are what the reference renderer writes today (regenerated and compared)', { skip: skipUnlessPrizmkit }, async () => {
+    for (const version of VERSIONS) {
+      assert.equal(await rendered(version, 'PASS'), await readFile(join(FIXTURES, version, 'review-report-pass.md'), 'utf8'), version);
+      assert.equal(await rendered(version, 'NEEDS_FIXES', 3), await readFile(join(FIXTURES, version, 'review-report-needs-fixes.md'), 'utf8'), version);
+    }
+  });
+});
 
 describe('review-report.md as render_review_report.py writes it', { skip: skipUnlessPrizmkit }, () => {
   const expected = { v1: 'prizmkit-v1', v2: 'prizmkit-v2', v3: 'prizmkit-v2', v4: 'prizmkit-v4' } as const;
@@ -105,6 +126,8 @@ describe('test-result.json + test-report.md (v2–v4)', { skip: skipUnlessPrizmk
       await rejects(readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS'), testReportMd(version, 'TEST_BLOCKED')), DIR), 'ARTIFACT_INVALID', R, 'Result', /says TEST_BLOCKED, test-result.json says TEST_PASS/);
       await rejects(readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS'), testReportMd(version, 'TEST_PASS', { productionChanged: true })), DIR), 'ARTIFACT_INVALID', R, 'Production changed during test', /says yes/);
       await rejects(readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS')), DIR), 'ARTIFACT_MISSING', R, undefined, /must exist and agree/);
+      const unfilled = testReportMd(version, 'TEST_PASS').replace(/^- Production changed during test: .*$/m, '- Production changed during test: yes / no');
+      await rejects(readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS'), unfilled), DIR), 'ARTIFACT_INVALID', R, 'Production changed during test', /must be yes or no/);
     });
   }
   it('refuses TEST_PASS with unresolved items, and a v4 non-pass that lists nothing', async () => {
@@ -198,7 +221,7 @@ describe('v4 plans and runtime commit requests', { skip: skipUnlessPrizmkit }, (
   const template = () => referenceText('v4', 'prizmkit-plan/assets/plan-template.md');
   const plan = (unresolved: string) => template().replace('- Unresolved Corrections: <none for PLAN_READY>', `- Unresolved Corrections: ${unresolved}`);
   it('PLAN_READY with no unresolved corrections; PLAN_BLOCKED with corrections or a [NEEDS CLARIFICATION] left', async () => {
-    const ready = await readPlanReady(host, await scratch({ [`${DIR}/spec.md`]: '# Spec\n\nGoal.\n', [`${DIR}/plan.md`]: plan('none') }), DIR);
+    const ready = await readPlanReady(host, await scratch({ [`${DIR}/spec.md`]: '# Spec\n\nGoal.\n', [`${DIR}/plan.md`]: plan('None (both corrections adjudicated)') }), DIR);
     assert.equal(ready.blocked, undefined, 'the template names the marker only in backticks');
     assert.ok(ready.tasks.some((t) => t.id === 'CP-FINAL'), 'checkpoints are tasks');
     const corrections = await readPlanReady(host, await scratch({ [`${DIR}/spec.md`]: '# Spec\n', [`${DIR}/plan.md`]: plan('2') }), DIR);

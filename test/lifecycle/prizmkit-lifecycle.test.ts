@@ -9,6 +9,7 @@ import { readWorkflowState, recordBlocked, recordStage } from '../../plugins/lif
 import { checkSlug } from '../../plugins/lifecycle/slug.ts';
 import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
 import { parseStage } from '../../plugins/lifecycle/transition-table.ts';
+import { runCli } from '../helpers/run-cli.ts';
 import { gitIn, makeLifecycle, makeRepo, readJson, writeFiles } from './lifecycle-fixture.ts';
 import { codeBlockAfter, prizmkitCanonicalSha256, referenceText, renderReview, reviewEvents, SEED, skipUnlessPrizmkit, testReportMd, testResultJson, type Version } from './prizmkit-reference.ts';
 
@@ -117,6 +118,26 @@ describe('whole requirements with PrizmKit artifacts, each version ending where 
     assert.match(r.state.blocker?.reason ?? '', /^RETRO_BLOCKED: Target/);
   });
 
+  it('the CLI shows the recognised format: `record --json` per file with its hash, `status --json` per stage; `committer` names the commit stage', async () => {
+    const { root, lc } = await repo();
+    await startRequirement(lc, SLUG);
+    await writeFiles(root, { [`${DIR}/spec.md`]: '# Demo\n', [`${DIR}/plan.md`]: '- [ ] [T-001] a\n' });
+    await recordStage(lc, SLUG, 'plan', null);
+    await writeFiles(root, { 'src/demo.js': 'export const demo = 2;\n', [`${DIR}/plan.md`]: '- [x] [T-001] a\n' });
+    await recordStage(lc, SLUG, 'implement', null);
+    renderReview('v4', join(root, DIR, 'review-report.md'), reviewEvents('v4', 'PASS'));
+    const r = await runCli(['--cwd', root, 'lifecycle', 'record', SLUG, 'code-review', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.artifact.format, 'prizmkit-v4');
+    assert.deepEqual(out.artifact.files.map((f: { file: string }) => f.file), [`${DIR}/review-report.md`]);
+    assert.equal(out.artifact.files[0].sha256, sha(await readFile(join(root, DIR, 'review-report.md'), 'utf8')));
+    assert.equal(out.artifacts['code-review'].format, 'prizmkit-v4');
+    const early = await runCli(['--cwd', root, 'lifecycle', 'record', SLUG, 'committer', '--json']);
+    assert.equal(early.code, 1);
+    assert.match(JSON.parse(early.stdout).error.message, /got commit, the next stage is test/);
+  });
+
   it('v4: a plan with unresolved corrections is PLAN_BLOCKED; IMPLEMENT_BLOCKED records its own result', async () => {
     const { root, lc } = await repo();
     await startRequirement(lc, SLUG);
@@ -180,6 +201,13 @@ describe('PrizmKit workflow state files, migrated without losing rounds, owner o
     const onDisk = await readJson(root, STATE(SLUG));
     assert.equal(onDisk.repair_round, 2);
     assert.ok(Array.isArray(onDisk.reroutes), 'stored in sluice form from now on');
+  });
+  it('a state file of another artifact folder is a collision: start refuses it and leaves it alone', async () => {
+    const { root, lc } = await repo();
+    const other = JSON.stringify({ schema_version: 1, artifact_dir: '.prizmkit/bugfix/B-001', stage: 'plan', status: 'PLAN_READY', completed_stages: ['plan'], repair_round: 1, next_stage: 'implement' });
+    await writeFiles(root, { [STATE(SLUG)]: other });
+    await assert.rejects(startRequirement(lc, SLUG), (e: SluiceError) => e.code === 'INVARIANT_VIOLATED' && e.field === 'artifact_dir' && /belongs to \.prizmkit\/bugfix\/B-001, not to demo/.test(e.message));
+    assert.equal(await readFile(join(root, STATE(SLUG)), 'utf8'), other);
   });
   it('refuses a state file that is neither, naming the field', async () => {
     const { root, lc } = await repo();

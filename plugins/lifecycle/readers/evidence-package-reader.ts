@@ -145,7 +145,8 @@ async function listFiles(host: Host, base: string, prefix = ''): Promise<string[
 /**
  * The package is about this workspace: `baseline_commit` is HEAD, and the diff against it is the
  * recorded patch (`git diff`, text or `--binary`). Callers re-check this before relying on the
- * verdict; a commit or an edit since the test run makes it stale.
+ * verdict; a commit or an edit since the test run makes it stale. Untracked files are not part of
+ * `git diff`, so they are not part of the binding either (as in PrizmKit's own patch).
  */
 export async function checkEvidenceBinding(host: Host, root: string, pkg: Pick<EvidencePackage, 'dir' | 'manifest'>): Promise<void> {
   const mf = `${pkg.dir}/manifest.json`;
@@ -153,7 +154,7 @@ export async function checkEvidenceBinding(host: Host, root: string, pkg: Pick<E
   const base = await runGit(host, root, ['rev-parse', '--verify', '-q', `${pkg.manifest.baseline_commit}^{commit}`]);
   if (base.code !== 0) throw artifactInvalid(mf, 'baseline_commit', `${pkg.manifest.baseline_commit} is not a commit in this repository`);
   if (base.stdout.trim() !== head) throw artifactInvalid(mf, 'baseline_commit', `the evidence was made on ${pkg.manifest.baseline_commit.slice(0, 12)}, HEAD is now ${head.slice(0, 12) || 'unborn'}`);
-  for (const extra of [[], ['--binary']]) {
+  for (const extra of [[], ['--binary'], ['--binary', '--full-index']]) {
     const diff = await runGit(host, root, ['diff', ...extra, base.stdout.trim()]);
     if (diff.code === 0 && sha256Hex(diff.stdout) === pkg.manifest.working_diff_sha256) return;
   }

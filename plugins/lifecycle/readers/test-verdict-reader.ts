@@ -49,7 +49,9 @@ export async function readTestVerdict(host: Host, root: string, artifactDir: str
     const report = await artifactExists(host, root, `${artifactDir}/${TEST_REPORT}`);
     throw new SluiceError('ARTIFACT_MISSING', {
       file: `${artifactDir}/verdict.json`,
-      message: report ? `${TEST_REPORT} is a derived view and never establishes a TEST_* verdict; verdict.json is missing` : 'the test stage has not written verdict.json',
+      message: report
+        ? `${TEST_REPORT} alone never establishes a TEST_* verdict (a derived view here); verdict.json (or PrizmKit's test-result.json) is missing`
+        : 'the test stage has not written verdict.json (or PrizmKit\'s test-result.json)',
     });
   }
   const verdicts = await Promise.all(present.map((f) => readArtifactJson(host, root, f, TestVerdictSchema)));

@@ -1,10 +1,10 @@
 import type { Style } from '../../../core/index.ts';
+import { personLabel } from './person-label.ts';
 import type { EntrySignatureCheck, SignatureAudit } from './verify-history.ts';
 
 /** How a person is shown: a verified signer by their principal, any other name marked unverified. */
 export function signerLabel(check: Pick<EntrySignatureCheck, 'status' | 'signer' | 'claimed'>): string {
-  if (check.status === 'verified' && check.signer) return `${check.signer} (signed)`;
-  return `${check.claimed ?? 'unknown'} (unverified)`;
+  return personLabel(check.claimed, check.status === 'verified' ? check.signer : null);
 }
 
 const WHAT: Record<EntrySignatureCheck['kind'], string> = { advance: 'advance', skip: 'skip', reenter: 're-entry' };
