@@ -70,8 +70,8 @@ export function createDelegateJob(kernel: Kernel) {
     const timeoutMs = request.timeoutMs ?? (settings.timeout !== undefined ? settings.timeout * 1000 : DEFAULT_DELEGATE_TIMEOUT_MS);
     const retries = Math.min(settings.retries ?? MAX_RETRIES, 10);
     const checkWorkspace = request.mode === 'analysis' && settings.workspaceCheck !== false && request.workspaceCheck !== false;
-    const transcriptRel = relative(request.cwd, transcriptPath);
-    const skip = transcriptRel.startsWith('..') ? [] : [transcriptRel];
+    // sluice's own writes are not the run's: its transcript, and files its stdout/stderr are redirected to.
+    const skip = [transcriptPath, ...(host.outputFiles?.() ?? [])].map((p) => relative(request.cwd, p)).filter((p) => !p.startsWith('..'));
     const before = checkWorkspace ? await snapshotWorkspace(host, request.cwd, skip) : undefined;
     const othersAtStart = runsInFlight;
     const startedBefore = ++runsStarted;
