@@ -125,6 +125,9 @@ export function createDelegateJob(kernel: Kernel) {
       }
       clearInterval(beat);
       a = attempt!;
+      // A CLI that timed out offline says why in its last event ("Reconnecting... waiting for network").
+      const last = lastLine.last;
+      if (a.status === 'timeout' && last !== undefined) a = { ...a, error: `${a.error ?? 'timed out'}; its last output: ${last}` };
       if (before && a.status !== 'cancelled') {
         if (overlapped()) transcript.write('\n--- workspace check skipped: another delegate run of this process overlapped this analysis run\n');
         else a = judgeWorkspace(a, changedPaths(before, await snapshotWorkspace(host, request.cwd, skip)), transcript);
