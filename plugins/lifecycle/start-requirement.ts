@@ -1,5 +1,5 @@
 import { dirname, join } from 'pathe';
-import { SluiceError } from '../../core/index.ts';
+import { realPathInside, SluiceError } from '../../core/index.ts';
 import type { LifecycleContext } from './lifecycle-context.ts';
 import { SPEC } from './readers/plan-tasks-reader.ts';
 import { applyTransition, emitTransition } from './record-stage.ts';
@@ -40,6 +40,9 @@ export async function startRequirement(lc: LifecycleContext, slug: string, o: St
     return { state, created: false, specWritten: false };
   }
   const artifactDir = await chooseArtifactDir(lc, slug, o.kind);
+  // A symlinked .prizmkit/specs (or state folder) must not take the mkdir and the spec out of the project.
+  await realPathInside(lc.host, lc.root, artifactDir, 'artifact folder');
+  await realPathInside(lc.host, lc.root, file.path, 'workflow state');
   await lc.host.mkdir(join(lc.root, artifactDir));
   await lc.host.mkdir(dirname(file.path));
   let specWritten = false;
