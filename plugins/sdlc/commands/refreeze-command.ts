@@ -15,7 +15,7 @@ export const refreezeCommand = defineCommand({
     const r = await refreezeFiles(kernel, { files, reason: String(options.reason ?? ''), signedBy: options.signedBy as string | undefined, cwd });
     const s = io.style;
     const human = [
-      ...r.files.map((f) => `${s.green('Re-frozen')} ${f.file}${f.previous === f.checksum ? s.dim(' (unchanged)') : ''}`),
+      ...r.files.map((f) => (f.checksum === null ? `${s.yellow('No longer frozen')} ${f.file} (removed)` : `${s.green('Re-frozen')} ${f.file}${f.previous === f.checksum ? s.dim(' (unchanged)') : ''}`)),
       `Recorded in history by ${r.entry.confirmed_by}: ${JSON.stringify(r.entry.justification)}`,
     ].join('\n');
     return { exitCode: 0, data: { files: r.files, entry: r.entry }, human };

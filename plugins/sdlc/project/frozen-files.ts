@@ -12,14 +12,19 @@ export const frozenKey = (paths: SdlcPaths, full: string) => full.slice(paths.ro
 /**
  * The checksums a project's frozen files must have now: those recorded at init (`frozen_files`,
  * written once), each replaced by the latest re-freeze in history (`refreeze: true` entries, which
- * say who re-froze the file and why). Empty for a project made before sluice recorded them.
+ * say who re-froze the file and why; null for a file removed on purpose). Empty for a project made
+ * before sluice recorded them.
  */
 export function expectedChecksums(state: SdlcState): Map<string, string> {
-  const out = new Map<string, string>(Object.entries(state.frozen_files ?? {}));
-  for (const entry of state.history) {
-    if (!entry.refreeze || !entry.frozen_files) continue;
-    for (const [file, sum] of Object.entries(entry.frozen_files)) out.set(file, sum);
-  }
+  const out = new Map<string, string>();
+  const apply = (files: Record<string, string | null>) => {
+    for (const [file, sum] of Object.entries(files)) {
+      if (sum === null) out.delete(file);
+      else out.set(file, sum);
+    }
+  };
+  apply(state.frozen_files ?? {});
+  for (const entry of state.history) if (entry.refreeze && entry.frozen_files) apply(entry.frozen_files);
   return out;
 }
 

@@ -37,9 +37,7 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean } 
   const { host } = kernel;
   const paths = sdlcPaths(kernel.projectRoot);
   const stateFile = sdlcStateFile(paths.state);
-  if (!(await kernel.store.exists(paths.state))) {
-    throw new SluiceError('PROJECT_MISSING', { file: kernel.display(paths.state), message: `no SDLC project in ${kernel.projectRoot} (.sdlc/state.yaml does not exist)` });
-  }
+  await assertProjectExists(kernel, paths);
   const state = await kernel.store.read(stateFile);
   // Before the frozen files are parsed: an edited profile is reported as edited, not as invalid.
   if (o.verifyFrozen) await assertFrozenIntact(kernel, paths, state);
@@ -67,6 +65,13 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean } 
     compliance.push({ framework, display, value: file.value });
   }
   return { root: kernel.projectRoot, paths, stateFile, state, profile: profile.value, profileDisplay: kernel.display(paths.profile), model, registryDisplay: kernel.display(registryPath), compliance, missingCompliance };
+}
+
+/** PROJECT_MISSING (exit 2) when the folder has no `.sdlc/state.yaml`. */
+export async function assertProjectExists(kernel: Kernel, paths: SdlcPaths): Promise<void> {
+  if (!(await kernel.store.exists(paths.state))) {
+    throw new SluiceError('PROJECT_MISSING', { file: kernel.display(paths.state), message: `no SDLC project in ${kernel.projectRoot} (.sdlc/state.yaml does not exist)` });
+  }
 }
 
 /** The state names registry phases and has exactly one active phase: the current one. */

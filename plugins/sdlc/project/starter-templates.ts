@@ -60,7 +60,7 @@ export function starterTemplate(phase: PhaseDefinition, artifact: string, projec
   const lines = [
     `# ${titleOf(base)} — ${projectName}`,
     '',
-    `<!-- Starter template written by \`sluice init\` for ${phase.display ?? phase.name}. Replace every REQUIRED prompt and TBD line; G2 blocks the phase while any remain. -->`,
+    `<!-- Starter template written by \`sluice init\` for ${phase.display ?? phase.name}. Replace each REQUIRED prompt, and the line under it, with the real content; G2 blocks the phase until then. -->`,
     '',
   ];
   for (const [heading, prompt] of sections) lines.push(`## ${heading}`, '', `<!-- REQUIRED: ${prompt} -->`, 'TBD', '');

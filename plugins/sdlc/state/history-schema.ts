@@ -28,8 +28,8 @@ export const ApprovalSchema = v.pipe(
 
 /** Checksums of the frozen files by path relative to the project root (`.sdlc/profile.yaml: sha256:…`). */
 export const FrozenFilesSchema = v.pipe(
-  v.record(v.string(), v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex digits>'))),
-  v.description('Checksums of frozen files (registry, profile, compliance) by path relative to the project root; written at init, replaced only by a recorded re-freeze.'),
+  v.record(v.string(), v.nullable(v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex digits>')))),
+  v.description('Checksums of frozen files (registry, profile, compliance) by path relative to the project root; written at init, replaced only by a recorded re-freeze (null: the file was removed on purpose and is no longer frozen).'),
 );
 
 /**

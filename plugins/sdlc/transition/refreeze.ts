@@ -3,7 +3,9 @@ import { SluiceError, type Kernel } from '../../../core/index.ts';
 import { ComplianceFileSchema } from '../profile/compliance-schema.ts';
 import { ProfileSchema } from '../profile/profile-schema.ts';
 import { checksumOf, expectedChecksums, frozenKey } from '../project/frozen-files.ts';
-import { openProject } from '../project/open-project.ts';
+import { assertProjectExists } from '../project/open-project.ts';
+import { sdlcPaths } from '../project/project-paths.ts';
+import { sdlcStateFile } from '../state/state-file.ts';
 import { readSdlcFile } from '../project/read-sdlc-file.ts';
 import { PhaseRegistrySchema } from '../registry/registry-schema.ts';
 import type { HistoryEntry } from '../state/history-schema.ts';
@@ -21,7 +23,8 @@ export interface RefreezeOptions {
 
 export interface RefreezeReport {
   entry: HistoryEntry;
-  files: { file: string; previous: string | null; checksum: string }[];
+  /** checksum null: the file was removed and is no longer frozen. */
+  files: { file: string; previous: string | null; checksum: string | null }[];
 }
 
 /** The schema a frozen file must still match, by its place in .sdlc/. */
@@ -41,7 +44,11 @@ export async function refreezeFiles(kernel: Kernel, o: RefreezeOptions): Promise
   const reason = o.reason.trim();
   if (!reason) throw new SluiceError('USAGE', { field: '--reason', message: 'a reason is required: it is recorded in history with the new checksum' });
   if (o.files.length === 0) throw new SluiceError('USAGE', { field: 'FILE', message: 'name at least one frozen file, e.g. .sdlc/profile.yaml' });
-  const project = await openProject(kernel);
+  // Only the state is needed: the profile being re-frozen may name gate types of a plugin not loaded here.
+  const paths = sdlcPaths(kernel.projectRoot);
+  await assertProjectExists(kernel, paths);
+  const stateFile = sdlcStateFile(paths.state);
+  const project = { root: kernel.projectRoot, paths, state: await kernel.store.read(stateFile) };
   const expected = expectedChecksums(project.state);
   const files: RefreezeReport['files'] = [];
   for (const given of o.files) {
@@ -52,14 +59,20 @@ export async function refreezeFiles(kernel: Kernel, o: RefreezeOptions): Promise
     if (!key || !kind) {
       throw new SluiceError('USAGE', { field: 'FILE', message: `${given} is not a frozen file; frozen files are .sdlc/profile.yaml, .sdlc/phase-registry.yaml and .sdlc/compliance/<framework>-gates.yaml` });
     }
+    const previous = expected.get(key) ?? null;
+    // A frozen file removed on purpose (a framework the profile no longer lists) stops being frozen.
+    if (previous !== null && !(await kernel.host.stat(full))) {
+      files.push({ file: key, previous, checksum: null });
+      continue;
+    }
     const file = await readSdlcFile(kernel.host, full, kind.schema, kind.code, key);
-    files.push({ file: key, previous: expected.get(key) ?? null, checksum: checksumOf(file.text) });
+    files.push({ file: key, previous, checksum: checksumOf(file.text) });
   }
   const at = kernel.host.now().toISOString();
   const confirmedBy = confirmer(kernel.host, o.signedBy);
   const phase = phaseKey(project.state.current_phase);
   const { after } = await kernel.store.update(
-    project.stateFile,
+    stateFile,
     (state) => refreezeState(state, { phase: phaseKey(state.current_phase), at, files: Object.fromEntries(files.map((f) => [f.file, f.checksum])), reason, confirmedBy }),
     { purpose: `sluice refreeze ${files.map((f) => f.file).join(' ')} (phase ${phase})` },
   );

@@ -107,7 +107,7 @@ export function signOffState(state: SdlcState, a: Omit<AdvanceInput, 'to'>): Sdl
 export interface RefreezeInput {
   phase: string;
   at: string;
-  files: Record<string, string>;
+  files: Record<string, string | null>;
   reason: string;
   confirmedBy: string;
 }
