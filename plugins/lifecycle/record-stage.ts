@@ -1,6 +1,7 @@
 import { isSluiceError, SluiceError } from '../../core/index.ts';
 import { readStageEvidence, type EvidenceStage } from './evidence/read-stage-evidence.ts';
 import type { LifecycleContext } from './lifecycle-context.ts';
+import type { ArtifactRef } from './readers/read-artifact.ts';
 import type { LifecycleTransitionEvent } from './lifecycle-hooks.ts';
 import { workflowStateFile } from './state/workflow-state-file.ts';
 import type { WorkflowState } from './state/workflow-state-schema.ts';
@@ -22,12 +23,14 @@ export interface TransitionResult {
   row: string;
   rule?: string;
   next: NextInvocation;
+  /** What the result was read from: the recognised format and each file with its content hash. */
+  artifact?: { format: string; files: ArtifactRef[] };
 }
 
 export function nextInvocation(slug: string, state: WorkflowState): NextInvocation {
   const blocked = state.status === 'WORKFLOW_BLOCKED';
   const command = blocked
-    ? `sluice lifecycle record ${slug} unblock --resolution "<what was fixed>"`
+    ? `sluice lifecycle record ${slug} unblock --resolution "<what was fixed>"${state.orchestrator ? ` --orchestrator ${state.orchestrator}` : ''}`
     : state.next_stage === null
       ? null
       : `sluice lifecycle record ${slug} ${state.next_stage}${state.orchestrator ? ` --orchestrator ${state.orchestrator}` : ''}`;
@@ -94,9 +97,10 @@ export async function assertCanRecord(lc: LifecycleContext, slug: string, stage:
 /** Records a stage's result from its artifact, with the workspace fingerprint at this moment. */
 export async function recordStage(lc: LifecycleContext, slug: string, stage: EvidenceStage, caller: string | null): Promise<TransitionResult> {
   const state = await assertCanRecord(lc, slug, stage, caller);
-  const event = await readStageEvidence(lc.host, lc.root, state.artifact_dir, stage);
+  const { artifacts, ...event } = await readStageEvidence(lc.host, lc.root, state.artifact_dir, stage, state);
   const fingerprint = await lc.fingerprint();
-  return applyTransition(lc, slug, caller, (s) => applyEvent(s, event, { now: lc.now(), fingerprint, caller }));
+  const result = await applyTransition(lc, slug, caller, (s) => applyEvent(s, event, { now: lc.now(), fingerprint, caller }));
+  return { ...result, artifact: { format: event.format, files: artifacts } };
 }
 
 /** A stage that could not produce its evidence (RETRO_BLOCKED for the retrospective). */

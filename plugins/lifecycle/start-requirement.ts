@@ -33,6 +33,10 @@ export async function startRequirement(lc: LifecycleContext, slug: string, o: St
   const orchestrator = o.orchestrator ?? null;
   if (await lc.kernel.store.exists(file.path)) {
     const existing = await lc.kernel.store.read(file);
+    // PrizmKit v4: the state's identity is its artifact folder's name; a state of another folder is a collision, never reused.
+    if (existing.artifact_dir.split('/').pop() !== slug) {
+      throw new SluiceError('INVARIANT_VIOLATED', { file: lc.kernel.display(file.path), field: 'artifact_dir', message: `this state belongs to ${existing.artifact_dir}, not to ${slug}; resolve the collision explicitly` });
+    }
     if (o.kind && existing.artifact_dir !== artifactDirFor(o.kind, slug)) {
       throw new SluiceError('INVARIANT_VIOLATED', { file: lc.kernel.display(file.path), field: 'artifact_dir', message: `artifact_dir is fixed at ${existing.artifact_dir}` });
     }

@@ -28,7 +28,7 @@ function script(overrides: Partial<Record<string, Reply | Reply[]>> = {}) {
     plan: { text: 'planned', files: { [`${dir}/plan.md`]: '- [ ] [T-001] do it\n' } },
     implement: { text: 'done', files: { 'src/$<slug>.js': 'export default 1;\n', [`${dir}/plan.md`]: '- [x] [T-001] do it\n' } },
     'code-review': { text: `# Review\n\n${finalResult('PASS', 0)}` },
-    test: { text: 'ok', files: { [`${dir}/verdict.json`]: '{"verdict":"TEST_PASS"}' } },
+    test: { text: 'ok', files: { [`${dir}/test-output.txt`]: 'ok 1\n', [`${dir}/verdict.json`]: '{"verdict":"TEST_PASS","evidence":["test-output.txt"]}' } },
     retrospective: { text: 'ok', files: { [`${dir}/retrospective-result.json`]: '{"result":"NO_DOC_CHANGE"}' } },
     commit: { json: { message: 'feat: $<slug>', paths: ['src/$<slug>.js', dir] } },
   };
@@ -67,15 +67,15 @@ describe('lifecycle run', () => {
     assert.ok(DEMO_SCRIPT.endsWith('demo-script.yaml'));
   });
 
-  it(`stops a review that always needs fixes after 10 review rounds (review-round-limit)`, async () => {
+  it(`stops a review that always needs fixes after 3 outer repair rounds: review fixes count (repair-round-limit)`, async () => {
     const t = await setup(script({ 'code-review': { text: `# Review\n\n${finalResult('NEEDS_FIXES', 1)}` } }));
     const summary = await t.run();
     assert.equal(summary.requirements[0].outcome, 'blocked');
-    assert.equal(summary.requirements[0].blocker?.rule, 'review-round-limit');
-    assert.equal(t.calls.get('one code-review'), 10);
-    assert.equal(t.calls.get('one implement'), 10);
+    assert.equal(summary.requirements[0].blocker?.rule, 'repair-round-limit');
+    assert.equal(t.calls.get('one code-review'), 4);
+    assert.equal(t.calls.get('one implement'), 4);
     assert.equal(t.calls.get('one test'), undefined);
-    assert.equal((await readWorkflowState(t.lc, 'one')).repair_round, 0);
+    assert.equal((await readWorkflowState(t.lc, 'one')).repair_round, 3);
   });
 
   it('stops tests that keep failing after 3 outer repair rounds (repair-round-limit)', async () => {

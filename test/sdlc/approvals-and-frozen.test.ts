@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 import type { GateAudit } from '../../plugins/sdlc/views/model/gate-audit.ts';
 import type { HistoryEntry } from '../../plugins/sdlc/state/history-schema.ts';
-import { readState, sdlcKernel, tempDir, walkTo, writeCurrentArtifacts } from './sdlc-fixture.ts';
+import { readState, sdlcKernel, signingFor, tempDir, walkTo, writeCurrentArtifacts } from './sdlc-fixture.ts';
 import { runSluice } from './sluice-cli.ts';
 
 /** These tests drive the bundled CLI (dist/ as `node scripts/build.mjs` makes it) in child processes. */
@@ -18,6 +18,12 @@ interface NextJson {
   unapproved: string[];
   manual: { id: string }[];
   entry?: HistoryEntry;
+}
+
+/** `--sign KEY` where the profile requires signed approvals (the enterprise pack), else nothing. */
+async function signArgs(dir: string): Promise<string[]> {
+  const { sign } = await signingFor(await sdlcKernel(dir));
+  return sign ? ['--sign', sign] : [];
 }
 
 async function initProject(profile = 'starter', name = 'Claims Intake'): Promise<string> {
@@ -65,7 +71,7 @@ describe('next --confirmed approves the manual gates it listed (seed §6 step 5)
     assert.match(await stateText(dir), /history: \[\]/, 'nothing written');
 
     const approve = doc.unapproved.flatMap((id) => ['--approve', id]);
-    const advanced = await cli(dir, 'next', ...approve, '--signed-by', 'Ana Ruiz', '--confirmed', '--json');
+    const advanced = await cli(dir, 'next', ...approve, '--signed-by', 'Ana Ruiz', '--confirmed', '--json', ...(await signArgs(dir)));
     assert.equal(advanced.code, 0, advanced.stderr);
     assert.ok(json<NextJson>(advanced.stdout).entry!.approvals!.every((a) => a.via === 'approve'));
   });
@@ -212,7 +218,8 @@ describe('init', () => {
     await writeFile(mine, '# Problem\n\nClaims wait 9 days.\n');
     await writeCurrentArtifacts(await sdlcKernel(dir));
     const ids = json<NextJson>((await cli(dir, 'next', '--json')).stdout).unapproved.flatMap((id) => ['--approve', id]);
-    assert.equal((await cli(dir, 'next', ...ids, '--signed-by', 'Ana', '--confirmed')).code, 0);
+    const signed = await cli(dir, 'next', ...ids, '--signed-by', 'Ana', '--confirmed', ...(await signArgs(dir)));
+    assert.equal(signed.code, 0, signed.stderr);
     const withHistory = await stateText(dir);
 
     const refused = await cli(dir, 'init', '--force');

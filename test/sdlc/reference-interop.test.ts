@@ -3,7 +3,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { referencePlugin, referenceStillRuns, runReferenceScript } from '../helpers/reference-scripts.ts';
-import { sdlcKernel, tempDir, walkTo, writeCurrentArtifacts } from './sdlc-fixture.ts';
+import { sdlcKernel, signingFor, tempDir, walkTo, writeCurrentArtifacts } from './sdlc-fixture.ts';
 import { runSluice } from './sluice-cli.ts';
 
 /**
@@ -85,9 +85,12 @@ describe("after any sluice write the reference's scripts still run", { skip }, (
     await step('gate', ['gate'], [1]);
     await writeCurrentArtifacts(kernel);
     const ids = (JSON.parse((await cli(dir, 'next', '--json')).stdout) as { unapproved: string[] }).unapproved.flatMap((id) => ['--approve', id]);
-    await step('next', ['next', ...ids, '--signed-by', 'Ana Ruiz', '--confirmed']);
-    await step('skip', ['skip', '--justification', 'Requirements came signed with the RFP', '--confirmed']);
-    await step('reenter', ['reenter', '1', '--justification', 'NFRs missing']);
+    // The enterprise pack requires signed approvals: a throwaway key listed in .sdlc/allowed_signers.
+    const { sign } = await signingFor(kernel);
+    const signed = sign ? ['--sign', sign] : [];
+    await step('next', ['next', ...ids, '--signed-by', 'Ana Ruiz', '--confirmed', ...signed]);
+    await step('skip', ['skip', '--justification', 'Requirements came signed with the RFP', '--confirmed', ...signed]);
+    await step('reenter', ['reenter', '1', '--justification', 'NFRs missing', ...signed]);
     const profile = join(dir, '.sdlc', 'profile.yaml');
     await writeFile(profile, `${await readFile(profile, 'utf8')}\n# reviewed by the QA board\n`);
     await step('refreeze', ['refreeze', '.sdlc/profile.yaml', '--reason', 'comment added', '--signed-by', 'Ana Ruiz']);

@@ -1,4 +1,4 @@
-import { defineCommand, errorCatalog, SluiceError, type ErrorCode } from '../../../core/index.ts';
+import { defineCommand, errorCodeEntry, SluiceError } from '../../../core/index.ts';
 import { createLifecycleContext } from '../lifecycle-context.ts';
 import type { RequirementOutcome } from '../runner/run-lifecycle.ts';
 
@@ -38,12 +38,12 @@ export const lifecycleRunCommand = defineCommand({
     const mark: Record<RequirementOutcome['outcome'], string> = { committed: s.green('✓'), blocked: s.red('✗'), 'awaiting-authorization': s.yellow('…'), busy: s.yellow('↷'), failed: s.red('!'), interrupted: s.yellow('‖') };
     const width = Math.max(12, ...summary.requirements.map((r) => r.slug.length));
     const lines = summary.requirements.map((r) => {
-      const detail = r.error?.message ?? (r.blocker ? `${r.blocker.rule}: ${r.blocker.reason}` : r.commit ? `commit ${r.commit.slice(0, 12)}` : r.nextStage ? `next ${r.nextStage}` : '');
+      const detail = r.error?.message ?? (r.blocker ? `${r.blocker.rule}: ${r.blocker.reason}${r.unblock ? `; once resolved: ${r.unblock}` : ''}` : r.commit ? `commit ${r.commit.slice(0, 12)}` : r.nextStage ? `next ${r.nextStage}` : '');
       return `${mark[r.outcome]} ${r.slug.padEnd(width)} ${r.outcome.padEnd(22)} ${s.dim(`${r.stages.length} stage run${r.stages.length === 1 ? '' : 's'}${r.staleReset.length ? `, redid ${r.staleReset.join('/')} (workspace changed)` : ''} · ${detail}`)}`;
     });
     const c = summary.counts;
     lines.push('', `${c.committed} committed, ${c.blocked} blocked, ${c['awaiting-authorization']} awaiting commit authorization${c.failed ? `, ${c.failed} failed` : ''}${c.busy ? `, ${c.busy} busy` : ''}${c.interrupted ? `, ${c.interrupted} interrupted` : ''} in ${(summary.durationMs / 1000).toFixed(1)} s`);
-    const exitCode = Math.max(0, ...summary.requirements.map((r) => (r.outcome === 'failed' && r.error ? (errorCatalog[r.error.code as ErrorCode]?.exit ?? 2) : EXIT[r.outcome])));
+    const exitCode = Math.max(0, ...summary.requirements.map((r) => (r.outcome === 'failed' && r.error ? (errorCodeEntry(r.error.code)?.exit ?? 2) : EXIT[r.outcome])));
     return { exitCode, data: summary, human: lines.join('\n') };
   },
 });

@@ -1,6 +1,6 @@
 import { relative } from 'pathe';
 import * as v from 'valibot';
-import { loadConfig, SluiceError, type CommandIO } from '../../../core/index.ts';
+import { escapeControl, loadConfig, SluiceError, type CommandIO } from '../../../core/index.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { runGit } from '../workspace/run-git.ts';
 import { grantDoesNotCover, LifecycleConfigSchema, type CommitGrant } from './commit-grant.ts';
@@ -105,6 +105,7 @@ async function configGrant(lc: LifecycleContext, reasons: string[]): Promise<{ g
 export function formatPreview(preview: CommitPreview, io: Pick<CommandIO, 'style'>): string {
   const s = io.style;
   const lines = [s.bold(`Commit for ${preview.slug}`), '', ...preview.message.split('\n').map((l) => `    ${l}`), '', `${preview.files.length} file${preview.files.length === 1 ? '' : 's'}:`];
-  for (const f of preview.files) lines.push(`  ${s.cyan(f.status.padEnd(2))} ${f.path}`);
+  // A path is one line however it is named: a newline or cursor escape in a folder name must not redraw the list.
+  for (const f of preview.files) lines.push(`  ${s.cyan(f.status.padEnd(2))} ${escapeControl(f.path)}`);
   return lines.join('\n');
 }

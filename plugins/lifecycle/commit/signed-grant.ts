@@ -1,9 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import * as v from 'valibot';
+import { readBounded } from '../../host-node/index.ts';
 import { CommitGrantSchema, type CommitGrant } from './commit-grant.ts';
+
+/** A signing key is a line; a FIFO or a big file in its place is refused without waiting or reading it. */
+const MAX_KEY_BYTES = 64 * 1024;
 
 /**
  * Headless grants passed through the environment must be signed: `SLUICE_COMMIT_GRANT` holds
@@ -31,7 +34,7 @@ export async function verifySignedGrant(value: string, keyFile: string): Promise
   if (!payload || !signature || extra !== undefined) return { refused: `${GRANT_ENV} is not "<payload>.<signature>"` };
   let key: string;
   try {
-    key = (await readFile(keyFile, 'utf8')).replace(/\r?\n$/, '');
+    key = (await readBounded(keyFile, MAX_KEY_BYTES)).toString().replace(/\r?\n$/, '');
   } catch {
     return { refused: `${GRANT_ENV} cannot be verified: no key at ${keyFile}` };
   }

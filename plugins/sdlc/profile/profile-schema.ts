@@ -91,6 +91,7 @@ export const SluiceProfileSettingsSchema = v.strictObject({
   critical_paths: v.optional(v.pipe(v.array(str), v.description('Source path prefixes that quality.coverage_critical applies to.'))),
   gates: v.optional(v.array(ProfileGateSchema)),
   per_gate_approval: v.optional(v.pipe(v.boolean(), v.description('true: `next --confirmed` alone does not approve manual gates; each needs its own `--approve ID --signed-by NAME`. Default false: the confirmation approves every manual gate it listed (seed §6 step 5).'))),
+  require_signed_approvals: v.optional(v.pipe(bool, v.description('Refuse `next --confirmed`, `skip` and `reenter` without --sign (an SSH signature by a key in .sdlc/allowed_signers).'))),
 });
 
 export const ProfileSchema = v.pipe(

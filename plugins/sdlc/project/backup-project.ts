@@ -4,7 +4,7 @@ import type { SdlcPaths } from './project-paths.ts';
 
 /**
  * Before `init --force` replaces a project's state and frozen files, copies them to
- * `.sdlc/backups/<timestamp>/` (state.yaml, profile.yaml, phase-registry.yaml, compliance/), so
+ * `.sdlc/backups/<timestamp>/` (state.yaml, profile.yaml, phase-registry.yaml, allowed_signers, compliance/), so
  * the history of approvals it drops is never lost. Returns the backup folder.
  */
 export async function backupProject(kernel: Kernel, paths: SdlcPaths): Promise<string> {
@@ -13,7 +13,7 @@ export async function backupProject(kernel: Kernel, paths: SdlcPaths): Promise<s
   let dir = join(paths.backups, stamp);
   for (let n = 2; await host.stat(dir); n++) dir = join(paths.backups, `${stamp}-${n}`);
   await host.mkdir(dir);
-  for (const file of [paths.state, paths.profile, paths.registry]) {
+  for (const file of [paths.state, paths.profile, paths.registry, join(paths.dir, 'allowed_signers')]) {
     if ((await host.stat(file))?.kind === 'file') await host.copyFile(file, join(dir, file.slice(paths.dir.length + 1)));
   }
   if ((await host.stat(paths.complianceDir))?.kind === 'dir') {

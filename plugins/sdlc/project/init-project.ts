@@ -6,6 +6,7 @@ import { packDirForProfileId } from '../profile/pack-compliance.ts';
 import { resolvePack, type PackLocation } from '../profile/resolve-pack.ts';
 import { sdlcStateFile } from '../state/state-file.ts';
 import type { ProjectType, SdlcState } from '../state/state-schema.ts';
+import { allowedSignersPath, allowedSignersToFreeze } from '../signing/allowed-signers-file.ts';
 import { backupProject } from './backup-project.ts';
 import { checksumOf, frozenKey } from './frozen-files.ts';
 import { initialState } from './initial-state.ts';
@@ -20,6 +21,8 @@ export interface InitOptions {
   force?: boolean;
   /** With --force on a project that has history: the person agrees to start the history over. */
   confirmed?: boolean;
+  /** allowed_signers file to freeze into .sdlc/ (default: the pack's own, if it has one; with --force, the project's). */
+  allowedSigners?: string;
 }
 
 export interface InitReport {
@@ -85,6 +88,7 @@ export async function initProject(kernel: Kernel, o: InitOptions = {}): Promise<
   }
   const location = await choosePack(kernel, paths, o, previous);
   const pack = await loadPack(kernel, location);
+  const signers = await allowedSignersToFreeze(kernel, location.dir, o.allowedSigners);
   const templateText = await readDataText(host, stateTemplatePath(), { display: 'state-init.yaml' });
   const profileId = pack.profile.value.company.profile_id;
   const projectName = o.name?.trim() || previous?.project_name || basename(kernel.projectRoot);
@@ -93,6 +97,7 @@ export async function initProject(kernel: Kernel, o: InitOptions = {}): Promise<
     { path: paths.profile, text: pack.profile.text },
     { path: paths.registry, text: pack.registry.text },
     ...pack.compliance.map((c) => ({ path: paths.complianceFile(c.framework), text: c.file.text })),
+    ...(signers === undefined ? [] : [{ path: allowedSignersPath(paths.dir), text: signers }]),
   ];
   const frozenFiles = Object.fromEntries(frozen.map((f) => [frozenKey(paths, f.path), checksumOf(f.text)]));
   const state: SdlcState = {

@@ -7,6 +7,7 @@ import { phaseKey } from '../state/phase-id.ts';
 import type { PhaseRecord, ProjectType } from '../state/state-schema.ts';
 import { askBeforeAdvance } from './ask-before-advance.ts';
 import { confirmer } from './confirmer.ts';
+import { resolveSigner, signedUpdate, type SignOption } from '../signing/sign-transition.ts';
 import { approveManualResults } from './approvals.ts';
 import { advanceState, assertUnchanged, signOffState } from './transitions.ts';
 
@@ -15,6 +16,8 @@ export interface NextOptions {
   /** Ids of manual results being approved (`--approve`, repeatable). */
   approve?: string[];
   signedBy?: string;
+  /** `--sign [key]`: sign the advance with the person's SSH key. */
+  sign?: SignOption;
   justification?: string;
   signal?: AbortSignal;
 }
@@ -54,8 +57,11 @@ function metricsToLock(results: readonly GateResult[]): PhaseRecord['locked_metr
  * `next` reports "Already complete" and writes nothing. Gates run outside the state lock; the write
  * re-checks that nobody moved the project meanwhile.
  */
-export async function nextPhase(kernel: Kernel, o: NextOptions = {}): Promise<NextReport> {
+export async function nextPhase(kernel: Kernel, options: NextOptions = {}): Promise<NextReport> {
   const project = await openProject(kernel, { verifyFrozen: true });
+  // With --sign the person is known (and checked against allowed_signers) before any gate runs.
+  const signer = await resolveSigner(kernel, project, options.sign);
+  const o = { ...options, signedBy: options.signedBy ?? signer?.principal };
   const phase = project.model.require(project.state.current_phase, { file: kernel.display(project.paths.state), field: 'current_phase' });
   const base = { phase, unapproved: [], approvals: [], projectType: project.state.project_type };
   const fromKey = phaseKey(phase.id);
@@ -83,11 +89,12 @@ export async function nextPhase(kernel: Kernel, o: NextOptions = {}): Promise<Ne
   await askBeforeAdvance(kernel, { projectRoot: project.root, kind: 'advance', from: fromKey, to: toKey, results: run.results, approvals, ...(o.justification ? { justification: o.justification } : {}) });
   const display = kernel.display(project.paths.state);
   const input = { from: phase, at, results: run.results, summary: run.summary, approvals, confirmedBy, justification: o.justification, lockedMetrics: metricsToLock(run.results) };
+  const write = await signedUpdate(kernel, project, signer, next ? `advancing phase ${fromKey}` : `signing off phase ${fromKey}`, (state) => (next ? advanceState(state, { ...input, to: next }) : signOffState(state, input)));
   const { after } = await kernel.store.update(
     project.stateFile,
     (state) => {
       assertUnchanged(state, expected, display);
-      return next ? advanceState(state, { ...input, to: next }) : signOffState(state, input);
+      return write(state);
     },
     { purpose: `sluice next ${fromKey} → ${next ? toKey : 'signed off'}` },
   );
