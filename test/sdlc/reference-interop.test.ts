@@ -87,10 +87,10 @@ describe("after any sluice write the reference's scripts still run", { skip }, (
     const ids = (JSON.parse((await cli(dir, 'next', '--json')).stdout) as { unapproved: string[] }).unapproved.flatMap((id) => ['--approve', id]);
     // The enterprise pack requires signed approvals: a throwaway key listed in .sdlc/allowed_signers.
     const { sign } = await signingFor(kernel);
-    const signed = sign ? ['--sign', sign] : [];
-    await step('next', ['next', ...ids, '--signed-by', 'Ana Ruiz', '--confirmed', ...signed]);
-    await step('skip', ['skip', '--justification', 'Requirements came signed with the RFP', '--confirmed', ...signed]);
-    await step('reenter', ['reenter', '1', '--justification', 'NFRs missing', ...signed]);
+    const signArgs = sign ? ['--sign', sign] : [];
+    await step('next', ['next', ...ids, '--signed-by', 'Ana Ruiz', '--confirmed', ...signArgs]);
+    await step('skip', ['skip', '--justification', 'Requirements came signed with the RFP', '--confirmed', ...signArgs]);
+    await step('reenter', ['reenter', '1', '--justification', 'NFRs missing', ...signArgs]);
     const profile = join(dir, '.sdlc', 'profile.yaml');
     await writeFile(profile, `${await readFile(profile, 'utf8')}\n# reviewed by the QA board\n`);
     await step('refreeze', ['refreeze', '.sdlc/profile.yaml', '--reason', 'comment added', '--signed-by', 'Ana Ruiz']);
