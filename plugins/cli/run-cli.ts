@@ -20,6 +20,18 @@ function configuredSecrets(config: SluiceConfig): Record<string, string> {
   return out;
 }
 
+/**
+ * Every --json document has one envelope: `ok` (true exactly when the exit code is 0) first, then the
+ * command's fields; errors are `{ ok: false, error }` (print-error.ts). A command whose document is not
+ * an object (a list, a schema's value) puts it under `result`.
+ */
+export function jsonEnvelope(outcome: { exitCode: number; data: unknown }): Record<string, unknown> {
+  const ok = outcome.exitCode === 0;
+  const data = outcome.data;
+  if (typeof data === 'object' && data !== null && !Array.isArray(data)) return { ok, ...(data as Record<string, unknown>) };
+  return data === undefined ? { ok } : { ok, result: data };
+}
+
 /** The shell's convention: a process ended by signal N exits 128 + N. */
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 type StopSignal = keyof typeof SIGNAL_EXIT;
@@ -100,7 +112,7 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
     const outcome = result.outcome;
     if (!outcome) return 0;
     // Output may quote delegate answers or files.
-    if (json) process.stdout.write(`${jsonSafe(redact(JSON.stringify(outcome.data, null, 2)))}\n`);
+    if (json) process.stdout.write(`${jsonSafe(redact(JSON.stringify(jsonEnvelope(outcome), null, 2)))}\n`);
     else if (outcome.human !== undefined && outcome.human !== '') {
       const text = terminalSafe(redact(outcome.human), { keepStyle: colorsStream(process.stdout) });
       process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
