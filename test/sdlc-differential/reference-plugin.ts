@@ -4,44 +4,34 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
+import { referencePlugin, runReferenceScript } from '../helpers/reference-scripts.ts';
 
 /**
- * The reference SDLC plugin (Python 3 + PyYAML), read from ../shared/reference beside the repo.
- * Tests run its scripts as a user would; nothing of it is copied into sluice.
+ * The reference SDLC plugin (Python 3 + PyYAML), found by test/helpers/reference-scripts.ts
+ * (`../shared/reference` beside the repo, or SLUICE_SHARED_DIR). Tests run its scripts as a user
+ * would; nothing of it is copied into sluice.
  */
 export const repoRoot = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-/** `../shared/reference` beside the repo root; SLUICE_REFERENCE_DIR points elsewhere (e.g. from a git worktree). */
-export const referenceRoot = resolve(process.env.SLUICE_REFERENCE_DIR ?? resolve(repoRoot, '../shared/reference'), 'claude-code-sdlc');
+export const referenceRoot = referencePlugin.dir ?? resolve(repoRoot, '../shared/reference/claude-code-sdlc');
 const scripts = join(referenceRoot, 'scripts');
 
 /** Why the differential suite cannot run here, or undefined when it can. */
 export function referenceMissing(): string | undefined {
-  if (!existsSync(join(scripts, 'check_gates.py'))) return `reference plugin not found at ${referenceRoot}`;
-  return undefined;
-}
-
-export interface ScriptRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(file: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<ScriptRun> {
-  return new Promise((done, fail) => {
-    const child = execFile(file, args, { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return fail(error);
-      done({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
-    });
-    child.stdin?.end();
-  });
+  return referencePlugin.skip || undefined;
 }
 
 /** `python3 <reference>/scripts/NAME ARGS` in `cwd`. */
-export const python = (name: string, args: string[], cwd: string) => run('python3', [join(scripts, name), ...args], cwd);
+export const python = runReferenceScript;
 
 /** `node dist/sluice.mjs --cwd DIR ARGS` (the built CLI, as users run it). */
-export const sluiceCli = (dir: string, args: string[], env: Record<string, string> = {}) =>
-  run(process.execPath, [join(repoRoot, 'dist', 'sluice.mjs'), '--cwd', dir, ...args], dir, { SLUICE_NO_CACHE: '1', ...env });
+export function sluiceCli(dir: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    execFile(process.execPath, [join(repoRoot, 'dist', 'sluice.mjs'), '--cwd', dir, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1', SLUICE_NO_CACHE: '1', ...env }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error && typeof error.code !== 'number') return fail(error);
+      done({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
+    });
+  });
+}
 
 export interface ReferenceRow {
   gate: string;
