@@ -32,19 +32,11 @@ async function setProjectType(dir: string, type: string | null): Promise<void> {
   await writeFile(path, text.replace(/^project_type:.*$/m, `project_type: "${type}"`));
 }
 
-/**
- * Until issue 12 item 2 lands (compliance read from the pack the profile_id names), sluice reports a
- * project the reference set up with soc2 as missing its frozen compliance file. Those rows are
- * collected apart and turn the profile's test into a visible TODO rather than hiding other rows.
- */
-const missingComplianceRow = /^G4-compliance:G4:/;
-
 /** The walks of every profile whose index is `shard` modulo SHARDS, then the staleness check of the table. */
 export function describeShard(shard: number): void {
   if (missing) process.stdout.write(`# SKIP sdlc differential suite: ${missing}\n`);
   const used = new Set<string>();
   const compared = new Set<string>();
-  let pendingProfiles = 0;
   const dirs: string[] = [];
   after(async () => {
     for (const d of dirs) await rm(d, { recursive: true, force: true });
@@ -61,7 +53,7 @@ export function describeShard(shard: number): void {
     for (const [index, profile] of profiles.entries()) {
       if (index % SHARDS !== shard) continue;
       const projectType = PROJECT_TYPES[index % PROJECT_TYPES.length];
-      it(`${profile} (project type ${projectType ?? 'unset'}): every phase, blank → partial → filled`, { timeout: 840_000 }, async (t) => {
+      it(`${profile} (project type ${projectType ?? 'unset'}): every phase, blank → partial → filled`, { timeout: 840_000 }, async () => {
         cliBundle();
         const table = await deliberateDifferences();
         const phases = await referencePhases();
@@ -73,7 +65,6 @@ export function describeShard(shard: number): void {
         await setProjectType(dir, projectType);
 
         const unexplained: string[] = [];
-        const pending: string[] = [];
         for (const [i, phase] of phases.entries()) {
           for (const stage of STAGES) {
             await clearPhase(dir, phase);
@@ -91,11 +82,7 @@ export function describeShard(shard: number): void {
             assert.equal(theirs.phase, phase.id);
             for (const r of theirs.rows) compared.add(referenceKey(r));
             for (const r of ours.results) compared.add(sluiceKey(r));
-            let diffs = differences(theirs.rows, ours.results);
-            if (diffs.some((d) => missingComplianceRow.test(d.key))) {
-              pending.push(...diffs.filter((d) => d.key.startsWith('G4-compliance:')).map((d) => `phase ${phase.id} ${stage}: ${d.key}`));
-              diffs = diffs.filter((d) => !d.key.startsWith('G4-compliance:'));
-            }
+            const diffs = differences(theirs.rows, ours.results);
             for (const d of diffs) {
               const why = explained(d, table);
               if (why) used.add(tableKey(why));
@@ -103,7 +90,7 @@ export function describeShard(shard: number): void {
             }
             // The overall verdict follows from the rows: it may differ only through an explained row.
             const refBlocked = theirs.rows.some((r) => r.passed === false && r.severity === 'MUST');
-            const blockingDiff = pending.length > 0 || diffs.some((d) => d.reference === 'fail' || d.sluice === 'fail');
+            const blockingDiff = diffs.some((d) => d.reference === 'fail' || d.sluice === 'fail');
             if (!blockingDiff) assert.equal(mine.code === 1, refBlocked, `phase ${phase.id} ${stage}: sluice ${mine.code === 1 ? 'blocks' : 'passes'}, the reference ${refBlocked ? 'blocks' : 'passes'}`);
           }
           if (i === phases.length - 1) break;
@@ -113,21 +100,17 @@ export function describeShard(shard: number): void {
           await writeFrozenLayer(dir, phase);
         }
         assert.deepEqual(unexplained, [], 'differences the README table does not explain');
-        if (pending.length > 0) pendingProfiles++;
-        if (pending.length > 0) t.todo(`issue 12 item 2: sluice does not yet read compliance from the pack profile_id names (${pending.length} G4 rows, e.g. ${pending[0]})`);
       });
     }
   });
 
   // After the walks (the describe above runs two at a time).
   describe('the table of deliberate differences', { skip }, () => {
-    it('every row cites its source; a row whose gate rows were compared here but never differed that way is stale', async (t) => {
+    it('every row cites its source; a row whose gate rows were compared here but never differed that way is stale', async () => {
       const table = await deliberateDifferences();
       assert.ok(table.length > 0, 'plugins/sdlc/README.md has the table of deliberate differences');
       for (const row of table) assert.match(row.backedBy, /seed|registry|reference/i, `${row.rows.source} cites the seed, registry or reference line behind it`);
-      // G4 rows of compliance profiles cannot be observed while those profiles wait for item 2.
-      const observable = table.filter((row) => [...compared].some((k) => row.rows.test(k)) && !(pendingProfiles > 0 && row.rows.source.startsWith('^G4-compliance')));
-      if (pendingProfiles > 0) t.todo('G4 rows of the table wait for issue 12 item 2');
+      const observable = table.filter((row) => [...compared].some((k) => row.rows.test(k)));
       const stale = observable.filter((row) => !used.has(tableKey(row))).map((row) => `${row.rows.source} (${row.reference.join('/')} → ${row.sluice.join('/')})`);
       assert.deepEqual(stale, [], 'table rows no walk needed: remove them or fix the walk');
     });
