@@ -7,12 +7,15 @@ import type { LifecycleEvent, Stage } from '../transition-table.ts';
 
 export type EvidenceStage = Exclude<Stage, 'commit'>;
 
+/** A verdict plus every further file it was read from (reports, evidence packages), all hashed when recorded. */
+export type StageEvidence = Extract<LifecycleEvent, { kind: 'verdict' }> & { evidenceFiles?: string[] };
+
 /**
  * A stage's verdict, read only from its authoritative artifact. Nothing an agent says in its reply
  * counts; what it wrote to the artifact, validated by the artifact's schema, does. (The commit stage's
  * evidence is the commit in git; see commit-stage.ts.)
  */
-export async function readStageEvidence(host: Host, root: string, artifactDir: string, stage: EvidenceStage): Promise<Extract<LifecycleEvent, { kind: 'verdict' }>> {
+export async function readStageEvidence(host: Host, root: string, artifactDir: string, stage: EvidenceStage): Promise<StageEvidence> {
   switch (stage) {
     case 'plan': {
       const plan = await readPlanReady(host, root, artifactDir);
