@@ -1,4 +1,4 @@
-import { defineGate, definePlugin, type GateResult, type Severity } from '../core/index.ts';
+import { defineGate, definePlugin, redactSecrets, type GateResult, type Severity } from '../core/index.ts';
 
 export interface CommandGateInput {
   projectRoot: string;
@@ -9,6 +9,8 @@ export interface CommandGateInput {
   severity?: Severity;
   description?: string;
   timeoutMs?: number;
+  /** The file the gate is configured in, for trust errors (default `.sdlc/profile.yaml`). */
+  source?: string;
 }
 
 /** Output kept for the message: the end of it, where tools print their verdict. */
@@ -37,6 +39,8 @@ export const commandGate = defineGate<CommandGateInput>({
   type: 'command',
   id: 'command',
   description: 'runs a command without a shell; passes on exit 0',
+  // The argv comes from a project file: the kernel runs it only in a trusted workspace.
+  runs: (input) => ({ file: input.source ?? '.sdlc/profile.yaml', what: `sluice.gates.${input.id}`, argv: input.argv }),
   async check(input, { host, signal }) {
     const [command, ...args] = input.argv;
     const out = tail();
@@ -49,7 +53,9 @@ export const commandGate = defineGate<CommandGateInput>({
     else if (result.cancelled) message = 'cancelled';
     else message = `exit ${result.exitCode ?? `signal ${result.signal}`}${said ? `: ${said.slice(0, 300)}` : ''}`;
     const passed = result.exitCode === 0 && !result.timedOut && !result.spawnError && !result.cancelled;
-    const row: GateResult = { gate: input.id, id: input.id, check, passed, message, severity: input.severity ?? 'MUST', durationMs: Math.round(result.durationMs) };
+    // The row is stored in state.yaml and history: a tool printing a token or a connection string must not put it there.
+    const env = host.envAll();
+    const row: GateResult = { gate: input.id, id: input.id, check: redactSecrets(check, env), passed, message: redactSecrets(message, env), severity: input.severity ?? 'MUST', durationMs: Math.round(result.durationMs) };
     return [row];
   },
 });

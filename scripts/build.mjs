@@ -11,8 +11,16 @@ const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  // sluice: the CLI; index: the plugin API (`import { definePlugin } from 'sluice'`).
-  entryPoints: { sluice: 'plugins/cli/main.ts', index: 'core/index.ts' },
+  // sluice: the CLI; the rest are the package's public entry points (package.json `exports`).
+  entryPoints: {
+    sluice: 'plugins/cli/main.ts',
+    index: 'api/index.ts',
+    gates: 'api/gates.ts',
+    delegates: 'api/delegates.ts',
+    sdlc: 'api/sdlc.ts',
+    lifecycle: 'api/lifecycle.ts',
+    tune: 'api/tune.ts',
+  },
   outdir: 'dist',
   entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',
@@ -29,9 +37,13 @@ const result = await build({
   define: { __SLUICE_VERSION__: JSON.stringify(pkg.version) },
   // yaml (and other CJS dependencies) call require(); give the ESM bundle one.
   banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" },
+  // tsx loads .ts plugins with its own loader; it must stay a real package, not bundled code.
+  external: ['tsx', 'tsx/*'],
   logLevel: 'warning',
 });
 await chmod(new URL('../dist/sluice.mjs', import.meta.url), 0o755);
+// Declarations for the same entry points (skipped by `--no-types` for quick local rebuilds).
+if (!process.argv.includes('--no-types')) await import('./build-types.mjs');
 if (process.argv.includes('--analyze')) {
   const { analyzeMetafile } = await import('esbuild');
   console.log(await analyzeMetafile(result.metafile));

@@ -4,6 +4,7 @@ import type { Host } from '../host/host.ts';
 import { jsonCodec, yamlCodec } from '../store/codec.ts';
 import { parseDataText, readDataText, validateData } from '../store/read-data-file.ts';
 import { defaultConfig, SluiceConfigSchema, type SluiceConfig } from './config-schema.ts';
+import { checkConfigKeys } from './unknown-keys.ts';
 
 export const CONFIG_FILES = ['sluice.config.yaml', 'sluice.config.yml', 'sluice.config.json'] as const;
 
@@ -29,6 +30,7 @@ export async function loadConfig(host: Host, projectRoot: string): Promise<Loade
       // Same message, but as a configuration error.
       throw new SluiceError('CONFIG_MALFORMED', { file: error.file ?? name, field: error.field, message: error.detail, cause: error });
     }
+    checkConfigKeys(raw, Object.keys(SluiceConfigSchema.entries), name);
     return { config: validateData(SluiceConfigSchema, raw ?? {}, name, 'CONFIG_INVALID'), file: path };
   }
   return { config: defaultConfig() };

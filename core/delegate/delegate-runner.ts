@@ -1,6 +1,7 @@
 import { dirname, join } from 'pathe';
 import { SluiceError } from '../errors/sluice-error.ts';
 import type { FileWriter } from '../host/host.ts';
+import { isInside, realPathInside } from '../paths/inside.ts';
 import { createSecretRedactor, createStreamRedactor, type SecretRedactor } from '../secrets/redact-secrets.ts';
 import type { DelegateFinishEvent } from '../hooks/core-hooks.ts';
 import type { Kernel } from '../kernel/kernel-types.ts';
@@ -50,6 +51,8 @@ export function createDelegateJob(kernel: Kernel) {
     const stamp = host.now().toISOString().replace(/[:.]/g, '-');
     // The pid keeps two sluice processes starting runs in the same millisecond apart.
     const transcriptPath = request.transcriptPath ?? join(kernel.projectRoot, '.sluice', 'transcripts', `${stamp}-${backend}-${host.pid}-${++seq}.log`);
+    // A symlinked .sluice/transcripts must not carry the transcript (and the mkdir) out of the project.
+    if (isInside(kernel.projectRoot, transcriptPath)) await realPathInside(host, kernel.projectRoot, transcriptPath, 'transcript');
     await host.mkdir(dirname(transcriptPath));
     // Everything that reaches the transcript passes the secret redactor (backends write through it too).
     const redactor = createSecretRedactor({ ...host.envAll(), ...settings.env, ...(request as { env?: Record<string, string> }).env });

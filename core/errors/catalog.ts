@@ -31,7 +31,7 @@ export const errorCatalog = {
   // --- kernel: plugins, hooks, queue --------------------------------------------------
   PLUGIN_NOT_FOUND: { exit: usage, title: 'plugin cannot be resolved', hint: 'check the path or install the package in the project' },
   PLUGIN_INVALID: { exit: usage, title: 'module is not a sluice plugin', hint: 'export a plugin made with definePlugin() as the default export' },
-  PLUGIN_LOAD_FAILED: { exit: usage, title: 'plugin failed to load', hint: 'the named plugin threw during setup; fix or remove it from sluice.config' },
+  PLUGIN_LOAD_FAILED: { exit: usage, title: 'plugin failed to load', hint: 'the named plugin failed to import or threw in setup (the message says which); fix or remove it from sluice.config' },
   PLUGIN_LOAD_TIMEOUT: { exit: usage, title: 'plugin did not finish loading in time', hint: 'the named plugin setup() hangs; fix it or raise pluginTimeoutMs' },
   PLUGIN_DUPLICATE: { exit: usage, title: 'two plugins register the same name', hint: 'remove one of them from sluice.config' },
   HOOK_UNDECLARED: { exit: usage, title: 'hook is not declared', hint: 'declare the hook with ctx.declareHook() before using it' },
@@ -42,8 +42,17 @@ export const errorCatalog = {
   QUEUE_CANCELLED: { exit: blocked, title: 'job was cancelled', hint: 'the run was aborted before this job finished' },
   SCHEMA_UNKNOWN: { exit: usage, title: 'unknown schema name', hint: 'run `sluice schema --list` for the names' },
 
+  // --- workspace trust ------------------------------------------------------------------
+  WORKSPACE_UNTRUSTED: { exit: usage, title: 'project content would run but is not trusted', hint: 'review it with `sluice trust` on a terminal; a CI host sets SLUICE_TRUSTED_HASH' },
+  TRUST_STORE_UNSAFE: { exit: usage, title: 'the trust store is not private to you', hint: 'it must be your own file, mode 600 in a folder only you can write, outside the project' },
+
   // --- files and state ------------------------------------------------------------------
   FILE_NOT_FOUND: { exit: usage, title: 'file not found', hint: 'check the path, or run the command that creates it' },
+  FILE_NOT_REGULAR: { exit: usage, title: 'not a regular file', hint: 'sluice reads and writes only regular files; put a file at the named path (not a FIFO, device or folder)' },
+  FILE_ACCESS_DENIED: { exit: usage, title: 'permission denied', hint: 'check the permissions of the named file and its folder' },
+  FILE_SYSTEM_READ_ONLY: { exit: usage, title: 'file system is read-only', hint: 'run where the project is writable; nothing was changed' },
+  DISK_FULL: { exit: usage, title: 'no space left on the device', hint: 'free some space and run again; the named file was left as it was' },
+  FILE_IO_FAILED: { exit: usage, title: 'the system refused a file operation', hint: 'the message names the file and the system error' },
   FILE_TOO_LARGE: { exit: usage, title: 'file is larger than sluice will read', hint: 'state and config files are small; this one is not what it should be' },
   STATE_CORRUPT: { exit: usage, title: 'file cannot be parsed', hint: 'the file was left untouched; restore it from version control or fix the syntax' },
   STATE_INVALID: { exit: usage, title: 'file does not match its schema', hint: 'the file was left untouched; fix the named field' },
@@ -69,6 +78,12 @@ export const errorCatalog = {
   PHASE_MOVED: { exit: blocked, title: 'the phase changed while gates ran', hint: 'another process advanced the project; run again to check the new phase' },
   TRANSITION_INVALID: { exit: usage, title: 'transition not allowed', hint: 'see the rule in the message' },
   WIP_CAP_BREACHED: { exit: blocked, title: 'more specs in flight than the WIP cap allows', hint: 'merge or park specs before starting more' },
+
+  // --- signatures -----------------------------------------------------------------------
+  SIGNING_UNAVAILABLE: { exit: usage, title: 'ssh-keygen cannot be run', hint: 'install OpenSSH (ssh-keygen 8.2 or later) to sign or verify approvals' },
+  SIGNING_FAILED: { exit: usage, title: 'signing with the SSH key failed', hint: 'check the key path (--sign KEY or SLUICE_SIGNING_KEY) and that its passphrase is loaded in ssh-agent' },
+  SIGNERS_INVALID: { exit: usage, title: 'allowed_signers file is malformed', hint: 'each line is "principals [options] keytype key", as git\'s gpg.ssh.allowedSignersFile' },
+  SIGNATURE_REQUIRED: { exit: blocked, title: 'the profile requires signed approvals', hint: 'rerun with --sign (your SSH key must be in .sdlc/allowed_signers)' },
 
   // --- delegates ------------------------------------------------------------------------
   DELEGATE_UNKNOWN: { exit: usage, title: 'unknown delegate backend', hint: 'run `sluice plugins` to list delegates' },

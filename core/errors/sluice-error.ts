@@ -1,4 +1,5 @@
 import { errorCatalog, type ErrorCode, type ExitCodeValue } from './catalog.ts';
+import { systemErrorAsCatalogued } from './system-error.ts';
 
 export interface SluiceErrorDetails {
   /** What went wrong, in one line. Defaults to the catalog title. */
@@ -73,9 +74,15 @@ export function isSluiceError(value: unknown, code?: ErrorCode): value is Sluice
   return value instanceof SluiceError && (code === undefined || value.code === code);
 }
 
-/** Wraps anything thrown into a SluiceError, keeping catalogued errors as they are. */
-export function toSluiceError(error: unknown, fallback: ErrorCode = 'INTERNAL', details: SluiceErrorDetails = {}): SluiceError {
+/**
+ * Wraps anything thrown into a SluiceError, keeping catalogued errors as they are. What the system
+ * refused (a missing, special or oversized file, permission, read-only, disk full) gets its own code,
+ * naming the file through `display` (the CLI shows it relative to the project).
+ */
+export function toSluiceError(error: unknown, fallback: ErrorCode = 'INTERNAL', details: SluiceErrorDetails = {}, display: (path: string) => string = (p) => p): SluiceError {
   if (error instanceof SluiceError) return error;
+  const system = systemErrorAsCatalogued(error);
+  if (system) return new SluiceError(system.code, { ...details, file: details.file ?? (system.file === undefined ? undefined : display(system.file)), message: system.message, cause: error });
   const message = error instanceof Error ? error.message : String(error);
   return new SluiceError(fallback, { ...details, message: details.message ?? message, cause: error });
 }

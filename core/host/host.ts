@@ -55,6 +55,8 @@ export interface SpawnResult {
 export interface HeldFile {
   /** Removes the path only if it still names this very file (not one another process made since), and closes it. */
   removeIfOwn(): Promise<void>;
+  /** Replaces the content if the path still names this file; false if it does not. Optional for hosts. */
+  rewrite?(data: string): Promise<boolean>;
 }
 
 export interface Host {
@@ -95,10 +97,17 @@ export interface Host {
   isInteractive(): boolean;
   sleep(ms: number): Promise<void>;
   /**
+   * Calls `fn` every `ms` until the returned function is called; never keeps the process alive.
+   * Optional: without it, long-held locks do not refresh their heartbeat by themselves.
+   */
+  repeat?(ms: number, fn: () => void): () => void;
+  /**
    * Loads a plugin module: a path (relative to `fromDir`) or a package name resolved from `fromDir`.
    * Throws HostNotFoundError when it cannot be resolved.
    */
   importModule(specifier: string, fromDir: string): Promise<Record<string, unknown>>;
+  /** The file `importModule` would load for a package name (for hashing it before trusting it). Optional. */
+  resolveModule?(specifier: string, fromDir: string): Promise<string>;
 }
 
 /** Thrown by hosts for a path that does not exist; core maps it to FILE_NOT_FOUND. */
@@ -108,6 +117,34 @@ export class HostNotFoundError extends Error {
     super(`no such file: ${path}`);
     this.name = 'HostNotFoundError';
     this.path = path;
+  }
+}
+
+/** Thrown by hosts for a path that is there but is not a regular file (a FIFO, a device, a folder). */
+export class HostNotRegularError extends Error {
+  readonly path: string;
+  /** What it is instead, in words: `FIFO`, `character device`, `directory`. */
+  readonly kind: string;
+  constructor(path: string, kind: string) {
+    super(`${path} is a ${kind}, not a regular file`);
+    this.name = 'HostNotRegularError';
+    this.path = path;
+    this.kind = kind;
+  }
+}
+
+/**
+ * Thrown by hosts when the system refuses an operation on a path (permission, read-only file
+ * system, disk full). `code` is the system's name for it (`EACCES`, `EROFS`, `ENOSPC`).
+ */
+export class HostIoError extends Error {
+  readonly path: string;
+  readonly code: string;
+  constructor(path: string, code: string, what: string) {
+    super(`${what} ${path}: ${code}`);
+    this.name = 'HostIoError';
+    this.path = path;
+    this.code = code;
   }
 }
 

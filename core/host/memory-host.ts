@@ -93,10 +93,17 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
       requireParent(path);
       if (files.has(path)) return null;
       put(path, data);
-      const entry = files.get(path);
+      const entry = files.get(path)!;
       return {
         async removeIfOwn() {
           if (files.get(path) === entry) files.delete(path);
+        },
+        async rewrite(data) {
+          if (files.get(path) !== entry) return false;
+          // The same entry, as the same inode on disk: identity survives the rewrite.
+          entry.data = encoder.encode(data);
+          entry.mtimeMs = clock().getTime();
+          return true;
         },
       };
     },

@@ -15,6 +15,8 @@ import { createStateStore } from '../store/state-store.ts';
 import type { Kernel, PluginInfo, SchemaEntry } from './kernel-types.ts';
 import { orderPlugins, resolvePlugins, runSetup, type PluginSource } from './load-plugins.ts';
 import { createRegistry } from './registry.ts';
+import { commandSubject, delegateSubject, pluginSubjects } from '../trust/config-subjects.ts';
+import { trustEverything, type WorkspaceTrust } from '../trust/workspace-trust.ts';
 
 declare module '../queue/job-queue.ts' {
   interface Jobs {
@@ -33,6 +35,13 @@ export interface KernelOptions {
   concurrency?: number;
   /** Alternative queue backend; defaults to the in-process p-queue. */
   queue?: (onProgress: Parameters<typeof createLocalQueue>[0]['onProgress']) => JobQueue;
+  /**
+   * Whether project content may run. Defaults to trusting everything: an embedder chooses what it
+   * loads. The CLI always passes the user's workspace trust.
+   */
+  trust?: WorkspaceTrust;
+  /** The config file as errors name it (default `sluice.config.yaml`). */
+  configFile?: string;
   /** Called for each isolated observer failure. */
   onWarning?(error: SluiceError): void;
 }
@@ -41,6 +50,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const { host } = options;
   const config = options.config ?? defaultConfig();
   const projectRoot = options.projectRoot ?? host.cwd();
+  const trust = options.trust ?? trustEverything;
+  const configFile = options.configFile ?? 'sluice.config.yaml';
   const warnings: SluiceError[] = [];
   const hooks = new HookDriver({
     onObserverError(error) {
@@ -72,6 +83,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     queue,
     store,
     plugins,
+    trust,
     gates,
     delegates,
     workflows,
@@ -84,9 +96,17 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     resolveInProject: (path, what) => resolveInside(projectRoot, path, what),
   };
 
-  queue.register('delegate:run', createDelegateJob(kernel));
+  const runDelegateJob = createDelegateJob(kernel);
+  queue.register('delegate:run', async (payload, job) => {
+    // A delegate whose command, arguments or environment come from the config runs only when trusted.
+    const subject = await delegateSubject(configFile, payload.backend, config.delegates?.[payload.backend]);
+    if (subject) await trust.require([subject]);
+    return runDelegateJob(payload, job);
+  });
   queue.register('gate:check', async ({ type, input }, job) => {
     const gate = gates.require(type);
+    const command = gate.runs?.(input);
+    if (command) await trust.require([await commandSubject(command.file, command.what, command.argv)]);
     try {
       return await gate.check(input, { host, kernel, signal: job.signal });
     } catch (error) {
@@ -95,6 +115,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   });
   schemas.add('config', 'core', { name: 'config', plugin: 'core', description: 'sluice.config.yaml / sluice.config.json', schema: SluiceConfigSchema });
 
+  // Project plugins are code from the work tree: nothing of them is read as a module until trusted.
+  if (config.plugins.length > 0) await trust.require(await pluginSubjects(host, projectRoot, configFile, config.plugins));
   const sources: PluginSource[] = [...(options.plugins ?? []), ...config.plugins];
   const resolved = orderPlugins(await resolvePlugins(host, projectRoot, sources));
   const seen = new Map<string, string>();

@@ -7,6 +7,7 @@ import type { HookDriver } from '../hooks/hook-driver.ts';
 import type { CommandDefinition, GateDefinition, GateResult, WorkflowDefinition } from '../plugin/types.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import type { StateStore } from '../store/state-store.ts';
+import type { WorkspaceTrust } from '../trust/workspace-trust.ts';
 
 export interface Registered<T> {
   plugin: string;
@@ -55,6 +56,8 @@ export interface Kernel {
   readonly workflows: Registry<WorkflowDefinition>;
   readonly commands: Registry<CommandDefinition>;
   readonly schemas: Registry<SchemaEntry>;
+  /** Whether project content (config plugins, delegate commands, command gates) may run. */
+  readonly trust: WorkspaceTrust;
   /** Observer failures collected during the run (also sent to `onWarning`). */
   readonly warnings: readonly SluiceError[];
   /** Runs one prompt through a delegate backend via the queue; never throws for backend failures. */

@@ -32,6 +32,19 @@ export interface GateDefinition<I = unknown> {
   id: string;
   description: string;
   check(input: I, ctx: GateContext): Promise<GateResult[]>;
+  /**
+   * The project command this check would run (argv from a project file), if any. The kernel runs
+   * the check only when the workspace is trusted with exactly that command.
+   */
+  runs?(input: I): GateCommand | undefined;
+}
+
+/** A command a gate runs, and where in the project it was configured. */
+export interface GateCommand {
+  file: string;
+  /** Field in that file, e.g. `sluice.gates.lint`. */
+  what: string;
+  argv: readonly string[];
 }
 
 export interface WorkflowDefinition {

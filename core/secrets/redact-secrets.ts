@@ -1,9 +1,16 @@
 /**
- * Keeps secrets out of transcripts and --json output: values of environment variables whose
- * names look like secrets (`*_TOKEN`, `*_KEY`, `*_SECRET`, `*PASSWORD*`, ...) and strings shaped
- * like well-known API keys are replaced by `[REDACTED]` markers.
+ * Keeps secrets out of transcripts, state files and --json output: values of environment variables
+ * whose names mark a secret (`*_TOKEN`, `*_KEY`, `*SECRET*`, `*PASSWORD*`, `NPM_AUTHTOKEN`, ...)
+ * in every form they take in output (as is, JSON-escaped, URL-encoded), passwords in URLs
+ * (`postgres://user:pw@host`) and strings shaped like well-known API keys are replaced by
+ * `[REDACTED:...]` markers.
  */
-const SECRET_NAME = /(?:^|_)(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|PASS|CREDENTIALS?|PRIVATE_KEY|API_KEY|AUTH)$|PASSWORD|SECRET/i;
+/** Name words that mark a secret (names are split at `_`, `-`, `.` and camelCase humps). */
+const SECRET_WORDS = new Set(['TOKEN', 'TOKENS', 'KEY', 'KEYS', 'APIKEY', 'SECRET', 'SECRETS', 'PASSWORD', 'PASSWD', 'PASS', 'PASSPHRASE', 'CREDENTIAL', 'CREDENTIALS', 'CREDS', 'AUTH', 'AUTHTOKEN', 'PAT', 'COOKIE', 'SESSION', 'DSN', 'PRIVATE', 'SIGNING', 'WEBHOOK']);
+/** Substrings that mark a secret wherever they appear in a name (`GITHUBTOKEN`, `DBPASSWORD`). */
+const SECRET_PARTS = /TOKEN|SECRET|PASSW|CREDENTIAL|APIKEY|PRIVATEKEY|AUTHKEY/i;
+/** Names that match a word above but never hold a secret (`SSH_AUTH_SOCK` is a socket path). */
+const NOT_SECRET = new Set(['SSH_AUTH_SOCK', 'XDG_SESSION_ID', 'XDG_SESSION_TYPE', 'XDG_SESSION_CLASS', 'XDG_SESSION_DESKTOP', 'DESKTOP_SESSION', 'GPG_AGENT_INFO', 'SLUICE_TRUSTED_HASH']);
 /** Values shorter than this are too likely to be ordinary words or numbers to replace safely. */
 const MIN_SECRET_LENGTH = 8;
 
@@ -19,20 +26,42 @@ const KEY_SHAPES: [string, RegExp][] = [
   ['bearer-token', /\bBearer\s+[A-Za-z0-9._~+/-]{20,}=*/g],
 ];
 
+/**
+ * The password of a URL's userinfo (`scheme://user:PASSWORD@host`). The user name stays: it
+ * tells the reader which credential it was. Stops at whitespace, quotes and the last `@` before the host.
+ */
+const URL_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:@/"'<>]*:)([^\s"'<>/]+)(@[^\s@/"'<>]+)/gi;
+
 export interface SecretRedactor {
   redact(text: string): string;
   /** The longest secret value known, so stream redaction knows how much to hold back. */
   readonly longest: number;
 }
 
+/** Splits `npmAuthToken`, `DB_PASSWORD`, `my-api.key` into upper-case words. */
+const nameWords = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .split(/[_\-.]+/)
+    .filter(Boolean)
+    .map((w) => w.toUpperCase());
+
 export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name);
+  if (NOT_SECRET.has(name.toUpperCase())) return false;
+  return SECRET_PARTS.test(name) || nameWords(name).some((w) => SECRET_WORDS.has(w));
+}
+
+/** The forms a value takes in output: as is, inside a JSON string (once and twice), URL-encoded. */
+function outputForms(value: string): string[] {
+  const json = JSON.stringify(value).slice(1, -1);
+  const forms = new Set([value, json, JSON.stringify(json).slice(1, -1), encodeURIComponent(value)]);
+  return [...forms].filter((f) => f.length >= MIN_SECRET_LENGTH);
 }
 
 export function createSecretRedactor(env: Record<string, string | undefined>): SecretRedactor {
   const values = Object.entries(env)
     .filter(([name, value]) => value !== undefined && value.length >= MIN_SECRET_LENGTH && isSecretName(name))
-    .map(([name, value]) => [name, value!] as const)
+    .flatMap(([name, value]) => outputForms(value!).map((form) => [name, form] as const))
     // Longest first, so a secret that contains another is replaced whole.
     .sort((a, b) => b[1].length - a[1].length);
   const longest = Math.max(0, ...values.map(([, value]) => value.length));
@@ -42,9 +71,14 @@ export function createSecretRedactor(env: Record<string, string | undefined>): S
       let out = text;
       for (const [name, value] of values) if (out.includes(value)) out = out.split(value).join(`[REDACTED:${name}]`);
       for (const [label, shape] of KEY_SHAPES) out = out.replace(shape, `[REDACTED:${label}]`);
-      return out;
+      return out.replace(URL_PASSWORD, (whole, head: string, password: string, host: string) => (password.startsWith('[REDACTED') ? whole : `${head}[REDACTED:url-password]${host}`));
     },
   };
+}
+
+/** One-shot redaction of a text with the secrets of an environment (for text about to be stored). */
+export function redactSecrets(text: string, env: Record<string, string | undefined>): string {
+  return createSecretRedactor(env).redact(text);
 }
 
 /**

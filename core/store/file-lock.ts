@@ -5,6 +5,9 @@ import { HostNotFoundError, type HeldFile, type Host } from '../host/host.ts';
  * Exclusive file locks with stale-lock detection, built on the Host's create-exclusive primitive.
  * The lock file holds the owner's pid and host name. A lock whose owner is dead on this machine is
  * taken over at once; a live owner makes the caller wait, then fail with LOCK_BUSY naming the pid.
+ * A pid means nothing on another machine (a shared or network folder), so a holder refreshes a
+ * heartbeat in the file while it holds the lock, and a lock from another host is stale only once
+ * its heartbeat has lapsed: a live holder is never taken over just because its lock is old.
  *
  * Why not proper-lockfile: it detects staleness only by mtime (a crashed holder blocks everyone for
  * the stale period) and cannot say which process holds the lock.
@@ -14,13 +17,18 @@ export interface LockOwner {
   hostname: string;
   acquiredAt: string;
   purpose?: string;
+  /** Last refresh by the holder, and how often it refreshes; absent in locks from older versions. */
+  heartbeatAt?: string;
+  heartbeatMs?: number;
 }
 
 export interface LockOptions {
   /** How long to wait for a live holder before giving up with LOCK_BUSY. */
   waitMs?: number;
-  /** A lock from another machine counts as stale after this long. */
+  /** A lock from another machine without a heartbeat (an older sluice) counts as stale after this long. */
   foreignStaleMs?: number;
+  /** How often the holder refreshes its heartbeat (where the host has timers, Host.repeat). */
+  heartbeatMs?: number;
   purpose?: string;
   /** Name shown in errors. */
   display?: string;
@@ -34,23 +42,32 @@ export interface LockOptions {
 
 export interface LockHandle {
   readonly path: string;
+  /** Refreshes the heartbeat now; the host's timer calls it every heartbeatMs. */
+  heartbeat(): Promise<void>;
   release(): Promise<void>;
 }
 
 const POLL_MS = 15;
+/** A lock file is one line of JSON; anything longer is not one sluice wrote. */
+const MAX_LOCK_BYTES = 64 * 1024;
 /** A lock file with no readable owner (its creator died between create and write) is stale after this. */
 const UNREADABLE_STALE_MS = 2000;
 const STEAL_STALE_MS = 5000;
+export const HEARTBEAT_MS = 30_000;
+/** Missed beats before a foreign lock is stale: room for a slow disk, a loaded machine or clock skew. */
+const LAPSED_BEATS = 4;
 
 export async function acquireLock(host: Host, lockPath: string, options: LockOptions = {}): Promise<LockHandle> {
   const waitMs = options.waitMs ?? 5000;
   const deadline = host.now().getTime() + waitMs;
-  const owner: LockOwner = { pid: host.pid, hostname: host.hostname(), acquiredAt: host.now().toISOString(), purpose: options.purpose };
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+  const at = host.now().toISOString();
+  const owner: LockOwner = { pid: host.pid, hostname: host.hostname(), acquiredAt: at, purpose: options.purpose, heartbeatAt: at, heartbeatMs };
   const mine = JSON.stringify(owner);
   let delay = POLL_MS;
   for (;;) {
     const created = await createLockFile(host, lockPath, mine, options.keepOpen === true);
-    if (created) return handle(lockPath, created);
+    if (created) return handle(host, lockPath, created, owner);
     const holder = await readHolder(host, lockPath);
     if (holder === 'gone') continue;
     if (isStale(host, holder, options)) {
@@ -79,7 +96,7 @@ interface Holder {
 
 async function readHolder(host: Host, lockPath: string): Promise<Holder | 'gone'> {
   try {
-    const [text, info] = await Promise.all([host.readText(lockPath), host.stat(lockPath)]);
+    const [text, info] = await Promise.all([host.readText(lockPath, { maxBytes: MAX_LOCK_BYTES }), host.stat(lockPath)]);
     if (info === null) return 'gone';
     const ageMs = host.now().getTime() - info.mtimeMs;
     try {
@@ -97,9 +114,15 @@ async function readHolder(host: Host, lockPath: string): Promise<Holder | 'gone'
 }
 
 function isStale(host: Host, holder: Holder, options: LockOptions): boolean {
-  if (holder.owner === undefined) return holder.ageMs > UNREADABLE_STALE_MS;
-  if (holder.owner.hostname === host.hostname()) return holder.owner.pid !== host.pid && !host.processAlive(holder.owner.pid);
-  return holder.ageMs > (options.foreignStaleMs ?? 10 * 60_000);
+  const owner = holder.owner;
+  if (owner === undefined) return holder.ageMs > UNREADABLE_STALE_MS;
+  if (owner.hostname === host.hostname()) return owner.pid !== host.pid && !host.processAlive(owner.pid);
+  const beat = Date.parse(owner.heartbeatAt ?? '');
+  const every = owner.heartbeatMs;
+  if (Number.isNaN(beat) || typeof every !== 'number' || !(every > 0)) return holder.ageMs > (options.foreignStaleMs ?? 10 * 60_000);
+  // The later of the holder's own stamp and the file's mtime: either clock may be the one that is behind.
+  const sinceBeat = Math.min(host.now().getTime() - beat, holder.ageMs);
+  return sinceBeat > LAPSED_BEATS * every;
 }
 
 /**
@@ -115,7 +138,7 @@ async function takeOver(host: Host, lockPath: string, staleText: string, mine: s
     return;
   }
   try {
-    const current = await host.readText(lockPath).catch(() => undefined);
+    const current = await host.readText(lockPath, { maxBytes: MAX_LOCK_BYTES }).catch(() => undefined);
     if (current === staleText) await host.remove(lockPath);
   } finally {
     await host.remove(stealPath).catch(() => {});
@@ -126,21 +149,39 @@ async function takeOver(host: Host, lockPath: string, staleText: string, mine: s
 async function createLockFile(host: Host, lockPath: string, mine: string, keepOpen: boolean): Promise<HeldFile | null> {
   if (keepOpen && host.createHeld) return host.createHeld(lockPath, mine);
   if (!(await host.writeExclusive(lockPath, mine))) return null;
+  let current = mine;
+  const own = async () => (await host.readText(lockPath, { maxBytes: MAX_LOCK_BYTES }).catch(() => undefined)) === current;
   return {
     async removeIfOwn() {
-      const current = await host.readText(lockPath).catch(() => undefined);
-      if (current === mine) await host.remove(lockPath);
+      if (await own()) await host.remove(lockPath);
+    },
+    async rewrite(text) {
+      if (!(await own())) return false;
+      await host.writeAtomic(lockPath, text);
+      current = text;
+      return true;
     },
   };
 }
 
-function handle(lockPath: string, file: HeldFile): LockHandle {
+function handle(host: Host, lockPath: string, file: HeldFile, owner: LockOwner): LockHandle {
   let released = false;
+  let beating: Promise<void> | undefined;
+  const heartbeat = async () => {
+    if (released || !file.rewrite) return;
+    const text = JSON.stringify({ ...owner, heartbeatAt: host.now().toISOString() });
+    // A failed refresh (a full disk for a moment) is retried by the next beat.
+    await file.rewrite(text).catch(() => {});
+  };
+  const stop = host.repeat?.(owner.heartbeatMs ?? HEARTBEAT_MS, () => void (beating ??= heartbeat().finally(() => (beating = undefined))));
   return {
     path: lockPath,
+    heartbeat,
     async release() {
       if (released) return;
       released = true;
+      stop?.();
+      await beating;
       // Only removes the lock if it is still ours (it may have been judged stale and taken over).
       await file.removeIfOwn().catch(() => {});
     },

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import type { ErrorCode } from '../errors/catalog.ts';
 import { SluiceError } from '../errors/sluice-error.ts';
-import { HostNotFoundError, HostTooLargeError, type Host } from '../host/host.ts';
+import { systemErrorAsCatalogued } from '../errors/system-error.ts';
+import { HostTooLargeError, type Host } from '../host/host.ts';
 import { CodecError, codecForPath, type Codec } from './codec.ts';
 
 /** State and configuration files are small; anything bigger is refused before parsing. */
@@ -21,8 +22,9 @@ export async function readDataText(host: Host, path: string, o: DataFileOptions 
   try {
     bytes = await host.readBytes(path, { maxBytes: o.maxBytes ?? MAX_DATA_FILE_BYTES });
   } catch (error) {
-    if (error instanceof HostNotFoundError) throw new SluiceError('FILE_NOT_FOUND', { file: display, message: 'file does not exist', cause: error });
     if (error instanceof HostTooLargeError) throw new SluiceError('FILE_TOO_LARGE', { file: display, message: `file is ${error.size} bytes, over the ${o.maxBytes ?? MAX_DATA_FILE_BYTES} byte limit` });
+    const system = systemErrorAsCatalogued(error);
+    if (system) throw new SluiceError(system.code, { file: display, message: system.message, cause: error });
     throw error;
   }
   try {

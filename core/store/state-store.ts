@@ -4,7 +4,7 @@ import type { Host } from '../host/host.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { CodecError, codecForPath, type Codec } from './codec.ts';
 import { acquireLock } from './file-lock.ts';
-import { parseDataText, readDataText, validateData } from './read-data-file.ts';
+import { MAX_DATA_FILE_BYTES, parseDataText, readDataText, validateData } from './read-data-file.ts';
 
 /** A state file: where it is, its schema, and the rules every update must keep. */
 export interface StateFile<S extends v.GenericSchema> {
@@ -90,6 +90,11 @@ export function createStateStore(options: StateStoreOptions): StateStore {
     } catch (error) {
       if (!(error instanceof CodecError)) throw error;
       throw new SluiceError('INVARIANT_VIOLATED', { file: shown, message: `update would write a value that does not read back: ${error.message}` });
+    }
+    // A file sluice could not read back would fail every later command: refuse it before writing.
+    const bytes = new TextEncoder().encode(text).byteLength;
+    if (bytes > MAX_DATA_FILE_BYTES) {
+      throw new SluiceError('INVARIANT_VIOLATED', { file: shown, message: `update would make the file ${bytes} bytes, over the ${MAX_DATA_FILE_BYTES} byte limit sluice reads; nothing was written` });
     }
     await host.writeAtomic(file.path, text);
   }

@@ -6,6 +6,12 @@ export interface ProgramResult {
   outcome?: CommandOutcome;
 }
 
+/**
+ * Commander's own error lines are dropped (sluice prints errors as one line, or as JSON); the help it
+ * shows for a group command given without a subcommand goes to stderr, before that usage error.
+ */
+const output = { writeErr: (s: string) => void process.stderr.write(s), outputError: () => {} };
+
 /** Turns the registered command definitions into a commander program; nested names become subcommands. */
 export function buildProgram(commands: readonly CommandDefinition[], makeContext: () => CommandContext, result: ProgramResult): Command {
   const program = new Command('sluice')
@@ -14,17 +20,18 @@ export function buildProgram(commands: readonly CommandDefinition[], makeContext
     .option('--json', 'print one JSON document on stdout and nothing else')
     .option('--cwd <dir>', 'project folder (default: the current folder)')
     .option('--concurrency <n>', 'how many delegate runs and gate checks run at once')
+    .option('--no-color', 'no colours (also NO_COLOR=1); FORCE_COLOR=1 forces them off a terminal')
     .showSuggestionAfterError(true)
     .exitOverride()
-    .configureOutput({ writeErr: () => {}, outputError: () => {} });
+    .configureOutput(output);
 
   for (const def of [...commands].sort((a, b) => compareText(a.name, b.name))) {
     const parts = def.name.split(' ');
     let parent = program;
     for (const part of parts.slice(0, -1)) {
-      parent = parent.commands.find((c) => c.name() === part) ?? parent.command(part).description(`${part} commands`).exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} });
+      parent = parent.commands.find((c) => c.name() === part) ?? parent.command(part).description(`${part} commands`).exitOverride().configureOutput(output);
     }
-    const cmd = parent.command(parts[parts.length - 1]).description(def.summary).exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} });
+    const cmd = parent.command(parts[parts.length - 1]).description(def.summary).exitOverride().configureOutput(output);
     for (const arg of def.args ?? []) cmd.argument(arg);
     for (const o of def.options ?? []) {
       const option = new Option(o.flags, o.description);
@@ -45,6 +52,8 @@ export function buildProgram(commands: readonly CommandDefinition[], makeContext
 /** Commander reports usage problems by throwing; map them to exit codes (help and version are success). */
 export function commanderOutcome(error: unknown): { exitCode: number } | SluiceError {
   if (!(error instanceof CommanderError)) throw error;
+  // `sluice lifecycle` (a group without its subcommand) or no command at all: help went to stderr.
+  if (error.code === 'commander.help' && error.exitCode !== 0) return new SluiceError('USAGE', { message: 'a command is missing: see the list above, or add --help' });
   if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return { exitCode: 0 };
   if (error.code === 'commander.executeSubCommandAsync') return { exitCode: 0 };
   // Commander puts its "(Did you mean status?)" on a second line; errors print as one.

@@ -15,7 +15,7 @@ export interface BuiltinEntry {
 const ALL = ['*'];
 
 export const builtinManifest: readonly BuiltinEntry[] = [
-  { name: 'cli', commands: { plugins: ALL, schema: ALL, demo: ALL }, load: async () => [(await import('./cli-plugin.ts')).cliPlugin] },
+  { name: 'cli', commands: { plugins: ALL, schema: ALL, demo: ALL, trust: [] }, load: async () => [(await import('./cli-plugin.ts')).cliPlugin] },
   { name: 'delegates', commands: { delegate: [] }, load: async () => (await import('../../delegates/index.ts')).delegatePlugins },
   { name: 'gates', commands: {}, load: async () => (await import('../../gates/index.ts')).gatePlugins },
   // `next`/`gate` run the gate types and, in the Build loop, the views' spec-backlog gate.
@@ -23,6 +23,7 @@ export const builtinManifest: readonly BuiltinEntry[] = [
   // `profile validate` checks extra gate types against the registered ones.
   { name: 'sdlc-views', commands: { status: [], audit: [], report: [], specs: [], handoff: [], profile: ['gates'] }, load: async () => [(await import('../sdlc/views/views-plugin.ts')).sdlcViewsPlugin] },
   { name: 'lifecycle', commands: { lifecycle: ['delegates'] }, load: async () => [(await import('../lifecycle/lifecycle-plugin.ts')).lifecyclePlugin] },
+  { name: 'guard', commands: { guard: [], hooks: [] }, load: async () => [(await import('../guard/guard-plugin.ts')).guardPlugin] },
   { name: 'skill-tune', commands: { tune: ['delegates'] }, load: async () => [(await import('../skill-tune/skill-tune-plugin.ts')).skillTunePlugin] },
 ];
 

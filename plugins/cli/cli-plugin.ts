@@ -2,6 +2,7 @@ import { definePlugin } from '../../core/index.ts';
 import { demoCommand } from './commands/demo-command.ts';
 import { pluginsCommand } from './commands/plugins-command.ts';
 import { schemaCommand } from './commands/schema-command.ts';
+import { trustCommand } from './commands/trust-command.ts';
 
 /** The CLI's own commands: introspection of the kernel, and the demo. */
 export const cliPlugin = definePlugin({
@@ -11,5 +12,6 @@ export const cliPlugin = definePlugin({
     ctx.registerCommand(pluginsCommand);
     ctx.registerCommand(schemaCommand);
     ctx.registerCommand(demoCommand);
+    ctx.registerCommand(trustCommand);
   },
 });

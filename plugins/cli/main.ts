@@ -8,6 +8,10 @@ import { sluiceVersion } from './version.ts';
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${sluiceVersion}\n`);
+} else if (argv.length === 1 && argv[0] === 'guard') {
+  // Claude Code runs the guard before every tool call: it loads neither the kernel nor the config.
+  const { guardMain } = await import('../guard/guard-main.ts');
+  process.exitCode = await guardMain();
 } else {
   const { runCli } = await import('./run-cli.ts');
   const code = await runCli(argv);

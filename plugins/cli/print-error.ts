@@ -1,12 +1,14 @@
-import { createSecretRedactor, toSluiceError, type SluiceError } from '../../core/index.ts';
+import { relative } from 'node:path';
+import { createSecretRedactor, isInside, toSluiceError, type SluiceError } from '../../core/index.ts';
 import { createStyle } from './terminal-style.ts';
 
 /**
  * Prints an error the way every sluice command does: one line on stderr (plus a hint), or a JSON
  * document. Messages may quote a delegate's output, so secrets are redacted here too.
  */
-export function printError(error: unknown, json: boolean, redact: (text: string) => string = createSecretRedactor(process.env).redact): number {
-  const e: SluiceError = toSluiceError(error);
+export function printError(error: unknown, json: boolean, redact: (text: string) => string = createSecretRedactor(process.env).redact, root?: string): number {
+  const shown = (path: string) => (root !== undefined && isInside(root, path) && path !== root ? relative(root, path) : path);
+  const e: SluiceError = toSluiceError(error, 'INTERNAL', {}, shown);
   if (json) {
     process.stdout.write(`${redact(JSON.stringify({ ok: false, error: e.toJSON() }, null, 2))}\n`);
   } else {

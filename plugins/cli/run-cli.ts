@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { createKernel, createSecretRedactor, loadConfig, SluiceError, type CommandContext, type Kernel, type SluiceConfig } from '../../core/index.ts';
 import { createNodeHost } from '../host-node/index.ts';
 import { loadBuiltinPlugins } from './builtin-manifest.ts';
@@ -7,6 +7,7 @@ import { createCommandIO } from './command-io.ts';
 import { commandWord, readGlobalOptions } from './global-options.ts';
 import { printError } from './print-error.ts';
 import { watchQueueProgress } from './queue-progress.ts';
+import { cliWorkspaceTrust, COMMANDS_WITHOUT_PROJECT_CODE } from './trust/cli-workspace-trust.ts';
 
 /** `delegates.<name>.env` values from sluice.config, named as the variable (or `<backend>.<name>` when two backends set one name differently). */
 function configuredSecrets(config: SluiceConfig): Record<string, string> {
@@ -27,13 +28,21 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     controller.abort();
   };
   process.on('SIGINT', onSigint);
+  // Known before anything can fail, so errors name files relative to the project.
+  let shownFrom: string | undefined;
   try {
     const globals = readGlobalOptions(argv);
     json = globals.json;
     const root = resolve(globals.cwd ?? process.cwd());
+    shownFrom = root;
     const host = createNodeHost({ cwd: root });
     if ((await host.stat(root))?.kind !== 'dir') throw new SluiceError('USAGE', { message: `--cwd ${root} is not a folder` });
-    const { config } = await loadConfig(host, root);
+    const loaded = await loadConfig(host, root);
+    const word = commandWord(argv);
+    const trust = cliWorkspaceTrust(host, root, loaded);
+    // Commands that read records never load project code; help lists a workspace's plugin commands only once it is trusted.
+    const projectCode = word === undefined ? loaded.config.plugins.length > 0 && (await trust.review()).trusted : !COMMANDS_WITHOUT_PROJECT_CODE.has(word);
+    const config = projectCode ? loaded.config : { ...loaded.config, plugins: [] };
     // Secrets from the environment and from the delegates' configured env never leave in any output.
     redact = createSecretRedactor({ ...process.env, ...configuredSecrets(config) }).redact;
     const io = createCommandIO({ json, interactive: host.isInteractive(), redact });
@@ -42,7 +51,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       config,
       projectRoot: root,
       // Config plugins may hook into any built-in, so they get every built-in; otherwise only what the command needs.
-      plugins: await loadBuiltinPlugins(config.plugins.length > 0 ? undefined : commandWord(argv)),
+      plugins: await loadBuiltinPlugins(config.plugins.length > 0 ? undefined : word),
+      trust,
+      configFile: loaded.file === undefined ? undefined : basename(loaded.file),
       concurrency: globals.concurrency,
       onWarning: (e) => io.warn(`warning: ${e.message}`),
     });
@@ -70,7 +81,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     else if (outcome.human !== undefined && outcome.human !== '') process.stdout.write(redact(outcome.human.endsWith('\n') ? outcome.human : `${outcome.human}\n`));
     return outcome.exitCode;
   } catch (error) {
-    return printError(error, json, redact);
+    return printError(error, json, redact, shownFrom);
   } finally {
     process.off('SIGINT', onSigint);
   }

@@ -1,9 +1,20 @@
 import pc from 'picocolors';
 import type { Style } from '../../core/index.ts';
 
-/** Colour only for a terminal that wants it: picocolors honours NO_COLOR, FORCE_COLOR and --no-color. */
+/**
+ * Whether to colour a stream. `--no-color` wins; then FORCE_COLOR (0 or false turns colour off, any
+ * other value forces it on, also off a terminal: CI logs render ANSI); then NO_COLOR (no-color.org);
+ * then only a terminal that is not `dumb`. FORCE_COLOR over NO_COLOR is Node's own precedence.
+ */
+export function colorEnabled(stream: { isTTY?: boolean }, env: Record<string, string | undefined>, argv: readonly string[]): boolean {
+  if (argv.includes('--no-color')) return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return !['0', 'false'].includes(force.toLowerCase());
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return Boolean(stream.isTTY) && env.TERM !== 'dumb';
+}
+
 export function createStyle(stream: NodeJS.WriteStream): Style {
-  const enabled = pc.isColorSupported && Boolean(stream.isTTY) && !('NO_COLOR' in process.env && process.env.NO_COLOR !== '');
-  const c = pc.createColors(enabled);
+  const c = pc.createColors(colorEnabled(stream, process.env, process.argv));
   return { bold: c.bold, dim: c.dim, red: c.red, green: c.green, yellow: c.yellow, cyan: c.cyan };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -14,17 +14,26 @@ let tmpSeq = 0;
  * new one, never a mix: write a temp file in the same folder, fsync it, rename it over the
  * target, then fsync the folder so the rename itself survives a power cut. The folder is opened
  * alongside the temp file (both round trips at once); its fsync still comes after the rename.
+ * The new file keeps the old one's permission bits (a 0600 state stays private, a 0755 script
+ * stays runnable); the old file is stat'ed alongside too.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${processTag}-${(tmpSeq++).toString(36)}.tmp`);
   const folder = openDir(dir);
+  const oldMode = stat(path).then(
+    (s) => s.mode & 0o7777,
+    () => undefined,
+  );
   let created = false;
   let renamed = false;
   try {
     const fh = await open(tmp, 'wx', 0o644);
     created = true;
     try {
+      const mode = await oldMode;
+      // fchmod, not the open's mode argument: that one is cut by the umask.
+      if (mode !== undefined) await fh.chmod(mode);
       await fh.writeFile(data);
       await fh.sync();
     } finally {
@@ -47,12 +56,23 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
 export async function writeFileExclusive(path: string, data: string): Promise<boolean> {
   const fh = await openExclusive(path);
   if (fh === null) return false;
+  await writeNewOrRemove(path, fh, data);
+  await fh.close();
+  return true;
+}
+
+/**
+ * Writes the content of a file just created with O_EXCL. If that fails (disk full), the file is
+ * removed again: an empty lock file would read as "locked by another process" to everyone after.
+ * It is ours to remove: nobody else could create the path while it existed.
+ */
+export async function writeNewOrRemove(path: string, fh: FileHandle, data: string): Promise<void> {
   try {
     await fh.writeFile(data);
-  } finally {
-    await fh.close();
+  } catch (error) {
+    await Promise.all([unlink(path).catch(() => {}), fh.close().catch(() => {})]);
+    throw error;
   }
-  return true;
 }
 
 /** A new file opened for writing (O_EXCL), or null when the path already exists. */

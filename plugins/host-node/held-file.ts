@@ -1,6 +1,6 @@
 import { stat, unlink } from 'node:fs/promises';
 import type { HeldFile } from '../../core/index.ts';
-import { openExclusive } from './atomic-write.ts';
+import { openExclusive, writeNewOrRemove } from './atomic-write.ts';
 
 /**
  * Creates `path` only if it does not exist (O_EXCL), writes `data` and keeps the file open; null if
@@ -16,18 +16,24 @@ import { openExclusive } from './atomic-write.ts';
 export async function createHeldFile(path: string, data: string): Promise<HeldFile | null> {
   const fh = await openExclusive(path);
   if (fh === null) return null;
-  try {
-    await fh.writeFile(data);
-  } catch (error) {
-    await fh.close().catch(() => {});
-    throw error;
-  }
+  await writeNewOrRemove(path, fh, data);
+  const isOwn = async () => {
+    const [mine, there] = await Promise.all([fh.stat({ bigint: true }), stat(path, { bigint: true }).catch(() => null)]);
+    return there !== null && there.dev === mine.dev && there.ino === mine.ino;
+  };
   return {
+    async rewrite(text) {
+      if (!(await isOwn())) return false;
+      // In place, so the identity release relies on stays; same-length text (a new heartbeat) overwrites whole.
+      const bytes = Buffer.from(text);
+      await fh.write(bytes, 0, bytes.length, 0);
+      await fh.truncate(bytes.length);
+      return true;
+    },
     async removeIfOwn() {
       let own = false;
       try {
-        const [mine, there] = await Promise.all([fh.stat({ bigint: true }), stat(path, { bigint: true }).catch(() => null)]);
-        own = there !== null && there.dev === mine.dev && there.ino === mine.ino;
+        own = await isOwn();
       } finally {
         // Independent, so both at once: the path keeps the inode alive until the unlink.
         await Promise.all([own ? unlink(path) : undefined, fh.close()]);

@@ -1,12 +1,12 @@
-import { createWriteStream } from 'node:fs';
 import { copyFile, lstat, mkdir, readdir, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { clearInterval, setInterval } from 'node:timers';
 import { resolve } from 'node:path';
-import { HostNotFoundError, type DirEntry, type FileInfo, type FileWriter, type Host } from '../../core/index.ts';
+import { HostIoError, HostNotFoundError, type DirEntry, type FileInfo, type FileWriter, type Host } from '../../core/index.ts';
 import { writeFileAtomic, writeFileExclusive } from './atomic-write.ts';
 import { createHeldFile } from './held-file.ts';
-import { readBounded } from './read-bounded.ts';
-import { importModule } from './import-module.ts';
+import { openForWriting, readBounded } from './read-bounded.ts';
+import { importModule, resolveModule } from './import-module.ts';
 import { spawnProcess } from './spawn-process.ts';
 
 const isNotFound = (e: unknown) => {
@@ -14,11 +14,18 @@ const isNotFound = (e: unknown) => {
   return code === 'ENOENT' || code === 'ENOTDIR';
 };
 
-async function mapNotFound<T>(path: string, op: () => Promise<T>): Promise<T> {
+/**
+ * Runs a file operation on `path` and names that path in what it throws: a missing file becomes
+ * HostNotFoundError, any other system refusal (EACCES, EROFS, ENOSPC...) a HostIoError, so the
+ * user sees the file sluice was working on, not a temp file or a stack trace.
+ */
+async function mapSystemErrors<T>(path: string, op: () => Promise<T>, what = 'cannot access'): Promise<T> {
   try {
     return await op();
   } catch (error) {
     if (isNotFound(error)) throw new HostNotFoundError(path);
+    const code = (error as NodeJS.ErrnoException)?.code;
+    if (typeof code === 'string' && /^E[A-Z0-9]+$/.test(code)) throw new HostIoError(path, code, what);
     throw error;
   }
 }
@@ -45,7 +52,7 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
   const cwd = resolve(options.cwd ?? process.cwd());
   const abs = (p: string) => resolve(cwd, p);
 
-  const readBytes = (p: string, o?: { maxBytes?: number }): Promise<Uint8Array> => mapNotFound(abs(p), () => readBounded(abs(p), o?.maxBytes));
+  const readBytes = (p: string, o?: { maxBytes?: number }): Promise<Uint8Array> => mapSystemErrors(abs(p), () => readBounded(abs(p), o?.maxBytes), 'cannot read');
 
   return {
     name: 'node',
@@ -59,16 +66,24 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     async readText(p, o) {
       return new TextDecoder().decode(await readBytes(p, o));
     },
-    writeAtomic: (p, data) => mapNotFound(abs(p), () => writeFileAtomic(abs(p), data)),
-    writeExclusive: (p, data) => mapNotFound(abs(p), () => writeFileExclusive(abs(p), data)),
-    createHeld: (p, data) => mapNotFound(abs(p), () => createHeldFile(abs(p), data)),
+    writeAtomic: (p, data) => mapSystemErrors(abs(p), () => writeFileAtomic(abs(p), data), 'cannot write'),
+    writeExclusive: (p, data) => mapSystemErrors(abs(p), () => writeFileExclusive(abs(p), data), 'cannot create'),
+    createHeld: (p, data) => mapSystemErrors(abs(p), () => createHeldFile(abs(p), data), 'cannot create'),
     async openWriter(p, o): Promise<FileWriter> {
       const path = abs(p);
-      const stream = createWriteStream(path, { flags: o?.append ? 'a' : 'w' });
-      await mapNotFound(path, () => new Promise<void>((ok, fail) => stream.once('open', () => ok()).once('error', fail)));
+      const fh = await mapSystemErrors(path, () => openForWriting(path, o?.append === true), 'cannot write');
+      const stream = fh.createWriteStream();
+      // A failed write (disk full) is reported by close, naming the file, instead of crashing the process.
+      let failure: unknown;
+      stream.on('error', (error) => (failure ??= error));
+      const failed = () => mapSystemErrors(path, () => Promise.reject(failure), 'cannot write');
       return {
-        write: (chunk) => void stream.write(chunk),
-        close: () => new Promise<void>((ok, fail) => stream.end((err?: Error | null) => (err ? fail(err) : ok()))),
+        write: (chunk) => void (failure === undefined && stream.write(chunk)),
+        close: () =>
+          new Promise<void>((ok, fail) => {
+            if (failure !== undefined || stream.destroyed) return void (failure === undefined ? ok() : failed().catch(fail));
+            stream.end((err?: Error | null) => ((failure ??= err ?? undefined) === undefined ? ok() : failed().catch(fail)));
+          }),
       };
     },
     async stat(p) {
@@ -89,16 +104,16 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
         throw error;
       }
     },
-    realpath: (p) => mapNotFound(abs(p), () => realpath(abs(p))),
+    realpath: (p) => mapSystemErrors(abs(p), () => realpath(abs(p))),
     listDir: (p) =>
-      mapNotFound(abs(p), async (): Promise<DirEntry[]> => {
+      mapSystemErrors(abs(p), async (): Promise<DirEntry[]> => {
         const entries = await readdir(abs(p), { withFileTypes: true });
         return entries.map((e) => ({ name: e.name, kind: kindOf(e) })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       }),
-    mkdir: async (p) => void (await mkdir(abs(p), { recursive: true })),
-    remove: (p, o) => (o?.recursive ? rm(abs(p), { recursive: true, force: true }) : removeFile(abs(p))),
-    rename: (from, to) => mapNotFound(abs(from), () => rename(abs(from), abs(to))),
-    copyFile: (from, to) => mapNotFound(abs(from), () => copyFile(abs(from), abs(to))),
+    mkdir: (p) => mapSystemErrors(abs(p), async () => void (await mkdir(abs(p), { recursive: true })), 'cannot create folder'),
+    remove: (p, o) => mapSystemErrors(abs(p), () => (o?.recursive ? rm(abs(p), { recursive: true, force: true }) : removeFile(abs(p))), 'cannot remove'),
+    rename: (from, to) => mapSystemErrors(abs(from), () => rename(abs(from), abs(to)), 'cannot rename'),
+    copyFile: (from, to) => mapSystemErrors(abs(from), () => copyFile(abs(from), abs(to)), 'cannot copy'),
     processAlive(pid) {
       try {
         process.kill(pid, 0);
@@ -110,6 +125,12 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     spawn: (o) => spawnProcess({ ...o, cwd: o.cwd === undefined ? cwd : abs(o.cwd) }),
     isInteractive: () => Boolean(process.stdin.isTTY && process.stdout.isTTY),
     sleep: (ms) => new Promise((ok) => setTimeout(ok, ms)),
+    repeat(ms, fn) {
+      const timer = setInterval(fn, ms);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
     importModule: (specifier, fromDir) => importModule(specifier, fromDir),
+    resolveModule: (specifier, fromDir) => resolveModule(specifier, fromDir),
   };
 }

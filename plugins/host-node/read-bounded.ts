@@ -1,20 +1,27 @@
-import { open } from 'node:fs/promises';
-import { HostTooLargeError } from '../../core/index.ts';
+import { constants, type Stats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { HostNotRegularError, HostTooLargeError } from '../../core/index.ts';
 
 /**
- * Reads a whole file, refusing one over `maxBytes` before reading any of it (a 100 MB file costs
- * one fstat). The size from that fstat also sizes the buffer: `FileHandle.readFile` would fstat a
- * second time, one more thread-pool round trip on every state read. Like readFile, a regular file
- * is read up to the size it had at the fstat; a size of 0 (pipes, /proc) falls back to readFile,
- * which reads until end of file.
+ * O_NONBLOCK so that opening a FIFO with no writer returns at once instead of waiting forever; it
+ * changes nothing for a regular file, the only kind read past the fstat below.
+ */
+export const OPEN_READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Reads a whole regular file through one descriptor: open, fstat that descriptor, refuse anything
+ * else (a FIFO would hang, `/dev/zero` never ends), refuse one over `maxBytes` before reading any
+ * of it, then read at most the fstat's size. Checking the descriptor, not the path, leaves no window
+ * for the path to be swapped between check and read. A regular file reporting size 0 (/proc) is
+ * read until its end, but never past `maxBytes`.
  */
 export async function readBounded(path: string, maxBytes: number | undefined): Promise<Uint8Array> {
-  const fh = await open(path, 'r');
+  const fh = await open(path, OPEN_READ_FLAGS);
   try {
-    if (maxBytes === undefined) return await fh.readFile();
     const info = await fh.stat();
-    if (info.size > maxBytes) throw new HostTooLargeError(path, info.size, maxBytes);
-    if (!info.isFile() || info.size === 0) return await fh.readFile();
+    requireRegular(path, info);
+    if (maxBytes !== undefined && info.size > maxBytes) throw new HostTooLargeError(path, info.size, maxBytes);
+    if (info.size === 0) return await readToEnd(fh, path, maxBytes);
     const buffer = Buffer.allocUnsafe(info.size);
     let filled = 0;
     while (filled < buffer.length) {
@@ -26,4 +33,40 @@ export async function readBounded(path: string, maxBytes: number | undefined): P
   } finally {
     await fh.close();
   }
+}
+
+/** Throws HostNotRegularError unless `info` (an fstat of an open descriptor) is a regular file. */
+export function requireRegular(path: string, info: Stats): void {
+  if (info.isFile()) return;
+  const kind = info.isDirectory() ? 'directory' : info.isFIFO() ? 'FIFO' : info.isCharacterDevice() ? 'character device' : info.isBlockDevice() ? 'block device' : info.isSocket() ? 'socket' : 'special file';
+  throw new HostNotRegularError(path, kind);
+}
+
+async function readToEnd(fh: FileHandle, path: string, maxBytes: number | undefined): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    const { bytesRead } = await fh.read(chunk, 0, chunk.length, null);
+    if (bytesRead === 0) return Buffer.concat(chunks, total);
+    total += bytesRead;
+    if (maxBytes !== undefined && total > maxBytes) throw new HostTooLargeError(path, total, maxBytes);
+    chunks.push(chunk.subarray(0, bytesRead));
+  }
+}
+
+/**
+ * Opens a file for writing (created if missing) without ever blocking: a FIFO with no reader fails
+ * at once (ENXIO) instead of waiting, and anything that opens but is not a regular file is refused.
+ */
+export async function openForWriting(path: string, append: boolean): Promise<FileHandle> {
+  const flags = constants.O_WRONLY | constants.O_CREAT | (append ? constants.O_APPEND : constants.O_TRUNC) | (constants.O_NONBLOCK ?? 0);
+  const fh = await open(path, flags, 0o644);
+  try {
+    requireRegular(path, await fh.stat());
+  } catch (error) {
+    await fh.close();
+    throw error;
+  }
+  return fh;
 }

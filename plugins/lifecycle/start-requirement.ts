@@ -1,5 +1,5 @@
 import { dirname, join } from 'pathe';
-import { SluiceError } from '../../core/index.ts';
+import { realPathInside, SluiceError } from '../../core/index.ts';
 import type { LifecycleContext } from './lifecycle-context.ts';
 import { SPEC } from './readers/plan-tasks-reader.ts';
 import { loadRequirement, writeJournaled } from './journal/journaled-state.ts';
@@ -43,6 +43,9 @@ export async function startRequirement(lc: LifecycleContext, slug: string, o: St
     return { state: claimed, created: false, specWritten: false };
   }
   const artifactDir = await chooseArtifactDir(lc, slug, o.kind);
+  // A symlinked .prizmkit/specs (or state folder) must not take the mkdir and the spec out of the project.
+  await realPathInside(lc.host, lc.root, artifactDir, 'artifact folder');
+  await realPathInside(lc.host, lc.root, file.path, 'workflow state');
   await lc.host.mkdir(join(lc.root, artifactDir));
   let specWritten = false;
   const spec = join(lc.root, artifactDir, SPEC);

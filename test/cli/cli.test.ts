@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/run-cli.ts';
+import { trustedEnv } from '../helpers/trusted-env.ts';
 
 const project = async (files: Record<string, string> = {}) => {
   const dir = await mkdtemp(join(tmpdir(), 'sluice-cli-'));
@@ -85,16 +86,18 @@ describe('sluice CLI', () => {
       },
     };`;
     const dir = await project({ 'acme.mjs': plugin, 'sluice.config.yaml': 'plugins: [./acme.mjs]\n' });
-    const r = await runCli(['hello', 'world', '--loud', '--cwd', dir]);
+    // The test is the person who reviewed the plugin (as a CI host would, by hash).
+    const env = await trustedEnv(dir);
+    const r = await runCli(['hello', 'world', '--loud', '--cwd', dir], { env });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.trim(), 'HELLO WORLD');
-    const j = await runCli(['--json', '--cwd', dir, 'hello', 'you']);
+    const j = await runCli(['--json', '--cwd', dir, 'hello', 'you'], { env });
     assert.deepEqual(JSON.parse(j.stdout), { text: 'hello you' });
   });
 
   it('a plugin that fails to load is named in the error, exit 2', async () => {
     const dir = await project({ 'bad.mjs': "export default { name: 'acme-bad', setup() { throw new Error('no licence'); } };", 'sluice.config.yaml': 'plugins: [./bad.mjs]\n' });
-    const r = await runCli(['plugins', '--cwd', dir]);
+    const r = await runCli(['plugins', '--cwd', dir], { env: await trustedEnv(dir) });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /plugin acme-bad.*no licence/);
   });
@@ -110,12 +113,12 @@ describe('plugin API package', () => {
   it("a plugin can import definePlugin and SluiceError from 'sluice'; its errors keep their code and exit code", async () => {
     // An installed copy of the package as npm would lay it out: package.json's exports, and the
     // API entry bundled by the same esbuild settings as scripts/build.mjs (a separate copy of core).
-    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { exports: Record<string, string> };
+    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { exports: Record<string, { default: string }> };
     const dir = await project({ 'sluice.config.yaml': 'plugins: [./acme.mjs]\n' });
     const installed = join(dir, 'node_modules', 'sluice');
     await mkdir(installed, { recursive: true });
     await writeFile(join(installed, 'package.json'), JSON.stringify({ name: 'sluice', type: 'module', exports: pkg.exports }));
-    await build({ entryPoints: ['core/index.ts'], outfile: join(installed, pkg.exports['.']), bundle: true, format: 'esm', platform: 'node', logLevel: 'error', banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" } });
+    await build({ entryPoints: ['api/index.ts'], outfile: join(installed, pkg.exports['.'].default), bundle: true, format: 'esm', platform: 'node', logLevel: 'error', banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" } });
     await writeFile(
       join(dir, 'acme.mjs'),
       `import { definePlugin, SluiceError } from 'sluice';
@@ -123,7 +126,7 @@ describe('plugin API package', () => {
         ctx.registerCommand({ name: 'acme-check', summary: 'org check', async run() { throw new SluiceError('WIP_CAP_BREACHED', { message: 'too many specs in flight' }); } });
       } });`,
     );
-    const r = await runCli(['acme-check', '--cwd', dir]);
+    const r = await runCli(['acme-check', '--cwd', dir], { env: await trustedEnv(dir) });
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /WIP_CAP_BREACHED: too many specs in flight/);
   });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/run-cli.ts';
+import { trustedEnv } from '../helpers/trusted-env.ts';
 
 /** The README's plugin example, as printed, must work: a user copies it first. */
 describe('README plugin example', () => {
@@ -18,11 +19,11 @@ describe('README plugin example', () => {
 
     const dir = await mkdtemp(join(tmpdir(), 'sluice-readme-'));
     // An installed copy of the package, as in the plugin API test.
-    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { exports: Record<string, string> };
+    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { exports: Record<string, { default: string }> };
     const installed = join(dir, 'node_modules', 'sluice');
     await mkdir(installed, { recursive: true });
     await writeFile(join(installed, 'package.json'), JSON.stringify({ name: 'sluice', type: 'module', exports: pkg.exports }));
-    await build({ entryPoints: ['core/index.ts'], outfile: join(installed, pkg.exports['.']), bundle: true, format: 'esm', platform: 'node', logLevel: 'error', banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" } });
+    await build({ entryPoints: ['api/index.ts'], outfile: join(installed, pkg.exports['.'].default), bundle: true, format: 'esm', platform: 'node', logLevel: 'error', banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" } });
     await mkdir(join(dir, 'sluice'));
     await writeFile(join(dir, 'sluice', 'acme-gates.mjs'), code);
     await writeFile(join(dir, 'sluice.config.yaml'), 'plugins: [./sluice/acme-gates.mjs]\n');
@@ -31,17 +32,19 @@ describe('README plugin example', () => {
     await mkdir(join(dir, 'packs', 'acme'), { recursive: true });
     await writeFile(join(dir, 'packs', 'acme', 'profile.yaml'), `${starter}\nsluice:\n  gates: [${wiring}]\n`);
 
-    const init = await runCli(['init', '--profile', './packs/acme', '--type', 'library', '--cwd', dir]);
+    // The README's `sluice trust` step, as a CI host does it: the hash of the reviewed plugin.
+    const env = await trustedEnv(dir);
+    const init = await runCli(['init', '--profile', './packs/acme', '--type', 'library', '--cwd', dir], { env });
     assert.equal(init.code, 0, init.stderr);
     const rowOf = (stdout: string) => {
       const doc = JSON.parse(stdout) as { results: { gate: string; passed: boolean | null; message: string }[] };
       return doc.results.find((r) => r.gate === 'ACME-licence');
     };
-    const missing = await runCli(['gate', '--phase', '7', '--json', '--cwd', dir]);
+    const missing = await runCli(['gate', '--phase', '7', '--json', '--cwd', dir], { env });
     assert.equal(rowOf(missing.stdout)?.passed, false, missing.stdout.slice(0, 500));
     assert.equal(missing.code, 1, 'a failing MUST gate blocks');
     await writeFile(join(dir, 'LICENSES.md'), '# Licences\n');
-    const present = await runCli(['gate', '--phase', '7', '--json', '--cwd', dir]);
+    const present = await runCli(['gate', '--phase', '7', '--json', '--cwd', dir], { env });
     assert.equal(rowOf(present.stdout)?.passed, true);
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createSecretRedactor, createStreamRedactor } from '../../core/secrets/redact-secrets.ts';
+import { createSecretRedactor, createStreamRedactor, isSecretName } from '../../core/secrets/redact-secrets.ts';
 
 const env = { GITHUB_TOKEN: 'ghs_supersecretvalue123', DB_PASSWORD: 'hunter2hunter2', MY_API_KEY: 'k-0123456789abcdef', HOME: '/home/me', SHORT_KEY: 'abc', EDITOR: 'vim' };
 
@@ -44,5 +44,34 @@ describe('secret redaction', () => {
     out += stream.flush();
     assert.doesNotMatch(out, /AAAA|BBBB/);
     assert.match(out, /\[REDACTED:private-key\]/);
+  });
+});
+
+describe('secret redaction in every form output takes', () => {
+  it('a secret with a quote or a backslash is caught inside JSON, escaped once or twice, and URL-encoded', () => {
+    const secret = 'pa"ss\\word-12345';
+    const r = createSecretRedactor({ DB_PASSWORD: secret });
+    const once = JSON.stringify({ message: `login with ${secret} failed` });
+    assert.equal(once.includes('pa\\"ss\\\\word-12345'), true, 'the escaped form is what --json prints');
+    assert.equal(r.redact(once), JSON.stringify({ message: 'login with [REDACTED:DB_PASSWORD] failed' }));
+    const twice = JSON.stringify({ raw: once });
+    assert.doesNotMatch(r.redact(twice), /pa.{0,6}ss.{0,6}word/);
+    assert.equal(r.redact(`?p=${encodeURIComponent(secret)}`), '?p=[REDACTED:DB_PASSWORD]');
+  });
+
+  it('passwords in URLs are replaced, user and host kept; ports, paths and e-mail addresses are not passwords', () => {
+    const r = createSecretRedactor({});
+    assert.equal(r.redact('DATABASE_URL=postgres://app:s3cr3t-pw@db.internal:5432/app'), 'DATABASE_URL=postgres://app:[REDACTED:url-password]@db.internal:5432/app');
+    assert.equal(r.redact('"redis://:hunter2hunter2@cache:6379"'), '"redis://:[REDACTED:url-password]@cache:6379"');
+    assert.equal(r.redact('mongodb+srv://u:p@ss@cluster0.example.net/db'), 'mongodb+srv://u:[REDACTED:url-password]@cluster0.example.net/db');
+    for (const plain of ['https://example.com:8080/x?to=a@b.com', 'mail me at dev@example.com', 'see http://host:3000/']) assert.equal(r.redact(plain), plain);
+  });
+
+  it('every variable whose name marks a secret counts, in any spelling; paths and sockets do not', () => {
+    const names = ['NPM_AUTHTOKEN', 'npm_config__authToken', 'GITHUBTOKEN', 'SLACK_WEBHOOK_URL', 'SENTRY_DSN', 'MY_APIKEY', 'AWS_SECRET_ACCESS_KEY', 'GH_PAT', 'DB_PASSPHRASE', 'SESSION_COOKIE', 'clientSecret', 'TOKEN_FOR_CI'];
+    for (const name of names) assert.equal(isSecretName(name), true, name);
+    for (const name of ['PWD', 'OLDPWD', 'HOME', 'PATH', 'SSH_AUTH_SOCK', 'EDITOR', 'KEYBOARD_LAYOUT', 'PASSENGER_COUNT', 'SLUICE_TRUSTED_HASH']) assert.equal(isSecretName(name), false, name);
+    const r = createSecretRedactor({ NPM_AUTHTOKEN: 'npm_abcdefgh12345678', PWD: '/work/project-folder' });
+    assert.equal(r.redact('token npm_abcdefgh12345678 in /work/project-folder'), 'token [REDACTED:NPM_AUTHTOKEN] in /work/project-folder');
   });
 });

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import * as v from 'valibot';
 import { createMemoryHost } from '../../core/host/memory-host.ts';
 import { createStateStore } from '../../core/store/state-store.ts';
+import { createKeyedMutex } from '../../core/queue/keyed-mutex.ts';
 import { yamlCodec } from '../../core/store/codec.ts';
 import { SluiceError } from '../../core/errors/sluice-error.ts';
 
@@ -132,7 +133,11 @@ describe('state store', () => {
   });
 
   it('serializes concurrent updates in one process without losing any', async () => {
-    const { store } = setup('count: 0\nhistory: []\n');
+    // As the kernel does: one process serializes its own updates in memory, so they never race each
+    // other for the file lock (which, polled by 25 updates with a 50 ms wait, failed on a loaded machine).
+    const host = createMemoryHost({ files: { '/project/state.yaml': 'count: 0\nhistory: []\n' } });
+    const mutex = createKeyedMutex();
+    const store = createStateStore({ host, lockWaitMs: 50, queue: { exclusive: (key, fn) => mutex.run(key, fn) } });
     await Promise.all(Array.from({ length: 25 }, (_, i) => store.update(file, (s) => ({ ...s, count: s.count + 1, history: [...s.history, String(i)] }))));
     const s = await store.read(file);
     assert.equal(s.count, 25);

@@ -1,6 +1,7 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnReaped } from '../helpers/reap-children.ts';
 import { repoRoot } from './repo-files.ts';
 
 /**
@@ -41,7 +42,8 @@ export interface CliResult {
 /** `sluice --cwd DIR ARGS` as a child process; no colour, no parse cache outside the test. */
 export function startSluice(dir: string, args: readonly string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<CliResult> } {
   const started = performance.now();
-  const child = spawn(process.execPath, [cliBundle(), '--cwd', dir, ...args], { env: { ...process.env, NO_COLOR: '1', SLUICE_NO_CACHE: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, killed when the test process ends: a hung run never outlives the suite.
+  const child = spawnReaped(process.execPath, [cliBundle(), '--cwd', dir, ...args], { env: { ...process.env, NO_COLOR: '1', SLUICE_NO_CACHE: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));

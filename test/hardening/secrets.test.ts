@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { tempDir } from '../sdlc/sdlc-fixture.ts';
+import { trustedEnv } from '../helpers/trusted-env.ts';
 import { runSluice } from './cli-bundle.ts';
 import { repoRoot } from './repo-files.ts';
 
@@ -39,7 +40,7 @@ const transcripts = (dir: string) =>
 describe('secrets are redacted end to end', () => {
   it('a delegate answer echoing secrets: the transcript, --json output and human output hold none of them', async () => {
     const dir = await leakyProject();
-    const env = { X_TOKEN, DB_PASSWORD };
+    const env = { X_TOKEN, DB_PASSWORD, ...(await trustedEnv(dir)) };
     const json = await runSluice(dir, ['delegate', '--to', 'shell', '--mode', 'analysis', '--json', 'say hi'], env);
     assert.equal(json.code, 0, json.stderr);
     assertClean('--json output', json.stdout);
@@ -60,7 +61,7 @@ describe('secrets are redacted end to end', () => {
 
   it('a failing delegate whose error quotes the secrets: the error line and the --json error hold none of them', async () => {
     const dir = await leakyProject();
-    const env = { X_TOKEN, DB_PASSWORD, LEAKY_EXIT: '1' };
+    const env = { X_TOKEN, DB_PASSWORD, LEAKY_EXIT: '1', ...(await trustedEnv(dir)) };
     const json = await runSluice(dir, ['delegate', '--to', 'shell', '--mode', 'analysis', '--json', 'say hi'], env);
     assert.equal(json.code, 1);
     assertClean('--json output of a failure', json.stdout + json.stderr);

@@ -3,6 +3,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/run-cli.ts';
+import { trustedEnv } from '../helpers/trusted-env.ts';
 import { evaluateScores, executeAny, improveAny, read, skillText, tuneProject } from './tune-harness.ts';
 
 const scriptBackends = ['--executor', 'script', '--evaluator', 'script', '--improver', 'script', '--allow-self-evaluation'];
@@ -55,7 +56,7 @@ describe('sluice tune on the command line', () => {
     const record = join(dir, 'calls');
     const fakes = resolve(import.meta.dirname, '../fixtures/bin');
     await writeFile(join(dir, 'sluice.config.yaml'), `delegates:\n  claude: { env: { FAKE_CLI_RECORD: ${JSON.stringify(record)} } }\n  agy: { env: { FAKE_CLI_RECORD: ${JSON.stringify(record)} } }\n`);
-    const r = await runCli(['tune', 'w', '--scenario', 'write it', '--preset', 'standard', '--cwd', dir, '--json'], { env: { PATH: `${fakes}:${process.env.PATH}` } });
+    const r = await runCli(['tune', 'w', '--scenario', 'write it', '--preset', 'standard', '--cwd', dir, '--json'], { env: { PATH: `${fakes}:${process.env.PATH}`, ...(await trustedEnv(dir)) } });
     assert.equal(r.code, 1, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.reason, 'error_limit_reached');

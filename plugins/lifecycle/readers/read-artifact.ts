@@ -5,6 +5,8 @@ import { jsonCodec, parseDataText, readDataText, realPathInside, SluiceError, ty
 /** Artifacts are written by agents; a reasonable one is far below this. */
 const MAX_ARTIFACT_BYTES = 4 * 1024 * 1024;
 
+const SYSTEM_CODES = new Set<string>(['FILE_NOT_REGULAR', 'FILE_ACCESS_DENIED', 'FILE_SYSTEM_READ_ONLY', 'DISK_FULL', 'FILE_IO_FAILED']);
+
 export function artifactInvalid(file: string, field: string | undefined, message: string): SluiceError {
   return new SluiceError('ARTIFACT_INVALID', { file, field, message });
 }
@@ -18,7 +20,8 @@ export async function readArtifactText(host: Host, root: string, file: string): 
     return await readDataText(host, await realPathInside(host, root, file, 'artifact'), { display: file, maxBytes: MAX_ARTIFACT_BYTES });
   } catch (error) {
     if (error instanceof SluiceError && error.code === 'FILE_NOT_FOUND') throw new SluiceError('ARTIFACT_MISSING', { file, message: 'the stage has not written this file' });
-    if (error instanceof SluiceError) throw artifactInvalid(file, error.field, error.detail);
+    // What the system refused (a FIFO, permissions) is not the artifact's content being wrong: keep its code.
+    if (error instanceof SluiceError && !SYSTEM_CODES.has(error.code)) throw artifactInvalid(file, error.field, error.detail);
     throw error;
   }
 }

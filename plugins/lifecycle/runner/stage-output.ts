@@ -1,5 +1,5 @@
 import { join } from 'pathe';
-import type { DelegateResult, Host } from '../../../core/index.ts';
+import { realPathInside, type DelegateResult, type Host } from '../../../core/index.ts';
 import { artifactInvalid } from '../readers/read-artifact.ts';
 import type { StagePrompt } from './stage-prompts.ts';
 
@@ -11,7 +11,8 @@ export async function writeStageOutput(host: Host, root: string, artifactDir: st
   const name = prompt.meta.output;
   if (!name) return undefined;
   const file = `${artifactDir}/${name}`;
-  const path = join(root, file);
+  // Through a symlinked artifact folder the write would land outside the project: refused.
+  const path = await realPathInside(host, root, file, 'artifact');
   if (prompt.meta.output_format === 'json') {
     const value = result.json ?? parseJsonReply(result.text, file);
     await host.writeAtomic(path, `${JSON.stringify(value, null, 2)}\n`);

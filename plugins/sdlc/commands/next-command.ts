@@ -21,6 +21,11 @@ export const nextCommand = defineCommand({
       signal,
     });
     const { human, data } = renderNext(report, io.style);
+    if (report.run) {
+      const { reportToCi } = await import('../ci/ci-report.ts');
+      const { phaseTitle } = await import('./render-results.ts');
+      await reportToCi({ host: kernel.host, io, cwd: kernel.projectRoot, command: 'next', project: kernel.projectRoot.split('/').at(-1) ?? '', phase: report.run.phase, phaseTitle: phaseTitle(report.phase), verdict: report.status, results: report.run.results });
+    }
     return { exitCode: report.exitCode, data, human };
   },
 });

@@ -1,5 +1,6 @@
 import { resolveInside, SluiceError, type Kernel } from '../../../core/index.ts';
 import type { CommandGateInput } from '../../../gates/command-gate.ts';
+import type { ProfileGateInput } from './profile-gate-input.ts';
 import type { CompletenessInput } from '../../../gates/completeness-gate.ts';
 import type { ComplianceCheck, ComplianceInput } from '../../../gates/compliance-gate.ts';
 import type { ConsistencyInput } from '../../../gates/consistency-gate.ts';
@@ -103,7 +104,7 @@ export function planPhaseGates(kernel: Kernel, project: SdlcProject, phase: Phas
     if (g.type === 'command') {
       plan.push({ type: 'command', input: { projectRoot: root, id: g.id, argv: g.argv ?? [], ...(g.severity ? { severity: g.severity } : {}), ...(g.description ? { description: g.description } : {}), ...(g.timeout_seconds ? { timeoutMs: g.timeout_seconds * 1000 } : {}) } satisfies CommandGateInput });
     } else {
-      plan.push({ type: g.type, input: { ...(g.with ?? {}), projectRoot: root, phase: key, id: g.id, ...(g.severity ? { severity: g.severity } : {}) } });
+      plan.push({ type: g.type, input: { ...(g.with ?? {}), projectRoot: root, phase: key, id: g.id, ...(g.severity ? { severity: g.severity } : {}) } satisfies ProfileGateInput });
     }
   }
 

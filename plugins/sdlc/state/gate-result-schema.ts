@@ -9,6 +9,8 @@ export const GateResultSchema = v.pipe(
     gate: v.pipe(v.string(), v.description('Gate identifier, e.g. G1-integrity, G4-compliance, or a command gate id.')),
     id: v.optional(v.pipe(v.string(), v.description('Stable id of this result; the id `sluice next --approve` takes for a manual result.'))),
     artifact: v.optional(v.pipe(v.string(), v.description('Artifact checked, relative to the phase artifact folder (or the repo root for `root: repo` artifacts).'))),
+    file: v.optional(v.pipe(v.string(), v.description('The file the result is about, relative to the project root (CI annotations point there).'))),
+    line: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description('The line of `file` the result is about (the first problem found).'))),
     check: v.optional(v.pipe(v.string(), v.description('What was checked when it is not an artifact (a prose exit condition, a metric, a command).'))),
     passed: v.pipe(v.nullable(v.boolean()), v.description('true passed, false failed, null = a person must judge it (manual review).')),
     message: v.pipe(v.string(), v.description('Human-readable explanation.')),

@@ -1,0 +1,71 @@
+import { isAbsolute, join } from 'pathe';
+import type { SluiceConfig } from '../config/config-schema.ts';
+import type { DelegateSettings } from '../delegate/contract.ts';
+import type { Host } from '../host/host.ts';
+import { canonicalJson, sha256, type TrustSubject } from './trust-subject.ts';
+
+/**
+ * Delegate settings that only tune a run (model, limits, output format). Every other key — the
+ * command, its arguments, its environment, and keys sluice does not know — can change what runs,
+ * so a delegate that sets one needs the workspace's trust. Unknown keys fail closed on purpose.
+ */
+export const DATA_ONLY_DELEGATE_KEYS: ReadonlySet<string> = new Set(['model', 'timeout', 'retries', 'killGrace', 'outputFormat', 'promptVia', 'output', 'file']);
+
+/** The settings of a delegate that decide what runs, or undefined when it runs only what the user installed. */
+export function delegateCodeSettings(settings: DelegateSettings | undefined): Record<string, unknown> | undefined {
+  const code = Object.entries(settings ?? {}).filter(([key, value]) => value !== undefined && !DATA_ONLY_DELEGATE_KEYS.has(key));
+  return code.length === 0 ? undefined : Object.fromEntries(code);
+}
+
+export async function delegateSubject(file: string, backend: string, settings: DelegateSettings | undefined): Promise<TrustSubject | undefined> {
+  const code = delegateCodeSettings(settings);
+  if (!code) return undefined;
+  const line = [code.command, ...((code.args as string[] | undefined) ?? [])].filter((x) => typeof x === 'string').join(' ');
+  const extra = Object.keys(code).filter((k) => k !== 'command' && k !== 'args');
+  return { file, what: `delegates.${backend}`, shows: `${line || `${backend} (installed)`}${extra.length ? ` (with ${extra.join(', ')})` : ''}`, hash: await sha256(canonicalJson(code)) };
+}
+
+/** A command a gate would run (argv, no shell), fingerprinted by its argv alone. */
+export async function commandSubject(file: string, what: string, argv: readonly string[]): Promise<TrustSubject> {
+  return { file, what, shows: argv.join(' '), hash: await sha256(canonicalJson(argv)) };
+}
+
+const isPathSpecifier = (spec: string) => spec.startsWith('.') || isAbsolute(spec);
+
+/** A config plugin, fingerprinted by its specifier and the bytes of the module file it resolves to. */
+export async function pluginSubject(host: Host, projectRoot: string, file: string, index: number, spec: string): Promise<TrustSubject> {
+  let path: string | undefined;
+  try {
+    path = isPathSpecifier(spec) ? join(projectRoot, spec) : await host.resolveModule?.(spec, projectRoot);
+  } catch {
+    path = undefined;
+  }
+  let content = 'unresolved';
+  if (path !== undefined) {
+    try {
+      content = await sha256(await host.readBytes(path, { maxBytes: 16 * 1024 * 1024 }));
+    } catch {
+      content = 'unreadable';
+    }
+  }
+  return { file, what: `plugins[${index}]`, shows: path !== undefined && !isPathSpecifier(spec) ? `${spec} (${path})` : spec, hash: await sha256(`${spec}\u0000${content}`) };
+}
+
+export async function pluginSubjects(host: Host, projectRoot: string, file: string, specs: readonly string[]): Promise<TrustSubject[]> {
+  return Promise.all(specs.map((spec, i) => pluginSubject(host, projectRoot, file, i, spec)));
+}
+
+/**
+ * Everything in the config that runs code: its plugins and delegates with a configured command,
+ * plus the config file as a whole whenever there is any (a plugin reads the rest of it).
+ */
+export async function configSubjects(host: Host, projectRoot: string, config: SluiceConfig, configPath: string | undefined, display: string): Promise<TrustSubject[]> {
+  if (configPath === undefined) return [];
+  const out = await pluginSubjects(host, projectRoot, display, config.plugins);
+  for (const [backend, settings] of Object.entries(config.delegates ?? {})) {
+    const s = await delegateSubject(display, backend, settings);
+    if (s) out.push(s);
+  }
+  if (out.length > 0) out.push({ file: display, what: '(whole file)', shows: 'its other settings', hash: await sha256(await host.readBytes(configPath)) });
+  return out;
+}

@@ -1,0 +1,37 @@
+import { realpathSync } from 'node:fs';
+import { basename } from 'node:path';
+import { configSubjects, createWorkspaceTrust, makeManifest, TRUSTED_HASH_ENV, type Host, type LoadedConfig, type WorkspaceTrust } from '../../../core/index.ts';
+import { openTrustStore, trustStorePath } from './trust-store.ts';
+
+/**
+ * Commands that never need project code: they read records and print them, or guard the agent.
+ * They never load config plugins, so an untrusted workspace cannot run code through them (the
+ * SessionStart hook runs `handoff` on every session).
+ */
+export const COMMANDS_WITHOUT_PROJECT_CODE: ReadonlySet<string> = new Set(['status', 'audit', 'report', 'handoff', 'specs', 'schema', 'profile', 'trust', 'guard', 'hooks']);
+
+/** The user's workspace trust for one project: its content now, the user's store, and the CI hash. */
+export function cliWorkspaceTrust(host: Host, projectRoot: string, loaded: LoadedConfig): WorkspaceTrust {
+  const configDisplay = loaded.file === undefined ? 'sluice.config.yaml' : basename(loaded.file);
+  const env = host.envAll();
+  const key = (() => {
+    try {
+      return realpathSync(projectRoot);
+    } catch {
+      return projectRoot;
+    }
+  })();
+  let store: ReturnType<typeof openTrustStore> | undefined;
+  const open = () => (store ??= openTrustStore(env, key));
+  return createWorkspaceTrust({
+    async manifest() {
+      const { profileTrustSubjects } = await import('../../sdlc/profile/profile-trust-subjects.ts');
+      return makeManifest([...(await configSubjects(host, projectRoot, loaded.config, loaded.file, configDisplay)), ...(await profileTrustSubjects(host, projectRoot))]);
+    },
+    record: async () => open().get(key),
+    expectedHash: env[TRUSTED_HASH_ENV],
+    grant: async (manifest) => open().set(key, { hash: manifest.hash, subjects: manifest.subjects, trustedAt: host.now().toISOString() }),
+    revoke: async () => open().remove(key),
+    storePath: trustStorePath(env),
+  });
+}

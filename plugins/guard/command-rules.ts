@@ -1,0 +1,154 @@
+import { allow, stricter, type Decision } from './decision.ts';
+import { checkDestination, checkRead, checkRecursive, checkWrite, type ShellScope } from './path-checks.ts';
+import type { ShellWord } from './shell-words.ts';
+import { operands, type Unwrapped } from './unwrap-command.ts';
+
+/**
+ * What one simple command would do to sluice's records, judged by what the command is: writers
+ * (rm, mv, cp, tee, sed -i …) on protected paths are denied; sluice's person-only commands (trust,
+ * --sign) are denied and its approvals asked; a lifecycle commit made by hand is denied; an unknown
+ * program given a protected path is asked about, since sluice cannot tell whether it writes it.
+ */
+export interface CommandJudge {
+  scope: ShellScope;
+  /** The whole command line, for text the parser leaves out of words (heredoc bodies). */
+  rawText: string;
+  /** Judges a nested shell string (`sh -c`, `eval`). */
+  nested(text: string, scope: ShellScope): Decision;
+}
+
+const deny = (reason: string): Decision => ({ verdict: 'deny', reason });
+const ask = (reason: string): Decision => ({ verdict: 'ask', reason });
+const all = (ds: Decision[]): Decision => ds.reduce(stricter, allow);
+
+const MENTIONS_RECORD = /\.sdlc\b|\.sluice\b|\.prizmkit\/state|sluice\.config|allowed_signers|config\/sluice/i;
+const TRAILER = /lifecycle-requirement/i;
+const REMOVERS = new Set(['rm', 'unlink', 'shred', 'rmdir', 'truncate', 'touch', 'mkdir', 'tee', 'chattr', 'setfacl']);
+const MODE_SETTERS = new Set(['chmod', 'chown', 'chgrp']);
+const COPIERS = new Set(['cp', 'install', 'rsync', 'scp']);
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish']);
+const INTERPRETERS = new Set(['python', 'python3', 'python2', 'node', 'deno', 'bun', 'php', 'perl', 'ruby', 'Rscript', 'osascript', 'lua', 'tsx']);
+const CODE_FLAGS = new Set(['-c', '-e', '-E', '--eval', '-p', '--print', '-r']);
+/** Programs that only read their file operands. */
+const READERS = new Set(['cat', 'less', 'more', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'wc', 'diff', 'cmp', 'ls', 'stat', 'file', 'sha256sum', 'sha1sum', 'md5sum', 'shasum', 'jq', 'bat', 'tree', 'echo', 'printf', 'test', '[', '[[', 'realpath', 'readlink', 'basename', 'dirname', 'du', 'sort', 'uniq', 'cut', 'awk', 'column', 'nl', 'od', 'xxd', 'hexdump', 'strings', 'sluice']);
+
+export function judgeCommand(cmd: Unwrapped, j: CommandJudge): Decision {
+  const { name, argv } = cmd;
+  const reads = all(argv.slice(1).map((w) => checkRead(w, j.scope)));
+  return stricter(reads, judgeByName(name, argv, j));
+}
+
+function judgeByName(name: string, argv: ShellWord[], j: CommandJudge): Decision {
+  const s = j.scope;
+  if (REMOVERS.has(name) || MODE_SETTERS.has(name)) {
+    const { options, operands: ops } = operands(argv, new Set(['-s', '--size', '-m', '--mode', '-r', '--reference']));
+    const recursive = options.some((o) => /^-[a-zA-Z]*[rR]|^--recursive$/.test(o));
+    const targets = MODE_SETTERS.has(name) && !options.some((o) => o.startsWith('--reference')) ? ops.slice(1) : ops;
+    return all(targets.map((w) => (recursive ? checkRecursive(w, s) : checkWrite(w, s))));
+  }
+  if (COPIERS.has(name) || name === 'mv' || name === 'ln') return judgeCopy(name, argv, s);
+  if (name === 'dd') return all(argv.filter((w) => w.text.startsWith('of=')).map((w) => checkWrite({ ...w, text: w.text.slice(3) }, s)));
+  if (name === 'sed' || name === 'perl' || name === 'ruby' || name === 'yq') {
+    const inPlace = argv.slice(1).some((w) => /^-i|^--in-place|^-[a-zA-Z]*i/.test(w.text) && !w.text.startsWith('--inc'));
+    if (inPlace) {
+      const { operands: ops, values } = operands(argv, new Set(['-e', '-f', '--expression', '--file']));
+      const files = name === 'sed' && values.size === 0 ? ops.slice(1) : name === 'perl' || name === 'ruby' ? ops : ops.slice(name === 'yq' ? 1 : 0);
+      return stricter(all(files.map((w) => checkWrite(w, s))), inlineCode(name, argv));
+    }
+    if (name === 'sed' || name === 'yq') return allow; // without -i they only print
+  }
+  if (SHELLS.has(name)) {
+    const at = argv.findIndex((w, i) => i > 0 && /^-[a-z]*c$/.test(w.text));
+    if (at < 0) return allow;
+    const code = argv[at + 1];
+    if (!code) return allow;
+    return code.dynamic ? ask(`${name} -c runs a command computed at run time`) : j.nested(code.text, s);
+  }
+  if (name === 'eval') return argv.slice(1).some((w) => w.dynamic) ? ask('eval runs a command computed at run time') : j.nested(argv.slice(1).map((w) => w.text).join(' '), s);
+  if (INTERPRETERS.has(name)) return inlineCode(name, argv);
+  if (name === 'find') return judgeFind(argv, s);
+  if (name === 'git') return judgeGit(argv, j);
+  if (name === 'ssh-keygen') return argv.some((w, i) => w.text === '-Y' && argv[i + 1]?.text === 'sign') ? deny('ssh-keygen -Y sign makes a signature with the person\'s key: only the person signs approvals') : allow;
+  if (name === 'sluice') return judgeSluice(argv);
+  if (name === 'xargs') return allow;
+  if (READERS.has(name)) return allow;
+  // Any other program handed one of sluice's records may write it: ask the person.
+  const given = argv.slice(1).map((w) => ({ w, d: checkWrite(w, s) })).find((x) => x.d.verdict !== 'allow' && !x.w.dynamic);
+  return given ? ask(`${name} is given ${given.w.text}; sluice cannot tell whether it changes it (${given.d.reason})`) : allow;
+}
+
+/** `python -c CODE`, `node -e CODE`: code that names a record is asked about; other code is invisible to the guard. */
+function inlineCode(name: string, argv: ShellWord[]): Decision {
+  const code = argv.find((w, i) => i > 0 && CODE_FLAGS.has(argv[i - 1]!.text));
+  return code && MENTIONS_RECORD.test(code.text) ? ask(`${name} runs inline code that names sluice's records`) : allow;
+}
+
+function judgeCopy(name: string, argv: ShellWord[], s: ShellScope): Decision {
+  const { operands: ops, values, options } = operands(argv, new Set(['-t', '--target-directory', '-S', '--suffix', '-m', '--mode', '-o', '-g', '-e']));
+  const targetOpt = values.get('-t') ?? values.get('--target-directory') ?? inlineTarget(options);
+  const dest = targetOpt ?? ops.at(-1);
+  const sources = targetOpt ? ops : ops.slice(0, -1);
+  if (!dest) return allow;
+  let d = checkDestination(dest, sources, s);
+  if (name === 'mv') d = stricter(d, all(sources.map((w) => checkRecursive(w, s, 'the moved path'))));
+  if (name === 'rsync' && options.some((o) => o.startsWith('--delete'))) d = stricter(d, checkRecursive(dest, s));
+  if (name === 'ln') {
+    const linked = sources.find((w) => checkWrite(w, s).verdict !== 'allow');
+    if (linked) d = stricter(d, ask(`a link to ${linked.text} would let later writes reach sluice's records`));
+  }
+  return d;
+}
+
+function inlineTarget(options: string[]): ShellWord | undefined {
+  const o = options.find((x) => x.startsWith('--target-directory='));
+  return o ? { text: o.slice('--target-directory='.length), dynamic: false, substitutions: [] } : undefined;
+}
+
+const FIND_ACTIONS = /^-(delete|exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/;
+
+function judgeFind(argv: ShellWord[], s: ShellScope): Decision {
+  if (!argv.some((w) => FIND_ACTIONS.test(w.text))) return allow;
+  const roots: ShellWord[] = [];
+  for (const w of argv.slice(1)) {
+    if (/^[-(!]/.test(w.text)) break;
+    roots.push(w);
+  }
+  return all((roots.length ? roots : [{ text: '.', dynamic: false, substitutions: [] }]).map((w) => checkRecursive(w, s)));
+}
+
+const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace']);
+const GIT_PATH_WRITERS = new Set(['checkout', 'restore', 'rm', 'mv', 'reset', 'stash', 'clean', 'switch']);
+
+function judgeGit(argv: ShellWord[], j: CommandJudge): Decision {
+  let i = 1;
+  while (i < argv.length && argv[i]!.text.startsWith('-')) i += GIT_VALUED.has(argv[i]!.text) ? 2 : 1;
+  const sub = argv[i]?.text;
+  const rest = argv.slice(i);
+  if (sub === 'commit') {
+    if (rest.some((w) => TRAILER.test(w.text)) || TRAILER.test(j.rawText)) return deny('a commit carrying the Lifecycle-Requirement trailer is a lifecycle commit: only `sluice lifecycle` makes it, after its checks and grant');
+    if (rest.some((w) => /^(-S|--gpg-sign)/.test(w.text))) return ask('git commit -S signs with the person\'s key');
+    return allow;
+  }
+  if (!sub || !GIT_PATH_WRITERS.has(sub)) return allow;
+  const { operands: ops, options } = operands(rest, new Set(['-m', '--message', '-b', '-B', '--source', '-s']));
+  const paths = sub === 'checkout' || sub === 'switch' ? ops.filter((w) => checkWrite(w, j.scope).verdict !== 'allow' || w.text === '.') : ops.filter((w) => w.text !== 'push' && w.text !== 'save');
+  const wholeTree = (sub === 'reset' && options.includes('--hard')) || sub === 'clean' || (sub === 'stash' && paths.length === 0 && !['list', 'show', 'pop', 'apply', 'drop'].includes(ops[0]?.text ?? ''));
+  const cwd: ShellWord = { text: '.', dynamic: false, substitutions: [] };
+  return all([...paths.map((w) => checkRecursive(w, j.scope)), ...(wholeTree ? [checkRecursive(cwd, j.scope, `git ${sub} on the work tree`)] : [])]);
+}
+
+const SLUICE_VALUED = new Set(['--cwd', '--concurrency']);
+
+function judgeSluice(argv: ShellWord[]): Decision {
+  let i = 1;
+  while (i < argv.length && argv[i]!.text.startsWith('-')) i += SLUICE_VALUED.has(argv[i]!.text) ? 2 : 1;
+  const sub = argv[i]?.text;
+  const words = argv.map((w) => w.text);
+  if (sub === 'trust') return deny('`sluice trust` decides which project code may run: only the person runs it, in their own terminal');
+  if (words.some((w) => w === '--sign' || w.startsWith('--sign='))) return deny('--sign signs with the person\'s SSH key: only the person signs, in their own terminal');
+  if (sub === 'next' && words.some((w) => w === '--confirmed' || w === '--approve' || w.startsWith('--approve='))) return ask('this records a human approval of the phase');
+  if (sub === 'skip' || sub === 'reenter') return ask(`sluice ${sub} moves the project between phases on a person's say-so`);
+  if (sub === 'hooks') return ask('this changes the Claude Code hooks that guard sluice\'s records');
+  if (sub === 'init' && words.includes('--force')) return ask('sluice init --force replaces the project\'s records');
+  return allow;
+}

@@ -1,0 +1,61 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { allow, stricter, type Decision } from './decision.ts';
+import { protectedPath, protectedRead, type GuardPlaces } from './protected-paths.ts';
+import { absolutePath, pathsOf } from './resolve-path.ts';
+import { needsParsing } from './shell-prefilter.ts';
+
+/** The fields of Claude Code's PreToolUse payload the guard reads. */
+export interface PreToolUsePayload {
+  hook_event_name?: string;
+  tool_name?: string;
+  tool_input?: Record<string, unknown>;
+  cwd?: string;
+}
+
+export interface GuardEnv {
+  projectDir: string;
+  places: GuardPlaces;
+}
+
+/** The project (CLAUDE_PROJECT_DIR, else the payload's cwd) and sluice's user config folder. */
+export function guardEnv(payload: PreToolUsePayload, env: Record<string, string | undefined>, cwd: string): GuardEnv {
+  const projectDir = absolutePath(env.CLAUDE_PROJECT_DIR || payload.cwd || cwd, cwd);
+  const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  return { projectDir, places: { userConfigDir: absolutePath(join(configHome, 'sluice'), '/') } };
+}
+
+const EDIT_TOOLS: Record<string, string> = { Write: 'file_path', Edit: 'file_path', MultiEdit: 'file_path', NotebookEdit: 'notebook_path' };
+const READ_TOOLS: Record<string, string> = { Read: 'file_path', Grep: 'path', Glob: 'path', NotebookRead: 'notebook_path', LS: 'path' };
+
+function field(input: Record<string, unknown> | undefined, name: string): string | undefined {
+  const v = input?.[name];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** The guard's answer for one tool call. */
+export async function decideTool(payload: PreToolUsePayload, env: GuardEnv): Promise<Decision> {
+  const tool = payload.tool_name ?? '';
+  const cwd = absolutePath(payload.cwd || env.projectDir, env.projectDir);
+  const editField = EDIT_TOOLS[tool];
+  if (editField) {
+    const target = field(payload.tool_input, editField);
+    if (!target) return { verdict: 'ask', reason: `${tool} without a ${editField}: sluice's guard cannot tell what it writes` };
+    return pathsOf(target, cwd).reduce<Decision>((d, p) => stricter(d, protectedPath(p, env.places) ?? allow), allow);
+  }
+  const readField = READ_TOOLS[tool];
+  if (readField) {
+    const target = field(payload.tool_input, readField);
+    return target ? pathsOf(target, cwd).reduce<Decision>((d, p) => stricter(d, protectedRead(p, env.places) ?? allow), allow) : allow;
+  }
+  if (tool === 'Bash') {
+    const command = field(payload.tool_input, 'command');
+    if (!command) return allow;
+    // Working inside the records' folders, every relative path may be one of them.
+    const inside = pathsOf('.', cwd).some((p) => /\/(\.sdlc|\.sluice|\.prizmkit|\.claude)(\/|$)/.test(p) || protectedRead(p, env.places) !== undefined);
+    if (!inside && !needsParsing(command, env.projectDir)) return allow;
+    const { judgeShell } = await import('./shell-guard.ts');
+    return judgeShell(command, { cwd, projectDir: env.projectDir, places: env.places });
+  }
+  return allow;
+}

@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import { decideTool, guardEnv, type PreToolUsePayload } from './decide-tool.ts';
+import type { Decision } from './decision.ts';
+
+/**
+ * `sluice guard`, Claude Code's PreToolUse hook: the payload on stdin, the decision on stdout as
+ * the documented hookSpecificOutput. No objection prints nothing, so Claude Code's own permission
+ * rules still apply (an "allow" would skip them). Always exits 0: a hook that fails is ignored by
+ * Claude Code, so trouble is answered with "ask", never with silence.
+ */
+export function formatDecision(d: Decision): string {
+  if (d.verdict === 'allow') return '';
+  const output = { hookEventName: 'PreToolUse', permissionDecision: d.verdict, permissionDecisionReason: `sluice guard: ${d.reason ?? 'this touches sluice\'s records'}` };
+  return `${JSON.stringify({ hookSpecificOutput: output })}\n`;
+}
+
+export async function guardMain(): Promise<number> {
+  let decision: Decision;
+  try {
+    const payload = JSON.parse(readFileSync(0, 'utf8')) as PreToolUsePayload;
+    if (payload === null || typeof payload !== 'object') throw new Error('the payload is not a JSON object');
+    if (payload.hook_event_name !== undefined && payload.hook_event_name !== 'PreToolUse') return 0;
+    decision = await decideTool(payload, guardEnv(payload, process.env, process.cwd()));
+  } catch (e) {
+    decision = { verdict: 'ask', reason: `the hook payload could not be judged (${e instanceof Error ? e.message : String(e)})` };
+  }
+  process.stdout.write(formatDecision(decision));
+  return 0;
+}

@@ -1,0 +1,51 @@
+import type { ShellNode } from '@ericcornelissen/bash-parser';
+
+/** One word of a parsed command: its text after quote removal, and whether the shell computes it. */
+export interface ShellWord {
+  text: string;
+  /** Has an expansion ($VAR, $(...), `...`, $((...))) or glob/brace characters: its value is only known at run time. */
+  dynamic: boolean;
+  /** Command substitutions inside the word, as parsed scripts (undefined when the inner text did not parse). */
+  substitutions: (ShellNode | undefined)[];
+}
+
+export interface ShellRedirect {
+  op: string;
+  file: ShellWord;
+}
+
+const GLOB = /[*?[{]/;
+
+export function toWord(node: ShellNode): ShellWord {
+  const expansions = (node.expansion as ShellNode[] | undefined) ?? [];
+  const text = String(node.text ?? '');
+  return {
+    text,
+    dynamic: expansions.length > 0 || GLOB.test(text),
+    substitutions: expansions.filter((e) => e.type === 'CommandExpansion').map((e) => e.commandAST as ShellNode | undefined),
+  };
+}
+
+/** The words and redirections of a simple command, in order, with its leading assignments apart. */
+export function commandParts(node: ShellNode): { assignments: ShellWord[]; words: ShellWord[]; redirects: ShellRedirect[]; heredoc: boolean } {
+  const assignments: ShellWord[] = [];
+  const words: ShellWord[] = [];
+  const redirects: ShellRedirect[] = [];
+  let heredoc = false;
+  const take = (item: ShellNode) => {
+    if (item.type === 'Redirect') redirects.push({ op: String((item.op as ShellNode).text), file: toWord(item.file as ShellNode) });
+    else if (item.type === 'AssignmentWord') assignments.push(toWord(item));
+    else if (item.type === 'dless' || item.type === 'dlessdash') heredoc = true;
+    else words.push(toWord(item));
+  };
+  for (const item of (node.prefix as ShellNode[] | undefined) ?? []) take(item);
+  if (node.name) take(node.name as ShellNode);
+  for (const item of (node.suffix as ShellNode[] | undefined) ?? []) take(item);
+  return { assignments, words, redirects, heredoc };
+}
+
+/** Redirections that write their file (`>`, `>>`, `>|`, `<>`, `&>`, `>&` onto a name). */
+export function writesFile(r: ShellRedirect): boolean {
+  if (r.op === '>&' || r.op === '&>' || r.op === '&>>') return !/^(\d+|-)$/.test(r.file.text);
+  return r.op === '>' || r.op === '>>' || r.op === '>|' || r.op === '<>';
+}

@@ -1,0 +1,91 @@
+import { basename } from 'node:path';
+import type { ShellWord } from './shell-words.ts';
+
+/**
+ * The command a line really runs, past wrappers that run another command with the same arguments:
+ * `env X=1 sluice trust`, `sudo rm`, `npx sluice`, `node dist/sluice.mjs`, `timeout 5 rm`.
+ * Returns the argv from the real command on (its first word's basename as `name`).
+ */
+export interface Unwrapped {
+  name: string;
+  argv: ShellWord[];
+}
+
+/** Wrappers and how many words each takes before the wrapped command (options with a value). */
+const WRAPPER_VALUE_OPTIONS: Record<string, Set<string>> = {
+  env: new Set(['-u', '--unset', '-C', '--chdir', '-S', '--split-string']),
+  sudo: new Set(['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-U']),
+  doas: new Set(['-u', '-C']),
+  nice: new Set(['-n']),
+  ionice: new Set(['-c', '-n', '-p']),
+  timeout: new Set(['-s', '--signal', '-k', '--kill-after']),
+  stdbuf: new Set(['-i', '-o', '-e']),
+  npx: new Set(['-p', '--package', '-c', '--call']),
+  bunx: new Set(['-p', '--package']),
+  pnpx: new Set([]),
+  command: new Set([]),
+  builtin: new Set([]),
+  exec: new Set(['-a']),
+  nohup: new Set([]),
+  time: new Set(['-f', '-o']),
+  setsid: new Set([]),
+  chronic: new Set([]),
+  unbuffer: new Set([]),
+};
+/** Wrappers whose first operand is not the command (timeout's duration). */
+const SKIP_OPERAND = new Set(['timeout']);
+const RUNNERS = new Set(['node', 'tsx', 'bun', 'deno']);
+const PACKAGE_EXEC = new Set(['npm', 'pnpm', 'yarn']);
+const SLUICE_SCRIPT = /(^|\/)(sluice(\.m?js)?|plugins\/cli\/main\.ts)$/;
+
+export function unwrapCommand(words: ShellWord[]): Unwrapped | undefined {
+  let i = 0;
+  for (let guard = 0; guard < 16 && i < words.length; guard++) {
+    const first = words[i]!;
+    if (first.dynamic) return undefined;
+    const name = basename(first.text);
+    const valueOptions = WRAPPER_VALUE_OPTIONS[name];
+    if (valueOptions) {
+      i++;
+      while (i < words.length && (words[i]!.text.startsWith('-') || (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.text)))) {
+        if (words[i]!.text === '--') {
+          i++;
+          break;
+        }
+        i += valueOptions.has(words[i]!.text) ? 2 : 1;
+      }
+      if (SKIP_OPERAND.has(name)) i++;
+      continue;
+    }
+    if (PACKAGE_EXEC.has(name) && ['exec', 'x', 'dlx'].includes(words[i + 1]?.text ?? '')) {
+      i += 2;
+      while (i < words.length && words[i]!.text.startsWith('-')) i++;
+      continue;
+    }
+    if (RUNNERS.has(name)) {
+      let j = i + 1;
+      while (j < words.length && words[j]!.text.startsWith('-')) j++;
+      if (words[j] && name === 'deno' && words[j]!.text === 'run') for (j++; j < words.length && words[j]!.text.startsWith('-'); ) j++;
+      if (words[j] && !words[j]!.dynamic && SLUICE_SCRIPT.test(words[j]!.text)) return { name: 'sluice', argv: words.slice(j) };
+    }
+    return { name: name.replace(/\.m?js$/, ''), argv: words.slice(i) };
+  }
+  return undefined;
+}
+
+/** Splits a command's arguments into options and operands; `valued` options take the next word. */
+export function operands(argv: ShellWord[], valued: ReadonlySet<string> = new Set()): { options: string[]; operands: ShellWord[]; values: Map<string, ShellWord> } {
+  const options: string[] = [];
+  const out: ShellWord[] = [];
+  const values = new Map<string, ShellWord>();
+  let afterDashes = false;
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i]!;
+    if (!afterDashes && w.text === '--') afterDashes = true;
+    else if (!afterDashes && w.text.startsWith('-') && w.text !== '-') {
+      options.push(w.text);
+      if (valued.has(w.text) && argv[i + 1]) values.set(w.text, argv[++i]!);
+    } else out.push(w);
+  }
+  return { options, operands: out, values };
+}

@@ -1,0 +1,43 @@
+import { dirname, relative, resolve } from 'pathe';
+import type { CommandIO, GateResult, Host } from '../../../core/index.ts';
+import { gateAnnotations } from './github-annotations.ts';
+import { jobSummary } from './job-summary.ts';
+import { gateJunitXml } from './junit-xml.ts';
+
+export interface CiReportInput {
+  host: Host;
+  io: CommandIO;
+  cwd: string;
+  command: 'gate' | 'next';
+  project: string;
+  phase: string;
+  phaseTitle: string;
+  verdict: string;
+  results: readonly GateResult[];
+  /** `--junit FILE`, relative to the working directory. */
+  junit?: string;
+}
+
+/**
+ * What a CI system gets from a gate run: under GitHub Actions a job summary and annotations for
+ * failing MUST (error) and SHOULD (warning) rows; anywhere, JUnit XML when asked. The runner reads
+ * workflow commands from the step's output: stdout normally, stderr under --json (stdout is the document).
+ */
+export async function reportToCi(o: CiReportInput): Promise<void> {
+  if (o.junit) {
+    const file = resolve(o.cwd, o.junit);
+    await o.host.mkdir(dirname(file));
+    await o.host.writeAtomic(file, gateJunitXml({ project: o.project, phase: o.phase, results: o.results, time: o.host.now().toISOString() }));
+  }
+  if (o.host.env('GITHUB_ACTIONS') !== 'true') return;
+  // Annotations name files from the repository root; the project may be a subfolder of it.
+  const workspace = o.host.env('GITHUB_WORKSPACE');
+  const sub = workspace ? relative(workspace, o.cwd) : '';
+  const prefix = sub && !sub.startsWith('..') ? `${sub}/` : '';
+  for (const line of gateAnnotations(o.results, o.phase, prefix)) (o.io.json ? o.io.warn : o.io.print).call(o.io, line);
+  const summaryPath = o.host.env('GITHUB_STEP_SUMMARY');
+  if (!summaryPath) return;
+  const writer = await o.host.openWriter(summaryPath, { append: true });
+  writer.write(`${jobSummary({ command: o.command, phaseTitle: o.phaseTitle, verdict: o.verdict, results: o.results })}\n`);
+  await writer.close();
+}

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { cliBundle } from '../hardening/cli-bundle.ts';
+import { repoRoot } from '../hardening/repo-files.ts';
+
+interface Recorded {
+  name: string;
+  expect: 'allow' | 'ask' | 'deny';
+  payload: Record<string, unknown>;
+}
+
+interface GuardRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let base: string;
+let project: string;
+let config: string;
+
+function runGuard(input: string, cwd: string): Promise<GuardRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliBundle(), 'guard'], { cwd, env: { ...process.env, CLAUDE_PROJECT_DIR: project, XDG_CONFIG_HOME: config }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+/** The decision as Claude Code reads it: no output is no objection. */
+function verdictOf(run: GuardRun): { verdict: string; reason?: string } {
+  assert.equal(run.code, 0, `the guard exits 0 (stderr: ${run.stderr})`);
+  if (run.stdout.trim() === '') return { verdict: 'allow' };
+  const out = JSON.parse(run.stdout) as { hookSpecificOutput: { hookEventName: string; permissionDecision: string; permissionDecisionReason: string } };
+  assert.equal(out.hookSpecificOutput.hookEventName, 'PreToolUse');
+  assert.ok(out.hookSpecificOutput.permissionDecisionReason.length > 0, 'a decision carries a reason');
+  return { verdict: out.hookSpecificOutput.permissionDecision, reason: out.hookSpecificOutput.permissionDecisionReason };
+}
+
+const recorded: Recorded[] = readFileSync(join(repoRoot, 'test/fixtures/guard/recorded-payloads.jsonl'), 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l) as Recorded);
+
+describe('sluice guard answers recorded PreToolUse payloads (built CLI)', () => {
+  before(() => {
+    base = mkdtempSync(join(tmpdir(), 'sluice-guard-'));
+    project = join(base, 'app');
+    config = join(base, 'config');
+    for (const d of ['.sdlc/artifacts/build', '.prizmkit/state/journal', '.sluice/runs', 'src', 'notes']) mkdirSync(join(project, d), { recursive: true });
+    mkdirSync(join(config, 'sluice'), { recursive: true });
+    writeFileSync(join(project, '.sdlc/state.yaml'), "current_phase: '1'\n");
+    writeFileSync(join(project, 'sluice.config.yaml'), 'plugins: []\n');
+    writeFileSync(join(project, 'src/app.ts'), 'export {}\n');
+    writeFileSync(join(config, 'sluice/commit-grant.key'), 'k\n');
+    symlinkSync('.sdlc/state.yaml', join(project, 'notes.md'));
+    cliBundle();
+  });
+  after(() => rmSync(base, { recursive: true, force: true }));
+
+  for (const c of recorded) {
+    it(`${c.expect}: ${c.name}`, async () => {
+      const text = JSON.stringify(c.payload).replaceAll('__PROJECT__', project).replaceAll('__CONFIG__', config);
+      const cwd = (JSON.parse(text) as { cwd: string }).cwd;
+      const got = verdictOf(await runGuard(text, project));
+      assert.equal(got.verdict, c.expect, `${c.name} (${cwd}): ${got.reason ?? 'no objection'}`);
+    });
+  }
+
+  it('answers ask, not silence, when the payload is not JSON', async () => {
+    assert.equal(verdictOf(await runGuard('{not json', project)).verdict, 'ask');
+  });
+
+  it('says nothing for other hook events', async () => {
+    const run = await runGuard(JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: join(project, '.sdlc/state.yaml') } }), project);
+    assert.equal(verdictOf(run).verdict, 'allow');
+  });
+});

@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+
+/**
+ * The package as a third party gets it: packed, installed from the file into a fresh project,
+ * type-checked strictly against its declarations with TypeScript 5 (what consumers run), and its
+ * plugins — a .ts gate, a .ts delegate, an SDLC hook handler and the README's example — run by `sluice`.
+ */
+const run = promisify(execFile);
+const repo = resolve(import.meta.dirname, '../..');
+const tsc5 = join(repo, 'node_modules/typescript5/bin/tsc');
+const built = existsSync(join(repo, 'dist/sluice.mjs')) && existsSync(join(repo, 'dist/types/api/index.d.ts'));
+
+interface PackFile {
+  path: string;
+}
+interface PackInfo {
+  filename: string;
+  size: number;
+  files: PackFile[];
+}
+
+const TS_GATE = `import { definePlugin, defineGate, type GateResult } from 'sluice';
+import type { ProfileGateInput } from 'sluice/sdlc';
+
+export default definePlugin({
+  name: 'ts-gates',
+  setup(ctx) {
+    ctx.registerGate(defineGate<ProfileGateInput<{ file: string }>>({
+      type: 'file-present', id: 'TS-file', description: 'a named file exists',
+      async check(input, { host }): Promise<GateResult[]> {
+        const ok = (await host.stat(\`\${input.projectRoot}/\${input.file}\`)) !== null;
+        return [{ gate: input.id, artifact: input.file, passed: ok, message: ok ? 'present' : \`\${input.file} is missing\`, severity: input.severity ?? 'MUST' }];
+      },
+    }));
+  },
+});
+`;
+
+const TS_DELEGATE = `import { cliDelegatePlugin, runCliProcess, processFailure, createLineSplitter } from 'sluice/delegates';
+import type { DelegateAttempt } from 'sluice';
+import * as v from 'valibot';
+
+export default cliDelegatePlugin({
+  name: 'upper',
+  description: 'tr a-z A-Z over the prompt',
+  defaultCommand: 'tr',
+  settingsSchema: v.object({}),
+  async run(request, ctx, command): Promise<DelegateAttempt> {
+    let lines = 0;
+    const split = createLineSplitter(() => lines++, 1024);
+    const p = await runCliProcess({ command, args: ['a-z', 'A-Z'], cwd: request.cwd, input: request.prompt, onLine: (l) => split.push(new TextEncoder().encode(l + '\\n')) }, ctx);
+    return processFailure('tr', p, ctx.timeoutMs) ?? { status: 'ok', exitCode: p.exitCode, text: p.stdout.text.trim(), durationMs: p.durationMs };
+  },
+});
+`;
+
+const TS_HOOK = `import { definePlugin, type BeforeAdvanceEvent } from 'sluice';
+import type { PhaseAdvancedEvent } from 'sluice/sdlc';
+
+export default definePlugin({
+  name: 'ts-hooks',
+  setup(ctx) {
+    ctx.hook('phase:beforeAdvance', (event: BeforeAdvanceEvent) => (event.to === '1' && !process.env.TICKET ? 'phase 1 needs a TICKET' : undefined));
+    ctx.hook('phase:advanced', (event: PhaseAdvancedEvent) => void event.entry);
+  },
+});
+`;
+
+describe('the packed package', { skip: built ? false : 'dist/ is not built: run `node scripts/build.mjs` first' }, () => {
+  let dir: string;
+  let pack: PackInfo;
+  const sluice = (args: string[], env: Record<string, string> = {}) =>
+    run(process.execPath, [join(dir, 'node_modules/sluice/bin/sluice.mjs'), ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1', ...env } }).then(
+      (r) => ({ code: 0, ...r }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sluice-consumer-'));
+    // --ignore-scripts: the suite already built dist/; prepack would rebuild it under running tests.
+    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: repo });
+    [pack] = JSON.parse(stdout) as PackInfo[];
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${pack.filename}`, 'tsx', 'valibot', '@types/node'], { cwd: dir });
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('ships no tests, fixtures, bench, CI files or source maps, and stays under 1 MB packed', () => {
+    const paths = pack.files.map((f) => f.path);
+    const unwanted = paths.filter((p) => /^(test|scripts|\.ci|\.github)\/|\.map$|^tsconfig|\.test\.ts$|fixtures\//.test(p));
+    assert.deepEqual(unwanted, []);
+    assert.ok(pack.size <= 1024 * 1024, `packed size ${pack.size} bytes`);
+    for (const needed of ['bin/sluice.mjs', 'dist/sluice.mjs', 'dist/types/api/index.d.ts', 'plugins/sdlc/assets/phase-registry.yaml', 'skills/lifecycle/plan.md']) {
+      assert.ok(paths.includes(needed), `${needed} is in the tarball`);
+    }
+  });
+
+  it('type-checks a TS gate, a TS delegate, an SDLC hook handler and the README example (strict, nodenext)', async () => {
+    const readme = await readFile(join(repo, 'README.md'), 'utf8');
+    const example = /```js\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Writing a plugin')))?.[1];
+    assert.ok(example, 'README has a js example under "Writing a plugin"');
+    await mkdir(join(dir, 'sluice'));
+    await writeFile(join(dir, 'sluice/acme-gates.mjs'), example);
+    await writeFile(join(dir, 'sluice/ts-gates.ts'), TS_GATE);
+    await writeFile(join(dir, 'sluice/upper-delegate.ts'), TS_DELEGATE);
+    await writeFile(join(dir, 'sluice/ts-hooks.ts'), TS_HOOK);
+    const tsconfig = { compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, allowJs: true, checkJs: true, skipLibCheck: false, types: ['node'] }, include: ['sluice'] };
+    await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
+    const check = await run(process.execPath, [tsc5, '-p', dir], { cwd: dir }).then(
+      () => '',
+      (e: { stdout: string }) => e.stdout,
+    );
+    assert.equal(check, '', 'no type errors');
+    // The checker really reads the declarations: a wrong hook payload is an error.
+    await writeFile(join(dir, 'sluice/wrong.ts'), `import { definePlugin } from 'sluice';\nexport default definePlugin({ name: 'w', setup(ctx) { ctx.hook('phase:beforeAdvance', (e) => e.nope); } });\n`);
+    const wrong = await run(process.execPath, [tsc5, '-p', dir], { cwd: dir }).then(
+      () => '',
+      (e: { stdout: string }) => e.stdout,
+    );
+    await rm(join(dir, 'sluice/wrong.ts'));
+    assert.match(wrong, /wrong\.ts.*Property 'nope' does not exist/);
+  });
+
+  it('runs the TypeScript plugins through the installed `sluice` on Node 20', async () => {
+    await writeFile(join(dir, 'sluice.config.yaml'), 'plugins: [./sluice/ts-gates.ts, ./sluice/upper-delegate.ts, ./sluice/ts-hooks.ts, ./sluice/acme-gates.mjs]\n');
+    const plugins = await sluice(['plugins', '--json']);
+    assert.equal(plugins.code, 0, plugins.stderr);
+    const names = (JSON.parse(plugins.stdout) as { plugins: { name: string }[] }).plugins.map((p) => p.name);
+    for (const name of ['ts-gates', 'sluice:delegate-upper', 'ts-hooks', 'acme-gates']) assert.ok(names.includes(name), `${name} loaded`);
+
+    const answer = await sluice(['delegate', '--to', 'upper', '--json', 'shout this']);
+    assert.equal(answer.code, 0, answer.stderr);
+    assert.equal((JSON.parse(answer.stdout) as { text: string }).text, 'SHOUT THIS');
+
+    const starter = await readFile(join(repo, 'plugins/sdlc/packs/starter/profile.yaml'), 'utf8');
+    await mkdir(join(dir, 'packs/team'), { recursive: true });
+    await writeFile(join(dir, 'packs/team/profile.yaml'), `${starter}\nsluice:\n  gates: [{ id: TS-notice, type: file-present, phases: [0], severity: MUST, with: { file: NOTICE } }]\n`);
+    const init = await sluice(['init', '--profile', './packs/team', '--type', 'library', '--name', 'Consumer']);
+    assert.equal(init.code, 0, init.stderr);
+    const rowOf = (stdout: string) => (JSON.parse(stdout) as { results: { gate: string; passed: boolean | null }[] }).results.find((r) => r.gate === 'TS-notice');
+    const missing = await sluice(['gate', '--json']);
+    assert.equal(rowOf(missing.stdout)?.passed, false, missing.stdout.slice(0, 400));
+    await writeFile(join(dir, 'NOTICE'), 'notice\n');
+    const present = await sluice(['gate', '--json']);
+    assert.equal(rowOf(present.stdout)?.passed, true);
+  });
+
+  it('a .ts plugin without tsx installed fails with an error that says what to do', async () => {
+    const bare = await mkdtemp(join(tmpdir(), 'sluice-consumer-bare-'));
+    try {
+      await writeFile(join(bare, 'package.json'), JSON.stringify({ name: 'bare', private: true, type: 'module' }));
+      await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(dir, pack.filename)], { cwd: bare });
+      await writeFile(join(bare, 'plugin.ts'), TS_HOOK);
+      await writeFile(join(bare, 'sluice.config.yaml'), 'plugins: [./plugin.ts]\n');
+      const res = await run(process.execPath, [join(bare, 'node_modules/sluice/bin/sluice.mjs'), 'plugins'], { cwd: bare }).then(
+        () => ({ code: 0, stderr: '' }),
+        (e: { code: number; stderr: string }) => e,
+      );
+      assert.equal(res.code, 2);
+      assert.match(res.stderr, /plugin\.ts is TypeScript and tsx is not installed.*npm install tsx/);
+    } finally {
+      await rm(bare, { recursive: true, force: true });
+    }
+  });
+});
