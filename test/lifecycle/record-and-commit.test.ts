@@ -77,13 +77,26 @@ describe('commit authorization', () => {
     assert.equal(headCount(root), 1);
   });
 
-  it('a project config grant written during the lifecycle is refused too (and the change sends the work back to review)', async () => {
+  it('a project config grant written during the lifecycle is refused too', async () => {
     const root = await makeRepo();
     const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: undefined });
     await readyToCommit(root, lc, ['src/feature.js']);
     await writeFiles(root, { 'sluice.config.yaml': GRANT_CONFIG });
-    await assert.rejects(runCommitStage(lc, SLUG, null), (e: SluiceError) => e.code === 'EVIDENCE_STALE');
-    assert.equal((await readWorkflowState(lc, SLUG)).next_stage, 'code-review');
+    await refusedCommit(lc, /sluice\.config\.yaml is ignored: a grant never comes from a file inside the work tree/);
+    assert.equal(headCount(root), 1);
+  });
+
+  it('a committed file edited after review and test sends the requirement back to code review; other files do not', async () => {
+    const root = await makeRepo();
+    const { lc } = await makeLifecycle(root);
+    await readyToCommit(root, lc, ['src/feature.js']);
+    await writeFiles(root, { 'src/unrelated.js': 'a parallel requirement at work\n' });
+    await refusedCommit(lc, /no terminal/);
+    await writeFiles(root, { 'src/feature.js': 'export const x = 3; // after the tests\n' });
+    await assert.rejects(runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile() }), (e: SluiceError) => e.code === 'EVIDENCE_STALE' && /src\/feature\.js changed after the last recorded review and test/.test(e.message));
+    const state = await readWorkflowState(lc, SLUG);
+    assert.equal(state.next_stage, 'code-review');
+    assert.equal(state.reroutes.at(-1)?.kind, 'recovery');
     assert.equal(headCount(root), 1);
   });
 

@@ -48,7 +48,7 @@ describe('evidence that cannot go stale (CLI)', () => {
     const commit = await runSluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json']);
     assert.equal(commit.code, 1, commit.stdout);
     assert.equal(json(commit.stdout).error.code, 'EVIDENCE_STALE');
-    assert.match(json(commit.stdout).error.message, /code changed after the last recorded review and test; routed back to code-review, nothing committed/);
+    assert.match(json(commit.stdout).error.message, /src\/feat\.js changed after the last recorded review and test; routed back to code-review, nothing committed/);
     assert.equal(headCount(root), '1');
     const status = json((await runSluice(root, ['lifecycle', 'status', 'feat', '--json'])).stdout).requirements[0];
     assert.equal(status.next_stage, 'code-review');

@@ -8,7 +8,7 @@ import type { CommitIntent, WorkflowState } from '../state/workflow-state-schema
 import { applyEvent, checkCanRecord } from '../transition-table.ts';
 import { authorizeCommit, type AuthorizeOptions } from './authorize-commit.ts';
 import { computeCommitIntent, intentMismatch } from './commit-intent.ts';
-import { createCommit, previewCommit, withCommitLock } from './create-commit.ts';
+import { createCommit, filesToCommit, previewCommit, withCommitLock } from './create-commit.ts';
 import { refuseSecretPaths } from './secret-paths.ts';
 
 /**
@@ -25,8 +25,8 @@ export async function runCommitStage(lc: LifecycleContext, slug: string, caller:
     const earlier = await committedBeforeCrash(lc, slug, state.commit_intent);
     if (earlier) return recordCommitted(lc, slug, caller, earlier, { source: 'recovered', mode: 'commit-intent', owner: earlier.author });
   }
-  await withCommitLock(lc, () => refuseStale(lc, slug, caller, state));
   const preview = await previewCommit(lc, slug, request);
+  await withCommitLock(lc, () => refuseStale(lc, slug, caller, state, preview.files.map((f) => f.path)));
   await refuseSecretPaths(preview, request.file, authorize.io);
   if (state.status !== 'COMMIT_PENDING') {
     const fingerprint = await lc.fingerprint();
@@ -35,7 +35,8 @@ export async function runCommitStage(lc: LifecycleContext, slug: string, caller:
   const authorization = await authorizeCommit(lc, preview, authorize);
   return withCommitLock(lc, async () => {
     // Right before git commit, again: time passed while a person read the preview.
-    await refuseStale(lc, slug, caller, await readWorkflowState(lc, slug));
+    const committing = (await filesToCommit(lc, request)).map((f) => f.path);
+    await refuseStale(lc, slug, caller, await readWorkflowState(lc, slug), committing);
     const intent = await computeCommitIntent(lc, slug, request);
     await recordIntent(lc, slug, caller, intent);
     const commit = await createCommit(lc, slug, request);
@@ -45,8 +46,8 @@ export async function runCommitStage(lc: LifecycleContext, slug: string, caller:
   });
 }
 
-async function refuseStale(lc: LifecycleContext, slug: string, caller: string | null, state: WorkflowState): Promise<void> {
-  const stale = await recheckEvidence(lc, state);
+async function refuseStale(lc: LifecycleContext, slug: string, caller: string | null, state: WorkflowState, committing: string[]): Promise<void> {
+  const stale = await recheckEvidence(lc, state, committing);
   if (stale) await routeBackStale(lc, slug, caller, stale);
 }
 

@@ -16,16 +16,21 @@ export interface CommitRequestInput {
   file: string;
 }
 
-/** What the commit will contain: each requested path must have an uncommitted change. */
-export async function previewCommit(lc: LifecycleContext, slug: string, request: CommitRequestInput): Promise<CommitPreview> {
+/** The changed files the requested paths cover, as git reports them now; each requested path must cover one. */
+export async function filesToCommit(lc: LifecycleContext, request: CommitRequestInput): Promise<{ path: string; untracked: boolean; status: string }[]> {
   const status = (await lc.workspace())?.status;
   if (!status) throw new SluiceError('GIT_FAILED', { message: `${lc.root} is not a git work tree; the lifecycle commits with git` });
   const changed = status.entries.filter((e) => !isSluiceRuntimePath(e.path));
-  const files = request.paths.flatMap((path, i) => {
+  return request.paths.flatMap((path, i) => {
     const entries = changed.filter((e) => covers(path, e.path));
     if (entries.length === 0) throw artifactInvalid(request.file, `paths.${i}`, `${path} has no uncommitted change (or is ignored by git)`);
     return entries.map((e) => ({ path: e.path, untracked: e.type === '?', status: e.type === '?' ? 'A' : e.xy.replace(/\./g, '').slice(0, 1) || 'M' }));
   });
+}
+
+/** What the commit will contain: message, and per file add/modify/delete with its diff stat. */
+export async function previewCommit(lc: LifecycleContext, slug: string, request: CommitRequestInput): Promise<CommitPreview> {
+  const files = await filesToCommit(lc, request);
   const stats = await diffStat(lc, files);
   return { slug, message: commitMessage(request.message, slug), files: files.map(({ path, status }) => ({ path, status, ...(stats.get(path) ?? { added: null, removed: null }) })) };
 }

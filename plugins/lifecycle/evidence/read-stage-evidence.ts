@@ -35,7 +35,8 @@ export async function readStageEvidence(host: Host, root: string, artifactDir: s
     }
     case 'retrospective': {
       const r = await readRetrospectiveResult(host, root, artifactDir);
-      return { kind: 'verdict', stage, verdict: r.result, evidence: r.file };
+      // The documents it updated are its evidence too: hashed, so a later edit of them shows.
+      return { kind: 'verdict', stage, verdict: r.result, evidence: r.file, evidenceFiles: r.docs_updated ?? [] };
     }
   }
 }

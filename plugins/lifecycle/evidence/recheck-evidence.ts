@@ -5,6 +5,9 @@ import { judgeFreshness, loadRecordedFingerprints } from '../recovery/freshness.
 import { reconstructState, staleFindings } from '../recovery/recovery-plan.ts';
 import type { WorkflowState } from '../state/workflow-state-schema.ts';
 import { STAGES } from '../transition-table.ts';
+import { isTestPath } from '../workspace/test-paths.ts';
+import { isSluiceRuntimePath } from '../workspace/git-status.ts';
+import { fileDigest, isArtifactPath } from '../workspace/workspace-fingerprint.ts';
 import { changedArtifacts } from './artifact-hashes.ts';
 
 export interface StaleEvidence {
@@ -14,10 +17,13 @@ export interface StaleEvidence {
 }
 
 /**
- * Right before a commit: every completed gate's artifacts must still hash as recorded, and the code must
- * still be what the last recorded result saw. Undefined when all of it holds.
+ * Right before a commit: every completed gate's artifacts must still hash as recorded, and every file the
+ * commit carries must be byte for byte what review, test and retrospective saw (a file that was clean
+ * then and is changed now changed after them). Work on other files (a parallel requirement in the same
+ * workspace) does not count. Results recorded before per-file digests fall back to the fingerprint.
+ * Undefined when all of it holds.
  */
-export async function recheckEvidence(lc: LifecycleContext, state: WorkflowState): Promise<StaleEvidence | undefined> {
+export async function recheckEvidence(lc: LifecycleContext, state: WorkflowState, committing: readonly string[]): Promise<StaleEvidence | undefined> {
   const reasons: string[] = [];
   let fromImplement = false;
   for (const stage of STAGES) {
@@ -28,9 +34,25 @@ export async function recheckEvidence(lc: LifecycleContext, state: WorkflowState
     reasons.push(`${changed.join(', ')} changed after ${stage} was recorded`);
     if (stage === 'implement') fromImplement = true;
   }
-  const freshness = judgeFreshness(state, await lc.fingerprint(), await loadRecordedFingerprints(lc));
-  if (freshness === 'stale') reasons.push('the code changed after the last recorded review and test');
-  if (freshness === 'unknown') reasons.push('the workspace is not a git work tree, so the evidence cannot be checked');
+  const review = state.completed_stages.includes('code-review') ? state.results['code-review']?.fingerprint?.files : null;
+  const later = (['test', 'retrospective'] as const).filter((s) => state.completed_stages.includes(s)).map((s) => state.results[s]?.fingerprint?.files);
+  if (review === undefined || later.some((files) => files === undefined)) {
+    const freshness = judgeFreshness(state, await lc.fingerprint(), await loadRecordedFingerprints(lc));
+    if (freshness === 'stale') reasons.push('the code changed after the last recorded review and test');
+    if (freshness === 'unknown') reasons.push('the workspace is not a git work tree, so the evidence cannot be checked');
+  } else {
+    const recorded = new Set(Object.values(state.results).flatMap((r) => Object.keys(r?.artifacts ?? {})));
+    const changed: string[] = [];
+    for (const path of committing) {
+      if (isArtifactPath(path) || isSluiceRuntimePath(path) || recorded.has(path)) continue;
+      const now = await fileDigest(lc.host, lc.root, path);
+      // Test and retrospective saw every file as it is committed; review saw the production code
+      // (test infrastructure may change after it, on the test-infrastructure route).
+      const seen = [...later, ...(review && !isTestPath(path) ? [review] : [])];
+      if (seen.some((files) => files![path] !== now)) changed.push(path);
+    }
+    if (changed.length > 0) reasons.push(`${changed.join(', ')} changed after the last recorded review and test`);
+  }
   return reasons.length === 0 ? undefined : { reasons, fromImplement };
 }
 

@@ -16,6 +16,8 @@ export const ArtifactDirPattern = /^\.prizmkit\/(specs|bugfix|refactor)\/[A-Za-z
 export const FingerprintSchema = v.object({
   head: v.nullable(v.pipe(v.string(), v.regex(/^[0-9a-f]{40,64}$/))),
   diff: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+  /** Short content digest of every uncommitted file at that moment (path → digest), to tell which files changed later. */
+  files: v.optional(v.record(v.string(), v.string())),
 });
 export type Fingerprint = v.InferOutput<typeof FingerprintSchema>;
 
