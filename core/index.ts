@@ -21,7 +21,8 @@ export { parseYamlDocument, yamlToData, MAX_YAML_ALIASES, type YamlDocumentOptio
 export { checkDataShape, MAX_DATA_DEPTH } from './store/data-shape.ts';
 export { readDataFile, readDataText, parseDataText, validateData, MAX_DATA_FILE_BYTES } from './store/read-data-file.ts';
 export { SluiceError, isSluiceError, toSluiceError, type SluiceErrorDetails } from './errors/sluice-error.ts';
-export { errorCatalog, ExitCode, type ErrorCode, type CatalogEntry } from './errors/catalog.ts';
+export { errorCatalog, ExitCode, type ErrorCode, type ErrorCodes, type CatalogEntry } from './errors/catalog.ts';
+export { defineErrorCodes, errorCodeEntry, listErrorCodes, type RegisteredErrorCode } from './errors/error-codes.ts';
 export { SluiceConfigSchema, DelegateSettingsSchema, defaultConfig, type SluiceConfig } from './config/config-schema.ts';
 export { loadConfig, CONFIG_FILES, type LoadedConfig } from './config/load-config.ts';
 export { resolveInside, realPathInside, isInside } from './paths/inside.ts';
@@ -32,3 +33,5 @@ export { configSubjects, pluginSubjects, delegateSubject, commandSubject, delega
 export { createWorkspaceTrust, trustEverything, untrustedError, TRUSTED_HASH_ENV, type WorkspaceTrust, type WorkspaceTrustOptions, type TrustRecord, type TrustReview } from './trust/workspace-trust.ts';
 export { sshSign, sshVerify, sshFindPrincipals, SIGNATURE_NAMESPACE, type SignRequest, type VerifyRequest, type VerifyOutcome } from './signing/ssh-signature.ts';
 export { parseAllowedSigners, type AllowedSigner } from './signing/allowed-signers.ts';
+export { escapeControl, terminalSafe, jsonSafe } from './text/terminal-safe.ts';
+export { describeValue, issueMessage, MAX_QUOTED_CHARS, type IssueLike } from './text/quote-value.ts';

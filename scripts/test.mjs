@@ -2,20 +2,42 @@
 // The whole test suite, as CI runs it: typecheck (all code, and core/ without Node types),
 // bundle, the tap suite under Node, the core suite and the bundle under Deno.
 // Ends with one line: `N passed, N failed` (tests counted across every leg).
+// A leg that leaves a process running counts as a failure (see scripts/test/leftover-processes.mjs);
+// Ctrl-C or a CI cancel stops the running leg's whole process group.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { newRunMarker, reapLeftovers } from './test/leftover-processes.mjs';
 
 const bin = (name) => `node_modules/.bin/${name}`;
 const deno = existsSync(bin('deno')) ? bin('deno') : 'node_modules/@deno/linux-x64-glibc/deno';
 const only = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
+const marker = newRunMarker();
+const suiteStarted = Date.now();
+/** The whole suite on an idle 2-core machine; over it, the summary says so (timing is not a test result). */
+const BUDGET_S = 600;
+let running;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (running?.pid !== undefined) {
+      try {
+        process.kill(-running.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    process.exit(130);
+  });
+}
 
 function run(label, command, args, { capture = false, env = {} } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
     process.stdout.write(`\n=== ${label}: ${command} ${args.join(' ')}\n`);
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } });
+    // Its own process group, so a cancel stops everything the leg started.
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, NO_COLOR: '1', SLUICE_TEST_RUN: marker, ...env } });
+    running = child;
     let out = '';
     child.stdout.on('data', (d) => {
       if (capture) out += d;
@@ -26,6 +48,7 @@ function run(label, command, args, { capture = false, env = {} } = {}) {
       process.stderr.write(d);
     });
     child.on('close', (code) => {
+      running = undefined;
       process.stdout.write(`=== ${label}: exit ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
       resolve({ code, out });
     });
@@ -39,8 +62,17 @@ async function step(label, command, args) {
   else failed++;
 }
 
+/** Fails the suite for every process a leg left running, after killing them. */
+async function noProcessLeftBehind(label) {
+  const left = await reapLeftovers(marker);
+  if (left.length === 0) return;
+  failed += left.length;
+  process.stdout.write(`=== ${label}: ${left.length} process(es) left running, killed now:\n${left.map((p) => `  ${p.pid} ${p.cmd.slice(0, 200)}`).join('\n')}\n`);
+}
+
 async function tapLeg() {
   const { code, out } = await run('tap (node)', bin('tap'), ['--reporter=terse', ...only], { capture: true });
+  await noProcessLeftBehind('tap (node)');
   const m = /# \{ total: (\d+), pass: (\d+)(?:, fail: (\d+))?/.exec(out);
   if (!m) return void failed++;
   const total = Number(m[1]);
@@ -52,6 +84,7 @@ async function tapLeg() {
 
 async function denoLeg() {
   const { code, out } = await run('deno test (core)', deno, ['test', '--allow-env', '--allow-read', '--allow-write', '--allow-run', 'test/core/'], { capture: true });
+  await noProcessLeftBehind('deno test (core)');
   const m = /(ok|FAILED) \| (\d+) passed(?: \((\d+) steps\))? \| (\d+) failed(?: \((\d+) steps\))?/.exec(out);
   if (!m) return void failed++;
   passed += Number(m[3] ?? m[2]);
@@ -72,5 +105,7 @@ await step('tap build', bin('tap'), ['build']);
 await tapLeg();
 if (only.length === 0) await denoLeg();
 
+const seconds = Math.round((Date.now() - suiteStarted) / 1000);
+console.log(`\nsuite time ${seconds} s${seconds > BUDGET_S ? ` (over the ${BUDGET_S} s budget for an idle 2-core machine)` : ''}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -1,8 +1,10 @@
 /**
- * The one catalog of sluice error codes. Every error a user can see has an entry here:
- * the exit code it maps to (see DESIGN.md), a short title and a hint that says what to do.
- * Areas append their own codes; keep entries grouped by area.
+ * The kernel's error codes. Every error a user can see has an entry in a catalog: the exit code it
+ * maps to (see DESIGN.md), a short title and a hint that says what to do. Workflows and other plugins
+ * declare their own codes with `defineErrorCodes` (error-codes.ts); `sluice errors` lists them all.
  */
+import { defineErrorCodes } from './error-codes.ts';
+
 export const ExitCode = {
   ok: 0,
   blocked: 1,
@@ -20,7 +22,7 @@ export interface CatalogEntry {
 const usage = ExitCode.usage;
 const blocked = ExitCode.blocked;
 
-export const errorCatalog = {
+export const errorCatalog = defineErrorCodes('sluice', {
   // --- command line and configuration -------------------------------------------------
   USAGE: { exit: usage, title: 'invalid usage', hint: 'run `sluice help <command>` for the accepted arguments' },
   UNKNOWN_COMMAND: { exit: usage, title: 'unknown command', hint: 'run `sluice --help` to list commands' },
@@ -109,6 +111,13 @@ export const errorCatalog = {
   TUNE_RUN_INVALID: { exit: usage, title: 'tune run folder is not resumable', hint: 'pass a folder made by `sluice tune`' },
   EVALUATION_UNPARSEABLE: { exit: blocked, title: 'evaluator output has no usable score', hint: 'the raw output is saved next to the evaluation' },
   SKILL_INVALID: { exit: usage, title: 'skill does not pass validation', hint: 'SKILL.md needs YAML frontmatter with non-empty name and description, and a non-empty body' },
-} as const satisfies Record<string, CatalogEntry>;
+});
 
-export type ErrorCode = keyof typeof errorCatalog;
+type KernelErrorCodes = typeof errorCatalog;
+/**
+ * Every code `new SluiceError(code)` accepts. A plugin adds its own by augmenting this interface with
+ * the `typeof` of what it passed to `defineErrorCodes`, so the codes are stated once:
+ * `declare module 'sluice' { interface ErrorCodes extends AcmeErrorCodes {} }`.
+ */
+export interface ErrorCodes extends KernelErrorCodes {}
+export type ErrorCode = keyof ErrorCodes & string;

@@ -1,4 +1,5 @@
-import { errorCatalog, type ErrorCode, type ExitCodeValue } from './catalog.ts';
+import { ExitCode, type ErrorCode, type ExitCodeValue } from './catalog.ts';
+import { errorCodeEntry } from './error-codes.ts';
 import { systemErrorAsCatalogued } from './system-error.ts';
 
 export interface SluiceErrorDetails {
@@ -39,7 +40,8 @@ export class SluiceError extends Error {
   readonly detail: string;
 
   constructor(code: ErrorCode, details: SluiceErrorDetails = {}) {
-    const entry = errorCatalog[code];
+    // A code whose owner never declared it (a plugin that forgot defineErrorCodes) still reports, as a usage error.
+    const entry = errorCodeEntry(code) ?? { exit: ExitCode.usage, title: code, hint: 'see `sluice errors`' };
     const detail = oneLine(details.message ?? entry.title);
     super(formatLine(code, detail, details), details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'SluiceError';

@@ -4,6 +4,9 @@ import { SluiceError } from '../errors/sluice-error.ts';
 import { systemErrorAsCatalogued } from '../errors/system-error.ts';
 import { HostTooLargeError, type Host } from '../host/host.ts';
 import { CodecError, codecForPath, type Codec } from './codec.ts';
+import { issueMessage } from '../text/quote-value.ts';
+
+const isAbsolute = (path: string) => path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path);
 
 /** State and configuration files are small; anything bigger is refused before parsing. */
 export const MAX_DATA_FILE_BYTES = 16 * 1024 * 1024;
@@ -55,11 +58,14 @@ export function validateData<S extends v.GenericSchema>(schema: S, value: unknow
   if (result.success) return result.output;
   const issue = result.issues[0];
   const field = v.getDotPath(issue) ?? '';
+  // Values are quoted only from files shown project-relative (inside the project), and only short ones.
+  const quote = !isAbsolute(display);
+  const message = issueMessage(issue, quote);
   throw new SluiceError(code, {
     file: display,
     field: field || undefined,
-    message: code === 'INVARIANT_VIOLATED' ? `update would write an invalid value: ${issue.message}` : issue.message,
-    data: { issues: result.issues.slice(0, 20).map((i) => ({ field: v.getDotPath(i) ?? '', message: i.message })) },
+    message: code === 'INVARIANT_VIOLATED' ? `update would write an invalid value: ${message}` : message,
+    data: { issues: result.issues.slice(0, 20).map((i) => ({ field: v.getDotPath(i) ?? '', message: issueMessage(i, quote) })) },
   });
 }
 

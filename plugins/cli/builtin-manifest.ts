@@ -15,7 +15,7 @@ export interface BuiltinEntry {
 const ALL = ['*'];
 
 export const builtinManifest: readonly BuiltinEntry[] = [
-  { name: 'cli', commands: { plugins: ALL, schema: ALL, demo: ALL, trust: [] }, load: async () => [(await import('./cli-plugin.ts')).cliPlugin] },
+  { name: 'cli', commands: { plugins: ALL, schema: ALL, demo: ALL, trust: [], errors: ALL }, load: async () => [(await import('./cli-plugin.ts')).cliPlugin] },
   { name: 'delegates', commands: { delegate: [] }, load: async () => (await import('../../delegates/index.ts')).delegatePlugins },
   { name: 'gates', commands: {}, load: async () => (await import('../../gates/index.ts')).gatePlugins },
   // `next`/`gate` run the gate types and, in the Build loop, the views' spec-backlog gate.

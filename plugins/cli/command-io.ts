@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
-import { SluiceError, type CommandIO } from '../../core/index.ts';
+import { SluiceError, terminalSafe, type CommandIO } from '../../core/index.ts';
 import { createProgressLine } from './progress-line.ts';
-import { createStyle } from './terminal-style.ts';
+import { colorsStream, createStyle } from './terminal-style.ts';
 
 export interface CommandIOOptions {
   json: boolean;
@@ -14,13 +14,16 @@ export interface CommandIOOptions {
 export function createCommandIO(o: CommandIOOptions): CommandIO {
   const style = createStyle(process.stdout);
   const redact = o.redact ?? ((text: string) => text);
+  // Lines quote file names, messages and tool output: nothing in them may steer the terminal.
+  const out = (text: string) => terminalSafe(redact(text), { keepStyle: colorsStream(process.stdout) });
+  const err = (text: string) => terminalSafe(redact(text), { keepStyle: colorsStream(process.stderr) });
   const ask = async (question: string): Promise<string> => {
     if (!o.interactive) {
       throw new SluiceError('USAGE', { message: `sluice needs an answer to "${question}" but stdin is not a terminal`, hint: 'pass the answer as a flag (see --help)' });
     }
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {
-      return (await rl.question(question)).trim();
+      return (await rl.question(err(question))).trim();
     } finally {
       rl.close();
     }
@@ -30,12 +33,12 @@ export function createCommandIO(o: CommandIOOptions): CommandIO {
     interactive: o.interactive,
     style,
     print(line) {
-      if (!o.json) process.stdout.write(`${redact(line)}\n`);
+      if (!o.json) process.stdout.write(`${out(line)}\n`);
     },
     warn(line) {
-      process.stderr.write(`${redact(line)}\n`);
+      process.stderr.write(`${err(line)}\n`);
     },
-    progress: (label) => createProgressLine(process.stderr, label),
+    progress: (label) => createProgressLine(process.stderr, redact(label)),
     async choose(question, choices, defaultChoice) {
       const list = choices.map((c, i) => `  ${i + 1}) ${c}${c === defaultChoice ? ' (default)' : ''}`).join('\n');
       for (;;) {

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
-import { createSecretRedactor, isInside, toSluiceError, type SluiceError } from '../../core/index.ts';
-import { createStyle } from './terminal-style.ts';
+import { createSecretRedactor, isInside, jsonSafe, terminalSafe, toSluiceError, type SluiceError } from '../../core/index.ts';
+import { colorsStream, createStyle } from './terminal-style.ts';
 
 /**
  * Prints an error the way every sluice command does: one line on stderr (plus a hint), or a JSON
@@ -10,10 +10,11 @@ export function printError(error: unknown, json: boolean, redact: (text: string)
   const shown = (path: string) => (root !== undefined && isInside(root, path) && path !== root ? relative(root, path) : path);
   const e: SluiceError = toSluiceError(error, 'INTERNAL', {}, shown);
   if (json) {
-    process.stdout.write(`${redact(JSON.stringify({ ok: false, error: e.toJSON() }, null, 2))}\n`);
+    process.stdout.write(`${jsonSafe(redact(JSON.stringify({ ok: false, error: e.toJSON() }, null, 2)))}\n`);
   } else {
     const s = createStyle(process.stderr);
-    process.stderr.write(redact(`${s.red('error')} ${e.message}\n${s.dim(`hint: ${e.hint}`)}\n`));
+    // Messages quote paths, names and file content: escape anything that could steer the terminal.
+    process.stderr.write(terminalSafe(redact(`${s.red('error')} ${e.message}\n${s.dim(`hint: ${e.hint}`)}\n`), { keepStyle: colorsStream(process.stderr) }));
   }
   if (process.env.SLUICE_DEBUG && e.cause instanceof Error) process.stderr.write(`${e.cause.stack}\n`);
   return e.exitCode;

@@ -1,4 +1,4 @@
-import type { ProgressHandle } from '../../core/index.ts';
+import { escapeControl, type ProgressHandle } from '../../core/index.ts';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const SHOW_AFTER_MS = 1000;
@@ -9,7 +9,8 @@ const SHOW_AFTER_MS = 1000;
  */
 export function createProgressLine(stream: NodeJS.WriteStream, label: string): ProgressHandle {
   if (!stream.isTTY) return { update() {}, done() {} };
-  let text = label;
+  // Labels quote slugs and delegate output: one line, nothing that moves the cursor.
+  let text = escapeControl(label);
   let frame = 0;
   let shown = false;
   const render = () => {
@@ -26,7 +27,7 @@ export function createProgressLine(stream: NodeJS.WriteStream, label: string): P
   ticker.unref();
   return {
     update(next) {
-      text = next;
+      text = escapeControl(next);
     },
     done() {
       clearTimeout(start);

@@ -1,5 +1,5 @@
 import { basename, resolve } from 'node:path';
-import { createKernel, createSecretRedactor, loadConfig, SluiceError, type CommandContext, type Kernel, type SluiceConfig } from '../../core/index.ts';
+import { createKernel, createSecretRedactor, jsonSafe, loadConfig, terminalSafe, SluiceError, type CommandContext, type Kernel, type SluiceConfig } from '../../core/index.ts';
 import { createNodeHost } from '../host-node/index.ts';
 import { loadBuiltinPlugins } from './builtin-manifest.ts';
 import { buildProgram, commanderOutcome, type ProgramResult } from './build-program.ts';
@@ -7,6 +7,7 @@ import { createCommandIO } from './command-io.ts';
 import { commandWord, readGlobalOptions } from './global-options.ts';
 import { printError } from './print-error.ts';
 import { watchQueueProgress } from './queue-progress.ts';
+import { colorsStream } from './terminal-style.ts';
 import { cliWorkspaceTrust, COMMANDS_WITHOUT_PROJECT_CODE } from './trust/cli-workspace-trust.ts';
 
 /** `delegates.<name>.env` values from sluice.config, named as the variable (or `<backend>.<name>` when two backends set one name differently). */
@@ -77,8 +78,11 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     const outcome = result.outcome;
     if (!outcome) return 0;
     // Output may quote delegate answers or files.
-    if (json) process.stdout.write(`${redact(JSON.stringify(outcome.data, null, 2))}\n`);
-    else if (outcome.human !== undefined && outcome.human !== '') process.stdout.write(redact(outcome.human.endsWith('\n') ? outcome.human : `${outcome.human}\n`));
+    if (json) process.stdout.write(`${jsonSafe(redact(JSON.stringify(outcome.data, null, 2)))}\n`);
+    else if (outcome.human !== undefined && outcome.human !== '') {
+      const text = terminalSafe(redact(outcome.human), { keepStyle: colorsStream(process.stdout) });
+      process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    }
     return outcome.exitCode;
   } catch (error) {
     return printError(error, json, redact, shownFrom);

@@ -18,3 +18,6 @@ export function createStyle(stream: NodeJS.WriteStream): Style {
   const c = pc.createColors(colorEnabled(stream, process.env, process.argv));
   return { bold: c.bold, dim: c.dim, red: c.red, green: c.green, yellow: c.yellow, cyan: c.cyan };
 }
+
+/** Whether this process colours the stream (so output sinks know which colour codes are sluice's own). */
+export const colorsStream = (stream: NodeJS.WriteStream): boolean => colorEnabled(stream, process.env, process.argv);

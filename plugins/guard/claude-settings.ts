@@ -21,7 +21,7 @@ export type ClaudeSettings = Record<string, unknown> & { hooks?: Record<string, 
 export const GUARDED_TOOLS = 'Bash|Write|Edit|MultiEdit|NotebookEdit|Read|Grep|Glob|NotebookRead|LS';
 
 /** Recognises sluice's own entries however the command was spelled (`sluice`, a path to the bin, npx). */
-const OURS = /\bsluice(\.mjs)?["']?\s+(guard|handoff\s+--hook\s+claude)\s*$/;
+const OURS = /\bsluice(\.mjs)?["']?\s+(--cwd\s+\S+\s+)?(guard\b|handoff\s+--hook\s+claude\b)/;
 
 export function isSluiceHook(h: HookCommand): boolean {
   return typeof h.command === 'string' && OURS.test(h.command.trim());

@@ -36,7 +36,7 @@ export async function importModule(specifier: string, fromDir: string): Promise<
 }
 
 /**
- * A `.ts` plugin goes through tsx (a dependency of sluice), scoped to this one import so the rest of
+ * A `.ts` plugin goes through tsx (an optional peer dependency), scoped to this one import so the rest of
  * the process keeps Node's own loader. Without tsx the error says what to do instead.
  */
 async function importTypeScript(url: string): Promise<Record<string, unknown>> {

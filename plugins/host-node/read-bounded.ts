@@ -1,4 +1,4 @@
-import { constants, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { HostNotRegularError, HostTooLargeError } from '../../core/index.ts';
 
@@ -69,4 +69,35 @@ export async function openForWriting(path: string, append: boolean): Promise<Fil
     throw error;
   }
   return fh;
+}
+
+/**
+ * readBounded for synchronous callers (caches and stores read once at start-up): the same rules,
+ * open without blocking, fstat the descriptor, regular files only, never past `maxBytes`.
+ */
+export function readBoundedSync(path: string, maxBytes: number): Buffer {
+  const fd = openSync(path, OPEN_READ_FLAGS);
+  try {
+    const info = fstatSync(fd);
+    requireRegular(path, info);
+    if (info.size > maxBytes) throw new HostTooLargeError(path, info.size, maxBytes);
+    // Sized by the fstat; a file that grew, or a size-0 /proc file, grows the buffer up to the cap.
+    let buffer = Buffer.allocUnsafe(Math.min(Math.max(info.size, 4096), maxBytes + 1));
+    let filled = 0;
+    for (;;) {
+      if (filled === buffer.length) {
+        if (filled > maxBytes) throw new HostTooLargeError(path, filled, maxBytes);
+        const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+        buffer.copy(bigger, 0, 0, filled);
+        buffer = bigger;
+      }
+      const n = readSync(fd, buffer, filled, buffer.length - filled, null);
+      if (n === 0) break;
+      filled += n;
+    }
+    if (filled > maxBytes) throw new HostTooLargeError(path, filled, maxBytes);
+    return buffer.subarray(0, filled);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -2,6 +2,7 @@ import { SluiceError } from '../../core/index.ts';
 import { hashArtifacts, staleEvidence, withArtifacts } from './evidence/artifact-hashes.ts';
 import { readStageEvidence, type EvidenceStage } from './evidence/read-stage-evidence.ts';
 import type { LifecycleContext } from './lifecycle-context.ts';
+import type { ArtifactRef } from './readers/read-artifact.ts';
 import type { LifecycleTransitionEvent } from './lifecycle-hooks.ts';
 import { loadRequirement, writeJournaled } from './journal/journaled-state.ts';
 import { workflowStateFile } from './state/workflow-state-file.ts';
@@ -25,6 +26,8 @@ export interface TransitionResult {
   row: string;
   rule?: string;
   next: NextInvocation;
+  /** What the result was read from: the recognised format and each file with its content hash. */
+  artifact?: { format: string; files: ArtifactRef[] };
 }
 
 export function nextInvocation(slug: string, state: WorkflowState): NextInvocation {
@@ -111,16 +114,17 @@ export async function recordStage(lc: LifecycleContext, slug: string, stage: Evi
   const repeat = await repeatedRecord(lc, slug, stage, caller);
   if (repeat) return repeat;
   const state = await assertCanRecord(lc, slug, stage, caller);
-  const event = await readStageEvidence(lc.host, lc.root, state.artifact_dir, stage);
-  const artifacts = await hashArtifacts(lc, [event.evidence, ...(event.evidenceFiles ?? [])]);
+  const { artifacts: refs, ...event } = await readStageEvidence(lc.host, lc.root, state.artifact_dir, stage, state);
+  const artifacts = await hashArtifacts(lc, [event.evidence, ...refs.map((r) => r.file)]);
   const fingerprint = await lc.fingerprint();
   const now = lc.now();
-  return applyTransition(lc, slug, caller, (s) => {
-    const stale = staleEvidence(s, stage, artifacts, fingerprint);
+  const result = await applyTransition(lc, slug, caller, (s) => {
+    const stale = event.kind === 'verdict' ? staleEvidence(s, stage, artifacts, fingerprint) : undefined;
     if (stale) throw new SluiceError('EVIDENCE_STALE', { file: event.evidence ?? undefined, message: stale, data: { stage } });
     const out = applyEvent(s, event, { now, fingerprint, caller });
     return out.ok ? { ...out, state: withArtifacts(out.state, stage, artifacts, now) } : out;
   });
+  return { ...result, artifact: { format: event.format, files: refs } };
 }
 
 /**

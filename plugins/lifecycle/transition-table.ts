@@ -12,6 +12,13 @@ import type { Blocker, Fingerprint, Reroute, WorkflowState } from './state/workf
 export const STAGES = ['plan', 'implement', 'code-review', 'test', 'retrospective', 'commit'] as const;
 export type Stage = (typeof STAGES)[number];
 
+/** Stage names as PrizmKit writes them: its skill `prizmkit-committer` names the commit stage `committer`. */
+export const STAGE_ALIASES: Readonly<Record<string, Stage>> = { committer: 'commit' };
+
+export function parseStage(name: string): Stage | undefined {
+  return (STAGES as readonly string[]).includes(name) ? (name as Stage) : STAGE_ALIASES[name];
+}
+
 /** The atomic skill that resumes each stage (`resume_from`). */
 export const STAGE_SKILLS: Readonly<Record<Stage, string>> = {
   plan: 'prizmkit-plan',
@@ -24,28 +31,41 @@ export const STAGE_SKILLS: Readonly<Record<Stage, string>> = {
 
 /** The mandatory formal lifecycle; no stage is silently optional. */
 export const STATUS_CHAIN = ['PLAN_READY', 'IMPLEMENTED', 'REVIEW_PASS', 'TEST_PASS', 'RETRO_COMPLETE', 'COMMIT_PENDING', 'COMMITTED'] as const;
-export const STATUSES = [...STATUS_CHAIN, 'REVIEW_NEEDS_FIXES', 'TEST_FAIL', 'TEST_BLOCKED', 'RETRO_BLOCKED', 'WORKFLOW_BLOCKED'] as const;
+export const STATUSES = [...STATUS_CHAIN, 'REVIEW_NEEDS_FIXES', 'TEST_FAIL', 'TEST_NEEDS_FIXES', 'TEST_BLOCKED', 'RETRO_BLOCKED', 'WORKFLOW_BLOCKED'] as const;
 export type Status = (typeof STATUSES)[number];
 
-export const STAGE_RESULTS = ['PASS', 'NEEDS_FIXES', 'TEST_PASS', 'TEST_FAIL', 'TEST_BLOCKED', 'DOCS_UPDATED', 'NO_DOC_CHANGE', 'RETRO_BLOCKED'] as const;
+export const STAGE_RESULTS = ['PASS', 'NEEDS_FIXES', 'TEST_PASS', 'TEST_FAIL', 'TEST_NEEDS_FIXES', 'TEST_BLOCKED', 'DOCS_UPDATED', 'NO_DOC_CHANGE', 'RETRO_BLOCKED', 'PLAN_BLOCKED', 'IMPLEMENT_BLOCKED', 'COMMIT_BLOCKED'] as const;
 export type StageResult = (typeof STAGE_RESULTS)[number];
 
 export const REPAIR_SCOPES = ['test-infrastructure', 'production', 'runtime', 'schema', 'dependency', 'public-interface', 'unknown'] as const;
 export type RepairScope = (typeof REPAIR_SCOPES)[number];
 
 export const LIMITS = {
-  /** Outer cross-stage repair rounds (`repair_round` 0..3). */
+  /** Outer cross-stage repair rounds (`repair_round` 0..3): every route back to implement (review fixes, test repairs) and every re-review after a test changed production code. */
   repairRounds: 3,
-  /** Completed code-review rounds in one internal review loop; review fixes never count as outer rounds. */
+  /** Main Review Rounds inside one code review (the report's own loop); checked on the report, never an outer round. */
   reviewRounds: 10,
   /** Environment recovery attempts after TEST_BLOCKED before the workflow blocks. */
   envRecoveryRounds: 2,
 } as const;
 
-export type Verdict = 'PLAN_READY' | 'IMPLEMENTED' | 'PASS' | 'NEEDS_FIXES' | 'TEST_PASS' | 'TEST_FAIL' | 'TEST_BLOCKED' | 'DOCS_UPDATED' | 'NO_DOC_CHANGE' | 'COMMIT_PENDING' | 'COMMITTED';
+export type Verdict =
+  | 'PLAN_READY'
+  | 'IMPLEMENTED'
+  | 'PASS'
+  | 'NEEDS_FIXES'
+  | 'TEST_PASS'
+  | 'TEST_PASS_PRODUCTION_CHANGED'
+  | 'TEST_FAIL'
+  | 'TEST_NEEDS_FIXES'
+  | 'TEST_BLOCKED'
+  | 'DOCS_UPDATED'
+  | 'NO_DOC_CHANGE'
+  | 'COMMIT_PENDING'
+  | 'COMMITTED';
 
 /** What a row does besides setting status: finish the stage, start a repair route, retry, or wait. */
-export type Effect = 'complete' | 'review-fixes' | 'test-repair' | 'env-recovery' | 'await-authorization';
+export type Effect = 'complete' | 'review-fixes' | 'test-repair' | 'review-reentry' | 'env-recovery' | 'await-authorization';
 
 export interface TransitionRow {
   id: string;
@@ -63,7 +83,11 @@ export const TRANSITIONS: readonly TransitionRow[] = [
   { id: 'review-pass', stage: 'code-review', verdict: 'PASS', status: 'REVIEW_PASS', stageResult: 'PASS', effect: 'complete' },
   { id: 'review-needs-fixes', stage: 'code-review', verdict: 'NEEDS_FIXES', status: 'REVIEW_NEEDS_FIXES', stageResult: 'NEEDS_FIXES', effect: 'review-fixes' },
   { id: 'test-pass', stage: 'test', verdict: 'TEST_PASS', status: 'TEST_PASS', stageResult: 'TEST_PASS', effect: 'complete' },
+  // A pass whose test stage changed production code: the earlier review no longer covers it (PrizmKit v4).
+  { id: 'test-pass-production-changed', stage: 'test', verdict: 'TEST_PASS_PRODUCTION_CHANGED', status: 'TEST_PASS', stageResult: 'TEST_PASS', effect: 'review-reentry' },
   { id: 'test-fail', stage: 'test', verdict: 'TEST_FAIL', status: 'TEST_FAIL', stageResult: 'TEST_FAIL', effect: 'test-repair' },
+  // PrizmKit v2–v4's non-pass: a known correction remains; the full production route fixes it.
+  { id: 'test-needs-fixes', stage: 'test', verdict: 'TEST_NEEDS_FIXES', status: 'TEST_NEEDS_FIXES', stageResult: 'TEST_NEEDS_FIXES', effect: 'test-repair' },
   { id: 'test-blocked', stage: 'test', verdict: 'TEST_BLOCKED', status: 'TEST_BLOCKED', stageResult: 'TEST_BLOCKED', effect: 'env-recovery' },
   { id: 'retro-docs-updated', stage: 'retrospective', verdict: 'DOCS_UPDATED', status: 'RETRO_COMPLETE', stageResult: 'DOCS_UPDATED', effect: 'complete' },
   { id: 'retro-no-doc-change', stage: 'retrospective', verdict: 'NO_DOC_CHANGE', status: 'RETRO_COMPLETE', stageResult: 'NO_DOC_CHANGE', effect: 'complete' },
@@ -84,6 +108,14 @@ export const REPAIR_ROUTES: Readonly<Record<RepairScope | 'review-fixes', readon
   unknown: ['implement', 'code-review', 'test'],
 };
 
+/** What a blocked stage records as its result (PrizmKit v3/v4 names); code-review and test keep their last one. */
+export const BLOCKED_RESULTS: Partial<Record<Stage, StageResult>> = {
+  plan: 'PLAN_BLOCKED',
+  implement: 'IMPLEMENT_BLOCKED',
+  retrospective: 'RETRO_BLOCKED',
+  commit: 'COMMIT_BLOCKED',
+};
+
 /** Stages whose results a later code change makes stale: they must run again. */
 export const CODE_SENSITIVE_STAGES: readonly Stage[] = ['code-review', 'test', 'retrospective', 'commit'];
 
@@ -94,7 +126,8 @@ export const RULES = {
   'blocked-until-resolved': 'WORKFLOW_BLOCKED resumes only after the recorded blocker is resolved',
   'test-blocked-no-production-edits': 'TEST_BLOCKED never leads to production edits; only the test stage may run (environment recovery)',
   'test-fail-needs-scope': 'TEST_FAIL must name its repair_scope',
-  'repair-round-limit': `at most ${LIMITS.repairRounds} outer repair rounds`,
+  'repair-round-limit': `at most ${LIMITS.repairRounds} outer repair rounds (review fixes, test repairs and re-reviews after production changes all count)`,
+  // Kept so states blocked by it before repair rounds counted review fixes still read; no longer produced.
   'review-round-limit': `at most ${LIMITS.reviewRounds} completed review rounds in one review loop`,
   'env-recovery-limit': `at most ${LIMITS.envRecoveryRounds} environment recovery attempts after TEST_BLOCKED`,
   'unknown-scope-unsafe': 'repair_scope unknown takes the conservative production route only when the verdict names concrete failures',
@@ -106,8 +139,18 @@ export const RULES = {
 export type RuleId = keyof typeof RULES;
 
 export type LifecycleEvent =
-  | { kind: 'verdict'; stage: Stage; verdict: Verdict; repairScope?: RepairScope | null; failureCount?: number; evidence?: string | null; commit?: WorkflowState['commit'] }
-  | { kind: 'blocked'; stage: Stage; reason: string }
+  | {
+      kind: 'verdict';
+      stage: Stage;
+      verdict: Verdict;
+      repairScope?: RepairScope | null;
+      failureCount?: number;
+      evidence?: string | null;
+      /** The format the artifact was recognised as (`prizmkit-v4`, `sluice`, ...). */
+      format?: string;
+      commit?: WorkflowState['commit'];
+    }
+  | { kind: 'blocked'; stage: Stage; reason: string; evidence?: string | null; format?: string }
   | { kind: 'unblock'; resolution: string; workspaceChanged: boolean };
 
 export interface EventContext {
@@ -174,7 +217,7 @@ export function applyEvent(state: WorkflowState, event: LifecycleEvent, ctx: Eve
   if (refused) return refused;
   if (event.kind === 'blocked') {
     const rule: RuleId = event.stage === 'retrospective' ? 'retro-blocked' : 'stage-blocked';
-    return block(state, ctx, event.stage, rule, event.reason, 'operator-note', event.stage === 'retrospective' ? 'RETRO_BLOCKED' : state.stage_result);
+    return block(state, ctx, event.stage, rule, event.reason, 'operator-note', BLOCKED_RESULTS[event.stage] ?? state.stage_result);
   }
   const row = findRow(event.stage, event.verdict);
   if (!row) return refuse('stage-order', `${event.verdict} is not a verdict of stage ${event.stage}`);
@@ -195,9 +238,18 @@ function applyRow(state: WorkflowState, row: TransitionRow, event: Extract<Lifec
     case 'await-authorization':
       return ok(withNext(base), row.id);
     case 'review-fixes': {
-      const round = state.review_round + 1;
-      if (round >= LIMITS.reviewRounds) return block({ ...base, review_round: round }, ctx, row.stage, 'review-round-limit', `review round ${round} still needs fixes`, 'workspace-change', row.stageResult);
-      return ok(reroute({ ...base, review_round: round }, ctx, 'review-fixes', REPAIR_ROUTES['review-fixes'], row.status), row.id);
+      const reviewed = { ...base, review_round: Math.min(state.review_round + 1, LIMITS.reviewRounds) };
+      if (state.repair_round >= LIMITS.repairRounds) {
+        return block(reviewed, ctx, row.stage, 'repair-round-limit', `repair round ${state.repair_round} of ${LIMITS.repairRounds} used; the review still needs fixes`, 'workspace-change', row.stageResult);
+      }
+      return ok(reroute({ ...reviewed, repair_round: state.repair_round + 1 }, ctx, 'review-fixes', REPAIR_ROUTES['review-fixes'], row.status), row.id);
+    }
+    case 'review-reentry': {
+      if (state.repair_round >= LIMITS.repairRounds) {
+        return block({ ...base, repair_scope: 'production' }, ctx, row.stage, 'repair-round-limit', `repair round ${state.repair_round} of ${LIMITS.repairRounds} used; the test stage changed production code again`, 'workspace-change', row.stageResult);
+      }
+      const next = { ...base, stage_result: null, repair_scope: 'production' as const, repair_round: state.repair_round + 1, review_round: 0 };
+      return ok(reroute(next, ctx, 'review-reentry', ['code-review', 'test'], row.status, 'the test stage changed production code; review the delta, then test again'), row.id);
     }
     case 'test-repair': {
       const scope = event.repairScope ?? null;
@@ -227,7 +279,7 @@ function recordResult(state: WorkflowState, row: TransitionRow, event: Extract<L
     stage: row.stage,
     status: row.status,
     stage_result: row.stageResult,
-    results: { ...state.results, [row.stage]: { status: row.status, stage_result: row.stageResult, evidence: event.evidence ?? null, fingerprint: ctx.fingerprint, at: ctx.now } },
+    results: { ...state.results, [row.stage]: { status: row.status, stage_result: row.stageResult, evidence: event.evidence ?? null, ...(event.format ? { format: event.format } : {}), fingerprint: ctx.fingerprint, at: ctx.now } },
     updated_at: ctx.now,
   };
 }

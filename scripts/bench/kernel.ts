@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AsyncSeriesHook } from 'tapable';
 import * as v from 'valibot';
-import { createLocalQueue, createStateStore, HookDriver, type HookSpec } from '../../core/index.ts';
+import { createLocalQueue, createStateStore, HookDriver, yamlCodec, type HookSpec } from '../../core/index.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
 
 declare module '../../core/hooks/hook-types.ts' {
@@ -127,6 +127,22 @@ function coldStart() {
   };
 }
 
+/**
+ * Parsing YAML with 50,000 keys, in ms (the duplicate-key check once compared each key with every
+ * earlier one: about 50 s). Timed here, not in test/hardening/codec-regressions, so the suite does
+ * not depend on the machine's speed.
+ */
+function yamlManyKeys() {
+  const many = Array.from({ length: 50_000 }, (_, i) => `k${i}: ${i}`).join('\n');
+  const rounds: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    const t = performance.now();
+    yamlCodec.parse(many);
+    rounds.push(performance.now() - t);
+  }
+  return { keys: 50_000, medianMs: Math.round(median(rounds)) };
+}
+
 export async function run() {
-  return { hookDispatch: await hookDispatch(), queue: await queueOverhead(), store: await storeUpdate(), coldStart: coldStart() };
+  return { hookDispatch: await hookDispatch(), queue: await queueOverhead(), store: await storeUpdate(), coldStart: coldStart(), yamlManyKeys: yamlManyKeys() };
 }

@@ -3,7 +3,7 @@
 // table, validate, invariant, atomic write, unlock; target ≤ 5 ms), the same write's latency inside the
 // busy run, fingerprints, and the whole run. `BENCH_LIFECYCLE_N` changes the number of requirements.
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKernel } from '../../core/index.ts';
@@ -28,7 +28,7 @@ const SCRIPT = {
     { match: at('plan'), reply: { text: 'planned', files: { [`${dir}/plan.md`]: '- [ ] [T-001] add the module\n' } } },
     { match: at('implement'), reply: { text: 'done', files: { 'src/$<slug>.js': 'export default "$<slug>";\n', [`${dir}/plan.md`]: '- [x] [T-001] add the module\n' } } },
     { match: at('code-review'), reply: { text: '## Final Result\n\n- Verdict: PASS\n- Minor: 0\n- Total: 0\n' } },
-    { match: at('test'), reply: { text: 'ok', files: { [`${dir}/verdict.json`]: '{"verdict":"TEST_PASS"}' } } },
+    { match: at('test'), reply: { text: 'ok', files: { [`${dir}/test-output.txt`]: 'ok 1\n', [`${dir}/verdict.json`]: '{"verdict":"TEST_PASS","evidence":["test-output.txt"]}' } } },
     { match: at('retrospective'), reply: { text: 'ok', files: { [`${dir}/retrospective-result.json`]: '{"result":"NO_DOC_CHANGE"}' } } },
     { match: at('commit'), reply: { json: { message: 'feat($<slug>): add it', paths: ['src/$<slug>.js'] } } },
   ],
@@ -86,6 +86,8 @@ export async function run(): Promise<Record<string, unknown>> {
     return snapshot;
   });
   const lc = { ...createLifecycleContext(kernel, root), workspace, fingerprint: async () => (await workspace())?.fingerprint ?? null };
+  // A project folder of its own (start refuses to create state through a root that does not exist).
+  await mkdir(join(root, 'isolated'));
   const isolated = await isolatedTransitions(createLifecycleContext(kernel, join(root, 'isolated')));
   const writes: number[] = [];
   kernel.hooks.on('lifecycle:transition', 'bench', (e) => void writes.push(e.writeMs));

@@ -5,7 +5,8 @@ import { describe, it } from 'node:test';
 import type { DelegateRequest } from '../../core/index.ts';
 import { fakeSetup, nastyPrompt, recordedPids, waitGone } from './fake-cli-harness.ts';
 
-const req = (cwd: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({ prompt, mode: 'analysis', cwd, timeoutMs: 20_000, ...extra });
+// A run that should answer gets room for a loaded machine; only the timeout tests set a short clock.
+const req = (cwd: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({ prompt, mode: 'analysis', cwd, timeoutMs: 120_000, ...extra });
 
 describe('agy delegate', () => {
   it('runs agy -p PROMPT --output-format json --print-timeout, parsing its raw-newline envelope', async () => {
@@ -107,7 +108,8 @@ describe('codex delegate', () => {
 
   it('times out a codex that never finishes and leaves no process behind', async () => {
     const f = await fakeSetup();
-    const r = await f.kernel.runDelegate('codex', req(f.root, '[[fake:ignore-term]]', { timeoutMs: 1500 }));
+    // Long enough for the fake (a node process) to start and record its pids on a loaded machine.
+    const r = await f.kernel.runDelegate('codex', req(f.root, '[[fake:ignore-term]]', { timeoutMs: 6000 }));
     assert.equal(r.status, 'timeout');
     const [pids] = await recordedPids(f.recordDir, 'codex');
     assert.deepEqual(await waitGone([pids.child, pids.grandchild]), []);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -6,6 +5,7 @@ import * as v from 'valibot';
 import { createKernel, SluiceConfigSchema, type Kernel } from '../../core/index.ts';
 import { delegatePlugins } from '../../delegates/index.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
+import { spawnReaped } from '../helpers/reap-children.ts';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
 export const fakeBin = join(repoRoot, 'test/fixtures/bin');
@@ -32,17 +32,17 @@ export interface CliRun {
 /** Runs the sluice CLI from source, as a user would. */
 export function runSluice(args: string[], o: { cwd: string; input?: string; env?: Record<string, string> }): Promise<CliRun> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['--import=tsx', join(repoRoot, 'plugins/cli/main.ts'), ...args], {
+    const child = spawnReaped(process.execPath, ['--import=tsx', join(repoRoot, 'plugins/cli/main.ts'), ...args], {
       cwd: repoRoot,
       env: { ...process.env, NO_COLOR: '1', ...o.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     child.on('error', fail);
     child.on('close', (code) => done({ code, stdout, stderr }));
-    child.stdin.end(o.input ?? '');
+    child.stdin!.end(o.input ?? '');
   });
 }

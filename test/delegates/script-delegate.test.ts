@@ -27,7 +27,7 @@ rules:
   - match: "Plan"
     reply: "read-only plan"
   - match: "slow"
-    reply: { text: "finally", delayMs: 3000 }
+    reply: { text: "finally", delayMs: 3600000 }
   - match: "flaky"
     reply: { status: error, error: "rate limited", transient: true }
   - match: "(broken)"
@@ -170,26 +170,24 @@ describe('script delegate: files', () => {
 });
 
 describe('script delegate: outcomes, time and cancellation', () => {
+  // The delay is an hour: waiting it out would exceed the test's time limit, no stopwatch needed.
   it('reports a simulated delay that outlives the timeout as status timeout, without waiting it out', async () => {
     const root = await project();
-    const started = Date.now();
     const a = await (await delegateKernel(root)).runDelegate('script', req(root, 'slow please', { timeoutMs: 100 }));
     assert.equal(a.status, 'timeout');
-    assert.ok(Date.now() - started < 2500, 'returned well before the 3 s delay');
   });
 
   it('stops a simulated delay when the AbortSignal fires', async () => {
     const root = await project();
     const k = await delegateKernel(root);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const started = Date.now();
+    // Once the run has started, however long that takes on a loaded machine.
+    k.hooks.on('delegate:start', 'test', () => void controller.abort());
     // A started run answers cancellation itself: the result says `cancelled`, it does not throw.
     const finished = new Promise<string>((done) => k.hooks.on('delegate:finish', 'test', (e) => void done(e.status)));
     const r = await k.runDelegate('script', req(root, 'slow please'), { signal: controller.signal });
     assert.equal(r.status, 'cancelled');
     assert.equal(await finished, 'cancelled');
-    assert.ok(Date.now() - started < 2500);
   });
 
   it('reports scripted timeouts and errors with their exit code and message', async () => {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,8 +6,10 @@ import { describe, it } from 'node:test';
 import type { DelegateRequest } from '../../core/index.ts';
 import { delegateKernel, fakeBin, repoRoot, runSluice, tempProject } from './delegate-kernel.ts';
 import { fakeSetup, recordedPids, waitGone } from './fake-cli-harness.ts';
+import { spawnReaped } from '../helpers/reap-children.ts';
 
-const req = (cwd: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({ prompt, mode: 'analysis', cwd, timeoutMs: 20_000, ...extra });
+// A run that should answer gets room for a loaded machine; only the timeout tests set a short clock.
+const req = (cwd: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({ prompt, mode: 'analysis', cwd, timeoutMs: 120_000, ...extra });
 const node = (script: string, more: Record<string, unknown> = {}) => ({ command: process.execPath, args: ['-e', script, '--'], ...more });
 const ECHO = "let d='';process.stdin.on('data',c=>d+=c).on('end',()=>process.stdout.write(JSON.stringify({mode:process.env.SLUICE_DELEGATE_MODE,argv:process.argv.slice(1),prompt:d})))";
 
@@ -155,7 +156,7 @@ describe('interrupting sluice delegate', () => {
   it('Ctrl-C ends the run and no process of the CLI group survives sluice', async () => {
     const root = await tempProject();
     const recordDir = await mkdtemp(join(tmpdir(), 'sluice-fake-record-'));
-    const child = spawn(process.execPath, ['--import=tsx', join(repoRoot, 'plugins/cli/main.ts'), 'delegate', '--cwd', root, '--to', 'claude', '[[fake:ignore-term]]'], {
+    const child = spawnReaped(process.execPath, ['--import=tsx', join(repoRoot, 'plugins/cli/main.ts'), 'delegate', '--cwd', root, '--to', 'claude', '[[fake:ignore-term]]'], {
       cwd: repoRoot,
       env: { ...process.env, PATH: `${fakeBin}:${process.env.PATH}`, FAKE_CLI_RECORD: recordDir },
       stdio: 'ignore',

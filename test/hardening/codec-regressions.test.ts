@@ -55,12 +55,10 @@ describe('codec regressions found by fuzzing', () => {
     assert.deepEqual(yamlCodec.parse('a: &x [1]\nb: *x\n'), { a: [1], b: [1] });
   });
 
-  it('YAML with 50,000 keys parses in seconds (each key was compared with every earlier one: minutes), and duplicates are still refused', () => {
+  // Its time (the quadratic check took about 50 s) is measured by `npm run bench -- kernel`, not here.
+  it('YAML with 50,000 keys parses, and duplicates are still refused', () => {
     const many = Array.from({ length: 50_000 }, (_, i) => `k${i}: ${i}`).join('\n');
-    const started = performance.now();
     const value = yamlCodec.parse(many) as Record<string, number>;
-    // Generous for a loaded 2-core machine; the quadratic check took about 50 s here.
-    assert.ok(performance.now() - started < 20_000, `took ${Math.round(performance.now() - started)} ms`);
     assert.equal(value.k49999, 49999);
     assert.throws(() => yamlCodec.parse('a: 1\nb: {x: 1, x: 2}\n'), /Map keys must be unique \(line 2, column 11\)/);
     assert.throws(() => yamlCodec.parse(`${many}\nk7: again`), /Map keys must be unique \(line 50001, column 1\)/);

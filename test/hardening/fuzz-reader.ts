@@ -6,7 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import * as v from 'valibot';
-import { createKernel, createMemoryHost, errorCatalog, SluiceError, type Codec, type ErrorCode, type Host, type Kernel } from '../../core/index.ts';
+import { createKernel, createMemoryHost, errorCodeEntry, SluiceError, type Codec, type ErrorCode, type Host, type Kernel } from '../../core/index.ts';
 import { builtinPlugins } from '../../plugins/cli/builtin-plugins.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
 import { fuzzInputs, scaled, specialShapes, type Format, type SpecialShape } from './fuzz-inputs.ts';
@@ -78,7 +78,8 @@ export interface FuzzStats {
 }
 
 /** Generous: a loaded 2-core CI machine; a hang is minutes, not seconds. */
-const PER_INPUT_MS = 10_000;
+/** A hang catcher, not a speed limit: an input still unanswered after a minute hangs on any machine. */
+const PER_INPUT_MS = 60_000;
 const MAX_HEAP_GROWTH_MB = 64;
 
 // Real-file reads go through the Node host, whose environment is this process's: no parse cache in the home folder.
@@ -104,7 +105,7 @@ const WHOLE_FILE = new RegExp(
     'too large to be read exactly',
     'nested more than \\d+ levels',
     'Unexpected end of JSON input',
-    'Invalid key: Expected never but received ""',
+    'Invalid key: Expected never but received (""|a string \\(0 characters\\))',
   ].join('|'),
 );
 
@@ -112,7 +113,6 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: SluiceError };
 
 /** Runs the reader once and checks the property; throws an AssertionError describing a violation. */
 async function readOnce(spec: ReaderSpec, io: ReaderIO, what: string): Promise<Outcome> {
-  const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`hung: no answer after ${PER_INPUT_MS} ms`)), PER_INPUT_MS);
@@ -126,8 +126,6 @@ async function readOnce(spec: ReaderSpec, io: ReaderIO, what: string): Promise<O
   } finally {
     clearTimeout(timer);
   }
-  const ms = performance.now() - started;
-  assert.ok(ms < PER_INPUT_MS, `${spec.file} (${what}): took ${Math.round(ms)} ms`);
   assert.equal(({} as Record<string, unknown>).polluted, undefined, `${spec.file} (${what}): Object.prototype was polluted`);
   if (outcome.ok) {
     assert.ok(spec.valid(outcome.value), `${spec.file} (${what}): returned a value that does not pass its schema: ${JSON.stringify(outcome.value)?.slice(0, 300)}`);
@@ -135,7 +133,7 @@ async function readOnce(spec: ReaderSpec, io: ReaderIO, what: string): Promise<O
     if (spec.rewrite) assertRewritable(spec.rewrite, outcome.value, `${spec.file} (${what})`);
   } else {
     const e = outcome.error;
-    assert.ok(e.code in errorCatalog, `${spec.file} (${what}): code ${e.code} is not in the catalog`);
+    assert.ok(errorCodeEntry(e.code) !== undefined, `${spec.file} (${what}): code ${e.code} is not in the catalog`);
     assert.ok(spec.codes.includes(e.code), `${spec.file} (${what}): unexpected ${e.message}`);
     assert.ok(e.message.includes(spec.file), `${spec.file} (${what}): the message does not name the file: ${e.message}`);
     assert.ok(!e.message.includes('\n'), `${spec.file} (${what}): the message is not one line: ${JSON.stringify(e.message)}`);

@@ -17,6 +17,8 @@ const fresh = newWorkflowState('.prizmkit/specs/fuzz', 'sluice-lifecycle-run', '
 const dir = '.prizmkit/specs/fuzz';
 const evidenceFiles = { [`${dir}/test-output.txt`]: 'ok 1\n', '.prizmkit/prizm-docs/csv.md': '# csv\n' };
 const without = <T extends Record<string, unknown>>(o: T, key: string) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
+/** Readers report a hash of the bytes they read; a BOM or CRLF changes that, never the meaning. */
+const meaning = (value: unknown) => JSON.parse(JSON.stringify(value, (k, v: unknown) => (k === 'sha256' ? undefined : v)));
 
 /** verdict.json, or test-result.json from older tools: the same reader and rules. */
 const testVerdict = (name: string): ReaderSpec => ({
@@ -56,6 +58,7 @@ export const lifecycleReaders: NamedReader[] = [
       codes: ['ARTIFACT_INVALID'],
       fieldless: /no "## Final Result" section/,
       read: (io) => readReviewVerdict(io.host, io.root, dir),
+      view: meaning,
       valid: (value) => v.is(ReviewFinalResultSchema, without(value as Record<string, unknown>, 'file')),
     },
   },
@@ -83,6 +86,7 @@ export const lifecycleReaders: NamedReader[] = [
       codes: ['ARTIFACT_INVALID'],
       fieldless: /no task markers|task id T-\d+ appears twice/,
       read: (io) => readPlanTasks(io.host, io.root, dir),
+      view: meaning,
       valid: (value) => v.is(PlanTasksSchema, (value as { tasks: unknown }).tasks),
     },
   },
@@ -94,6 +98,7 @@ export const lifecycleReaders: NamedReader[] = [
       seeds: [seedFile('lifecycle', 'commit-request.json'), JSON.stringify({ message: 'feat(parser): accept empty input\n\nBody line.', paths: ['src/parser.ts', 'test/'], local_commit_authorized: true })],
       codes: ['ARTIFACT_INVALID'],
       read: (io) => readCommitRequest(io.host, io.root, dir),
+      view: meaning,
       valid: (value) => v.is(CommitRequestSchema, without(value as Record<string, unknown>, 'file')),
     },
   },

@@ -106,7 +106,8 @@ describe('a full disk, a read-only mount, a folder sluice may not write', () => 
  * which `nobody` may not.
  */
 function asNobody(dir: string, args: string[]): Promise<CliResult> {
-  const env = ['env', '-i', `PATH=${process.env.PATH ?? '/usr/bin:/bin'}`, `HOME=${dir}`, 'NO_COLOR=1', 'SLUICE_NO_CACHE=1'];
+  // SLUICE_TEST_RUN stays: scripts/test.mjs finds the suite's leftover processes by it.
+  const env = ['env', '-i', `PATH=${process.env.PATH ?? '/usr/bin:/bin'}`, `HOME=${dir}`, 'NO_COLOR=1', 'SLUICE_NO_CACHE=1', ...(process.env.SLUICE_TEST_RUN ? [`SLUICE_TEST_RUN=${process.env.SLUICE_TEST_RUN}`] : [])];
   const child = spawnReaped('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', ...env, process.execPath, cliBundle(), '--cwd', dir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

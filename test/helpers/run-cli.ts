@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { reap, spawnReaped } from './reap-children.ts';
 
 const entry = fileURLToPath(new URL('../../plugins/cli/main.ts', import.meta.url));
 
@@ -12,21 +12,22 @@ export interface CliRun {
 /** Runs the sluice CLI from source (node + tsx), as a user would run the command. */
 export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import=tsx', entry, ...args], {
+    const child = spawnReaped(process.execPath, ['--import=tsx', entry, ...args], {
       cwd: options.cwd,
       env: { ...process.env, NO_COLOR: '1', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
+    // A hang catcher, not a speed limit: generous for a loaded machine; the whole process group goes.
+    const timer = setTimeout(() => reap(child), options.timeoutMs ?? 300_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
-    child.stdin.end(options.input ?? '');
+    child.stdin!.end(options.input ?? '');
   });
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,12 +8,13 @@ import * as v from 'valibot';
 import { createStateStore, SluiceError, yamlCodec } from '../../core/index.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
 import { bundleScript } from '../helpers/bundle-script.ts';
+import { spawnReaped } from '../helpers/reap-children.ts';
 
 const CounterSchema = v.object({ count: v.pipe(v.number(), v.integer()), writers: v.array(v.number()), payload: v.string() });
 let worker: string;
 
 function start(args: string[]): { child: ChildProcess; line: Promise<string>; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, [worker, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawnReaped(process.execPath, [worker, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim())));
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, line, exit };

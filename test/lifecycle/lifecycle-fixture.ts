@@ -55,7 +55,8 @@ export const evidence = {
     [`.prizmkit/specs/${slug}/review-report.md`]: `# Review\n\n## Final Result\n\n- Verdict: ${verdict}\n- Major: ${verdict === 'PASS' ? 0 : 1}\n- Minor: 0\n- Total: ${verdict === 'PASS' ? 0 : 1}\n`,
   }),
   test: (slug: string, verdict: 'TEST_PASS' | 'TEST_FAIL' | 'TEST_BLOCKED', scope: string | null = null) => ({
-    [`.prizmkit/specs/${slug}/verdict.json`]: JSON.stringify({ verdict, repair_scope: scope, ...(verdict === 'TEST_FAIL' ? { failures: [{ test: 'a test' }] } : {}), ...(verdict === 'TEST_BLOCKED' ? { blocker: 'database down' } : {}) }),
+    [`.prizmkit/specs/${slug}/test-output.txt`]: `${verdict}\n`,
+    [`.prizmkit/specs/${slug}/verdict.json`]: JSON.stringify({ verdict, repair_scope: scope, evidence: ['test-output.txt'], ...(verdict === 'TEST_FAIL' ? { failures: [{ test: 'a test' }] } : {}), ...(verdict === 'TEST_BLOCKED' ? { blocker: 'database down' } : {}) }),
   }),
   retrospective: (slug: string) => ({ [`.prizmkit/specs/${slug}/retrospective-result.json`]: JSON.stringify({ result: 'NO_DOC_CHANGE' }) }),
   commitRequest: (slug: string, paths: string[], extra: Record<string, unknown> = {}) => ({

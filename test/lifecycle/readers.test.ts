@@ -9,7 +9,7 @@ import { readCommitRequest } from '../../plugins/lifecycle/readers/commit-reques
 import { parsePlanTasks, readImplementedPlan, readPlanReady } from '../../plugins/lifecycle/readers/plan-tasks-reader.ts';
 import { readRetrospectiveResult } from '../../plugins/lifecycle/readers/retrospective-reader.ts';
 import { parseReviewReport, readReviewVerdict } from '../../plugins/lifecycle/readers/review-report-reader.ts';
-import { readTestVerdict } from '../../plugins/lifecycle/readers/test-verdict-reader.ts';
+import { readTestEvidence } from '../../plugins/lifecycle/readers/test-verdict-reader.ts';
 
 const DIR = '.prizmkit/specs/demo';
 const host = createNodeHost();
@@ -43,12 +43,12 @@ const REVIEW_FILE = `${DIR}/review-report.md`;
 describe('review-report.md reader', () => {
   it('reads the documented list form', async () => {
     const r = await parseReviewReport(report('## Final Result\n\n- **Verdict**: NEEDS_FIXES\n- Critical: 0\n- Major: 2\n- Minor: 1\n- Total: 3'), REVIEW_FILE);
-    assert.deepEqual(r, { verdict: 'NEEDS_FIXES', counts: { critical: 0, major: 2, minor: 1 }, total: 3 });
+    assert.deepEqual(r, { verdict: 'NEEDS_FIXES', counts: { critical: 0, major: 2, minor: 1 }, total: 3, format: 'sluice' });
   });
   it('reads a two-column table and decorated values', async () => {
     const r = await parseReviewReport(report('### Final Result:\n\n| Field | Value |\n|---|---|\n| Verdict | ✅ **PASS** |\n| Critical issues | 0 |\n| Minor | `2` |\n| Total findings | 2 |'), REVIEW_FILE);
     assert.equal(r.verdict, 'PASS');
-    assert.equal(r.total, 2);
+    assert.equal(r.format === 'sluice' && r.total, 2);
   });
   it('takes the LAST Final Result section and ignores one inside a code fence', async () => {
     const text = report(
@@ -56,7 +56,7 @@ describe('review-report.md reader', () => {
     );
     const r = await parseReviewReport(text, REVIEW_FILE);
     assert.equal(r.verdict, 'NEEDS_FIXES');
-    assert.deepEqual(r.counts, { minor: 1 });
+    assert.deepEqual(r.format === 'sluice' && r.counts, { minor: 1 });
   });
   it('reads from the artifact folder and names the file', async () => {
     const root = await project({ [REVIEW_FILE]: report('## Final Result\n- Verdict: PASS\n- Minor: 0\n- Total: 0') });
@@ -91,18 +91,22 @@ describe('test verdict reader', () => {
   const json = (o: unknown) => JSON.stringify(o);
   it('reads TEST_FAIL with its repair scope and failures', async () => {
     const root = await project({ [V]: json({ verdict: 'TEST_FAIL', repair_scope: 'production', failures: [{ test: 'parses empty input' }], counts: { passed: 3, failed: 1 } }) });
-    const v = await readTestVerdict(host, root, DIR);
+    const v = await readTestEvidence(host, root, DIR);
     assert.equal(v.verdict, 'TEST_FAIL');
-    assert.equal(v.repair_scope, 'production');
+    assert.equal(v.repairScope, 'production');
     assert.equal(v.file, V);
+    assert.equal(v.format, 'sluice');
   });
   it('accepts test-result.json when verdict.json is absent, and checks the evidence package', async () => {
     const root = await project({ [`${DIR}/test-result.json`]: json({ verdict: 'TEST_PASS', evidence: ['out/run.txt'] }), [`${DIR}/out/run.txt`]: 'ok' });
-    assert.equal((await readTestVerdict(host, root, DIR)).verdict, 'TEST_PASS');
+    assert.equal((await readTestEvidence(host, root, DIR)).verdict, 'TEST_PASS');
+  });
+  it('refuses a bare {"verdict":"TEST_PASS"}: a pass needs evidence sluice can check', async () => {
+    await rejects(readTestEvidence(host, await project({ [V]: json({ verdict: 'TEST_PASS' }) }), DIR), 'ARTIFACT_INVALID', V, 'evidence', /without evidence/);
   });
   it('a markdown test report alone never establishes a verdict', async () => {
     const root = await project({ [`${DIR}/test-report.md`]: '# Tests\n\nAll TEST_PASS.\n' });
-    await rejects(readTestVerdict(host, root, DIR), 'ARTIFACT_MISSING', V, undefined, /derived view/);
+    await rejects(readTestEvidence(host, root, DIR), 'ARTIFACT_MISSING', V, undefined, /derived view/);
   });
   const bad: [string, Record<string, string>, string, string | RegExp | undefined, RegExp][] = [
     ['TEST_FAIL without repair_scope', { [V]: json({ verdict: 'TEST_FAIL', failures: [{ test: 'x' }] }) }, V, 'repair_scope', /must name its repair_scope/],
@@ -118,7 +122,7 @@ describe('test verdict reader', () => {
   ];
   for (const [what, files, file, field, message] of bad) {
     it(`refuses ${what}`, async () => {
-      await rejects(readTestVerdict(host, await project(files), DIR), 'ARTIFACT_INVALID', file, field, message);
+      await rejects(readTestEvidence(host, await project(files), DIR), 'ARTIFACT_INVALID', file, field, message);
     });
   }
 });

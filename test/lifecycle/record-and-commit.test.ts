@@ -116,6 +116,7 @@ describe('commit authorization', () => {
       '.prizmkit/specs/feature/retrospective-result.json',
       '.prizmkit/specs/feature/review-report.md',
       '.prizmkit/specs/feature/spec.md',
+      '.prizmkit/specs/feature/test-output.txt',
       '.prizmkit/specs/feature/verdict.json',
       'src/feature.js',
     ]);

@@ -33,7 +33,8 @@ function script(overrides: Partial<Record<string, Reply | Reply[]>> = {}) {
     implement: { text: 'done', files: { 'src/$<slug>.js': 'export default 1;\n', [`${dir}/plan.md`]: '- [x] [T-001] do it\n' } },
     'code-review': { text: `# Review\n\n${finalResult('PASS', 0)}` },
     // Each run writes its own evidence: a stage sent back must not hand in the bytes of its earlier run.
-    test: Array.from({ length: 5 }, (_, i) => ({ text: 'ok', files: { [`${dir}/verdict.json`]: JSON.stringify({ verdict: 'TEST_PASS', summary: `run ${i + 1}` }) } })),
+    test: Array.from({ length: 5 }, (_, i) => ({ text: 'ok', files: { [`${dir}/test-output.txt`]: `ok ${i + 1}
+`, [`${dir}/verdict.json`]: JSON.stringify({ verdict: 'TEST_PASS', evidence: ['test-output.txt'], summary: `run ${i + 1}` }) } })),
     retrospective: Array.from({ length: 5 }, (_, i) => ({ text: 'ok', files: { [`${dir}/retrospective-result.json`]: JSON.stringify({ result: 'NO_DOC_CHANGE', summary: `run ${i + 1}` }) } })),
     commit: { json: { message: 'feat: $<slug>', paths: ['src/$<slug>.js', dir] } },
   };
@@ -72,15 +73,15 @@ describe('lifecycle run', () => {
     assert.ok(DEMO_SCRIPT.endsWith('demo-script.yaml'));
   });
 
-  it(`stops a review that always needs fixes after 10 review rounds (review-round-limit)`, async () => {
+  it(`stops a review that always needs fixes after 3 outer repair rounds: review fixes count (repair-round-limit)`, async () => {
     const t = await setup(script({ implement: changingImplements(12), 'code-review': { text: `# Review\n\n${finalResult('NEEDS_FIXES', 1)}` } }));
     const summary = await t.run();
     assert.equal(summary.requirements[0].outcome, 'blocked');
-    assert.equal(summary.requirements[0].blocker?.rule, 'review-round-limit');
-    assert.equal(t.calls.get('one code-review'), 10);
-    assert.equal(t.calls.get('one implement'), 10);
+    assert.equal(summary.requirements[0].blocker?.rule, 'repair-round-limit');
+    assert.equal(t.calls.get('one code-review'), 4);
+    assert.equal(t.calls.get('one implement'), 4);
     assert.equal(t.calls.get('one test'), undefined);
-    assert.equal((await readWorkflowState(t.lc, 'one')).repair_round, 0);
+    assert.equal((await readWorkflowState(t.lc, 'one')).repair_round, 3);
   });
 
   it('stops tests that keep failing after 3 outer repair rounds (repair-round-limit)', async () => {

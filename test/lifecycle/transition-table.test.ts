@@ -40,9 +40,11 @@ describe('transition table: every row', () => {
     { row: 'plan-ready', from: fresh, event: verdict('plan', 'PLAN_READY'), expect: { status: 'PLAN_READY', stage_result: null, completed_stages: ['plan'], next_stage: 'implement', resume_from: 'prizmkit-implement' } },
     { row: 'implemented', from: planned, event: verdict('implement', 'IMPLEMENTED'), expect: { status: 'IMPLEMENTED', completed_stages: ['plan', 'implement'], next_stage: 'code-review', resume_from: 'prizmkit-code-review' } },
     { row: 'review-pass', from: implemented, event: verdict('code-review', 'PASS'), expect: { status: 'REVIEW_PASS', stage_result: 'PASS', next_stage: 'test', review_round: 1 } },
-    { row: 'review-needs-fixes', from: implemented, event: verdict('code-review', 'NEEDS_FIXES'), expect: { status: 'REVIEW_NEEDS_FIXES', stage_result: 'NEEDS_FIXES', completed_stages: ['plan'], next_stage: 'implement', repair_round: 0, review_round: 1 } },
+    { row: 'review-needs-fixes', from: implemented, event: verdict('code-review', 'NEEDS_FIXES'), expect: { status: 'REVIEW_NEEDS_FIXES', stage_result: 'NEEDS_FIXES', completed_stages: ['plan'], next_stage: 'implement', repair_round: 1, review_round: 1 } },
     { row: 'test-pass', from: reviewed, event: verdict('test', 'TEST_PASS'), expect: { status: 'TEST_PASS', stage_result: 'TEST_PASS', next_stage: 'retrospective', resume_from: 'prizmkit-retrospective', repair_scope: null } },
     { row: 'test-fail', from: reviewed, event: verdict('test', 'TEST_FAIL', { repairScope: 'production', failureCount: 1 }), expect: { status: 'TEST_FAIL', stage_result: 'TEST_FAIL', completed_stages: ['plan'], next_stage: 'implement', repair_round: 1, repair_scope: 'production' } },
+    { row: 'test-pass-production-changed', from: reviewed, event: verdict('test', 'TEST_PASS_PRODUCTION_CHANGED'), expect: { status: 'TEST_PASS', stage_result: null, completed_stages: ['plan', 'implement'], next_stage: 'code-review', resume_from: 'prizmkit-code-review', repair_round: 1, repair_scope: 'production' } },
+    { row: 'test-needs-fixes', from: reviewed, event: verdict('test', 'TEST_NEEDS_FIXES', { repairScope: 'production', failureCount: 1 }), expect: { status: 'TEST_NEEDS_FIXES', stage_result: 'TEST_NEEDS_FIXES', completed_stages: ['plan'], next_stage: 'implement', repair_round: 1, repair_scope: 'production' } },
     { row: 'test-blocked', from: reviewed, event: verdict('test', 'TEST_BLOCKED'), expect: { status: 'TEST_BLOCKED', stage_result: 'TEST_BLOCKED', completed_stages: ['plan', 'implement', 'code-review'], next_stage: 'test', resume_from: 'prizmkit-test', env_recovery_round: 1, repair_round: 0 } },
     { row: 'retro-docs-updated', from: tested, event: verdict('retrospective', 'DOCS_UPDATED'), expect: { status: 'RETRO_COMPLETE', stage_result: 'DOCS_UPDATED', next_stage: 'commit', resume_from: 'prizmkit-committer' } },
     { row: 'retro-no-doc-change', from: tested, event: verdict('retrospective', 'NO_DOC_CHANGE'), expect: { status: 'RETRO_COMPLETE', stage_result: 'NO_DOC_CHANGE', next_stage: 'commit' } },
@@ -94,9 +96,9 @@ describe('transition table: repair routes', () => {
       assert.deepEqual(routeAfter(failed), expected[scope]);
     });
   }
-  it('REVIEW_NEEDS_FIXES → implement → code-review → test, without counting an outer round', () => {
+  it('REVIEW_NEEDS_FIXES → implement → code-review → test, counting one outer round', () => {
     const s = step(implemented(), verdict('code-review', 'NEEDS_FIXES'));
-    assert.equal(s.repair_round, 0);
+    assert.equal(s.repair_round, 1);
     assert.deepEqual(routeAfter(s), ['implement', 'code-review', 'test']);
   });
   it('repair_scope=unknown with no failing test named → WORKFLOW_BLOCKED (unknown-scope-unsafe)', () => {
@@ -135,17 +137,36 @@ describe('transition table: bounded rounds', () => {
     assert.equal(s.blocker?.rule, 'repair-round-limit');
     assert.equal(s.repair_round, LIMITS.repairRounds);
   });
-  it(`allows ${LIMITS.reviewRounds} completed review rounds, the last needing fixes blocks (review-round-limit)`, () => {
+  it(`counts review fixes (REVIEW_NEEDS_FIXES → implement) as outer rounds: the ${LIMITS.repairRounds + 1}th NEEDS_FIXES blocks`, () => {
     let s = implemented();
-    for (let round = 1; round < LIMITS.reviewRounds; round++) {
-      s = drive(s, verdict('code-review', 'NEEDS_FIXES'), verdict('implement', 'IMPLEMENTED'));
-      assert.equal(s.review_round, round);
+    for (let round = 1; round <= LIMITS.repairRounds; round++) {
+      s = drive(s, verdict('code-review', 'NEEDS_FIXES'));
+      assert.equal(s.repair_round, round);
+      assert.equal(s.reroutes.at(-1)?.kind, 'review-fixes');
+      s = drive(s, verdict('implement', 'IMPLEMENTED'));
     }
     s = step(s, verdict('code-review', 'NEEDS_FIXES'));
     assert.equal(s.status, 'WORKFLOW_BLOCKED');
-    assert.equal(s.blocker?.rule, 'review-round-limit');
-    assert.equal(s.review_round, LIMITS.reviewRounds);
-    assert.equal(s.repair_round, 0, 'review-internal repairs never count as outer rounds');
+    assert.equal(s.blocker?.rule, 'repair-round-limit');
+    assert.equal(s.repair_round, LIMITS.repairRounds);
+  });
+  it('shares one budget across routes: review fixes, a test repair and a production-changing pass', () => {
+    let s = drive(implemented(), verdict('code-review', 'NEEDS_FIXES'), verdict('implement', 'IMPLEMENTED'), verdict('code-review', 'PASS'));
+    s = drive(s, verdict('test', 'TEST_FAIL', { repairScope: 'test-infrastructure', failureCount: 1 }), verdict('implement', 'IMPLEMENTED'));
+    assert.equal(s.next_stage, 'test', 'test-infrastructure skips review');
+    s = drive(s, verdict('test', 'TEST_PASS_PRODUCTION_CHANGED'));
+    assert.equal(s.repair_round, 3);
+    assert.equal(s.next_stage, 'code-review', 'a pass that changed production code is reviewed again');
+    s = drive(s, verdict('code-review', 'PASS'), verdict('test', 'TEST_PASS_PRODUCTION_CHANGED'));
+    assert.equal(s.status, 'WORKFLOW_BLOCKED');
+    assert.equal(s.blocker?.rule, 'repair-round-limit');
+    assert.equal(s.next_stage, 'test');
+  });
+  it('blocks PLAN_BLOCKED and IMPLEMENT_BLOCKED with their own stage results', () => {
+    const p = step(fresh(), { kind: 'blocked', stage: 'plan', reason: 'PLAN_BLOCKED: unresolved corrections' });
+    assert.deepEqual([p.status, p.stage_result, p.blocker?.rule, p.next_stage], ['WORKFLOW_BLOCKED', 'PLAN_BLOCKED', 'stage-blocked', 'plan']);
+    const i = step(planned(), { kind: 'blocked', stage: 'implement', reason: 'spec.md missing' });
+    assert.deepEqual([i.status, i.stage_result], ['WORKFLOW_BLOCKED', 'IMPLEMENT_BLOCKED']);
   });
   it('starts a new review loop after an outer repair', () => {
     const s = drive(implemented(), verdict('code-review', 'NEEDS_FIXES'), verdict('implement', 'IMPLEMENTED'), verdict('code-review', 'PASS'), verdict('test', 'TEST_FAIL', { repairScope: 'schema', failureCount: 1 }));

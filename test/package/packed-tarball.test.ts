@@ -76,21 +76,27 @@ export default definePlugin({
 describe('the packed package', { skip: built ? false : 'dist/ is not built: run `node scripts/build.mjs` first' }, () => {
   let dir: string;
   let pack: PackInfo;
+  let trusted: Record<string, string> = {};
+  let home: string;
   const sluice = (args: string[], env: Record<string, string> = {}) =>
-    run(process.execPath, [join(dir, 'node_modules/sluice/bin/sluice.mjs'), ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1', ...env } }).then(
+    run(process.execPath, [join(dir, 'node_modules/sluice/bin/sluice.mjs'), ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), SLUICE_TRUSTED_HASH: '', ...trusted, ...env } }).then(
       (r) => ({ code: 0, ...r }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
     );
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'sluice-consumer-'));
+    home = await mkdtemp(join(tmpdir(), 'sluice-consumer-home-'));
     // --ignore-scripts: the suite already built dist/; prepack would rebuild it under running tests.
     const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: repo });
     [pack] = JSON.parse(stdout) as PackInfo[];
     await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
     await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${pack.filename}`, 'tsx', 'valibot', '@types/node'], { cwd: dir });
   });
-  after(() => rm(dir, { recursive: true, force: true }));
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
+  });
 
   it('ships no tests, fixtures, bench, CI files or source maps, and stays under 1 MB packed', () => {
     const paths = pack.files.map((f) => f.path);
@@ -130,6 +136,12 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
 
   it('runs the TypeScript plugins through the installed `sluice` on Node 20', async () => {
     await writeFile(join(dir, 'sluice.config.yaml'), 'plugins: [./sluice/ts-gates.ts, ./sluice/upper-delegate.ts, ./sluice/ts-hooks.ts, ./sluice/acme-gates.mjs]\n');
+    const untrusted = await sluice(['plugins']);
+    assert.equal(untrusted.code, 2, 'project plugins do not run before a person trusts them');
+    assert.match(untrusted.stderr, /WORKSPACE_UNTRUSTED/);
+    // Trusted as a CI host does after review: the hash `sluice trust --show` prints.
+    const shown = await sluice(['trust', '--show', '--json']);
+    trusted = { SLUICE_TRUSTED_HASH: (JSON.parse(shown.stdout) as { hash: string }).hash };
     const plugins = await sluice(['plugins', '--json']);
     assert.equal(plugins.code, 0, plugins.stderr);
     const names = (JSON.parse(plugins.stdout) as { plugins: { name: string }[] }).plugins.map((p) => p.name);
@@ -159,7 +171,9 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
       await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(dir, pack.filename)], { cwd: bare });
       await writeFile(join(bare, 'plugin.ts'), TS_HOOK);
       await writeFile(join(bare, 'sluice.config.yaml'), 'plugins: [./plugin.ts]\n');
-      const res = await run(process.execPath, [join(bare, 'node_modules/sluice/bin/sluice.mjs'), 'plugins'], { cwd: bare }).then(
+      const hash = JSON.parse((await run(process.execPath, [join(bare, 'node_modules/sluice/bin/sluice.mjs'), 'trust', '--show', '--json'], { cwd: bare })).stdout) as { hash: string };
+      const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), SLUICE_TRUSTED_HASH: hash.hash };
+      const res = await run(process.execPath, [join(bare, 'node_modules/sluice/bin/sluice.mjs'), 'plugins'], { cwd: bare, env }).then(
         () => ({ code: 0, stderr: '' }),
         (e: { code: number; stderr: string }) => e,
       );

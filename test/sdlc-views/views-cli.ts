@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { bundleScript } from '../helpers/bundle-script.ts';
+import { reap, spawnReaped } from '../helpers/reap-children.ts';
 
 export interface CliResult {
   code: number | null;
@@ -44,12 +44,13 @@ export async function removeCliBundle(): Promise<void> {
 export async function sluice(cwd: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   const entry = await cliBundle();
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [entry, ...args, '--cwd', cwd], { env: { ...process.env, NO_COLOR: '1', SLUICE_CACHE_DIR: cacheDir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnReaped(process.execPath, [entry, ...args, '--cwd', cwd], { env: { ...process.env, NO_COLOR: '1', SLUICE_CACHE_DIR: cacheDir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
+    // A hang catcher, not a speed limit: generous for a loaded machine; the whole process group goes.
+    const timer = setTimeout(() => reap(child), 300_000);
     child.on('error', fail);
     child.on('close', (code) => {
       clearTimeout(timer);

@@ -65,8 +65,8 @@ describe('views over a project walked with next, skip and reenter', () => {
     assert.equal(r.code, 0);
     assert.doesNotMatch(r.stdout, /\bnull\b|\bNone\b|undefined/);
     assert.match(r.stdout, /close +Phase C: Close & Transfer +pending +— +— +close\/ +0 +0\/4/);
-    assert.match(r.stdout, /1 → 2 skip by bob: "Requirements came with the RFP <b>signed<\/b>"/);
-    assert.match(r.stdout, /3 → 1 re-entry by dave: "NFRs missing: \\"p99 latency\\""/);
+    assert.match(r.stdout, /1 → 2 skip by bob \(unverified\): "Requirements came with the RFP <b>signed<\/b>"/);
+    assert.match(r.stdout, /3 → 1 re-entry by dave \(unverified\): "NFRs missing: \\"p99 latency\\""/);
   });
 
   it('audit counts every gate result the advances stored, plus the open phase run, and lists every human decision', async () => {

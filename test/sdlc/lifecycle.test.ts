@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import * as v from 'valibot';
 import { SdlcStateSchema } from '../../plugins/sdlc/state/state-schema.ts';
-import { data, passPhase, readState, sdlcKernel, sluice, tempDir, writeCurrentArtifacts } from './sdlc-fixture.ts';
+import { data, passPhase, readState, signingFor, sdlcKernel, sluice, tempDir, writeCurrentArtifacts } from './sdlc-fixture.ts';
 import { cliPlugin } from '../../plugins/cli/cli-plugin.ts';
 import { runSdlcDemo } from '../../plugins/sdlc/demo.ts';
 import { runCommand } from '../../plugins/sdlc/demo/run-command.ts';
@@ -106,12 +106,12 @@ describe('full lifecycle on the reference registry', () => {
       if (current === '2' && !reentered) {
         await passPhase(kernel);
         reentered = true;
-        assert.equal((await sluice(kernel, 'reenter', { justification: 'ADR for the queue choice lacks options' }, ['2'])).exitCode, 0);
+        assert.equal((await sluice(kernel, 'reenter', { justification: 'ADR for the queue choice lacks options', ...(await signingFor(kernel)) }, ['2'])).exitCode, 0);
         continue;
       }
       if (current === '9' && !skipped) {
         skipped = true;
-        assert.equal((await sluice(kernel, 'skip', { justification: 'Monitoring is owned by the client SRE team', confirmed: true })).exitCode, 0);
+        assert.equal((await sluice(kernel, 'skip', { justification: 'Monitoring is owned by the client SRE team', confirmed: true, ...(await signingFor(kernel)) })).exitCode, 0);
         continue;
       }
       const { review } = await passPhase(kernel, 'Grace Hopper');

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createKernel, defaultConfig, type CommandOutcome, type Kernel, type PluginDefinition, type SluiceConfig } from '../../core/index.ts';
@@ -9,6 +9,7 @@ import { sdlcPlugins } from '../../plugins/sdlc/index.ts';
 import { openProject } from '../../plugins/sdlc/project/open-project.ts';
 import { sdlcStateFile } from '../../plugins/sdlc/state/state-file.ts';
 import type { SdlcState } from '../../plugins/sdlc/state/state-schema.ts';
+import { throwawayKey, type ThrowawayKey } from '../helpers/ssh-keys.ts';
 
 /** Test helpers: real temp folders, a real Node host and the SDLC plugins, commands run as the CLI runs them. */
 export const tempDir = (prefix = 'sluice-sdlc-') => mkdtemp(join(tmpdir(), prefix));
@@ -55,9 +56,26 @@ export async function passPhase(kernel: Kernel, signer = 'Ana Ruiz'): Promise<{ 
   await writeCurrentArtifacts(kernel);
   const review = await sluice(kernel, 'next');
   const unapproved = (review.data as { unapproved?: string[] }).unapproved ?? [];
-  const advance = await sluice(kernel, 'next', { approve: unapproved, signedBy: signer, confirmed: true });
+  const advance = await sluice(kernel, 'next', { approve: unapproved, signedBy: signer, confirmed: true, ...(await signingFor(kernel)) });
   if (advance.exitCode !== 0) throw new Error(`could not pass phase: ${advance.human}`);
   return { review, advance };
+}
+
+let testKey: Promise<ThrowawayKey> | undefined;
+
+/**
+ * `{ sign }` for a project whose profile requires signed approvals (the enterprise pack): a throwaway
+ * key made once per test process, listed in the project's .sdlc/allowed_signers. `{}` otherwise.
+ */
+export async function signingFor(kernel: Kernel): Promise<{ sign?: string }> {
+  const profile = await readFile(join(kernel.projectRoot, '.sdlc', 'profile.yaml'), 'utf8');
+  if (!/require_signed_approvals:\s*true/.test(profile)) return {};
+  testKey ??= tempDir('sluice-test-key-').then((dir) => throwawayKey(dir, 'approver', 'approver@example.com'));
+  const key = await testKey;
+  const signers = join(kernel.projectRoot, '.sdlc', 'allowed_signers');
+  const listed = await readFile(signers, 'utf8').catch(() => '');
+  if (!listed.includes(key.signersLine)) await writeFile(signers, `${listed}${key.signersLine}\n`);
+  return { sign: key.keyFile };
 }
 
 /** Walks forward until the given phase is current. */

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CliRun } from '../helpers/run-cli.ts';
+import { spawnReaped } from '../helpers/reap-children.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let bundle: Promise<string> | undefined;
@@ -44,11 +44,11 @@ export function sluiceBundle(): Promise<string> {
 export async function runSluice(dir: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const entry = await sluiceBundle();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry, '--cwd', dir, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnReaped(process.execPath, [entry, '--cwd', dir, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli } from '../helpers/run-cli.ts';
 import { evaluateScores, executeAny, improveAny, read, readState, skillText, tuneProject, type Rule } from './tune-harness.ts';
+import { spawnReaped } from '../helpers/reap-children.ts';
 
 const scriptBackends = ['--executor', 'script', '--evaluator', 'script', '--improver', 'script', '--allow-self-evaluation'];
 const entry = resolve(import.meta.dirname, '../../plugins/cli/main.ts');
@@ -28,19 +28,20 @@ describe('sluice tune --resume after SIGKILL', () => {
     const slowSecondExecute: Rule = {
       match: 'role=execute iteration=2 ',
       // The first call hangs (the process is killed during it); the resumed call answers at once.
-      replies: [{ delayMs: 60_000, text: 'slow' }, { text: 'fast', files: { 'output.md': 'second try' } }],
+      // An hour: the kill always lands during it, however slowly a loaded machine got there.
+      replies: [{ delayMs: 3_600_000, text: 'slow' }, { text: 'fast', files: { 'output.md': 'second try' } }],
     };
     const dir = await tuneProject({ w: skillText('w') }, [slowSecondExecute, executeAny, ...evaluateScores([60, 70, 85]), improveAny('w')]);
-    const child = spawn(process.execPath, ['--import=tsx', entry, 'tune', 'w', '--scenario', 'write it', '-y', ...scriptBackends, '--cwd', dir, '--json'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawnReaped(process.execPath, ['--import=tsx', entry, 'tune', 'w', '--scenario', 'write it', '-y', ...scriptBackends, '--cwd', dir, '--json'], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     let exitCode: number | null | undefined;
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done((exitCode = code))));
     const runs = join(dir, '.sluice/runs');
     let runDir = '';
-    // Generous: on a loaded 2-core machine the child may need many seconds to start.
+    // No deadline (the file's time limit catches a hang): the child may need long to start on a loaded machine.
     // The kill lands once the slow call has begun: the script backend has taken its first reply.
-    for (let i = 0; i < 900 && !runDir && exitCode === undefined; i++) {
+    while (!runDir && exitCode === undefined) {
       await sleep(100);
       const name = (await readdir(runs).catch(() => [] as string[]))[0];
       if (name && (await slowCalls(dir)) === 1) runDir = join(runs, name);

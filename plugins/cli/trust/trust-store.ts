@@ -1,8 +1,12 @@
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import * as v from 'valibot';
 import { SluiceError, type TrustRecord } from '../../../core/index.ts';
+import { readBoundedSync } from '../../host-node/index.ts';
+
+/** One line per trusted project; a store this big (or a FIFO in its place) is not read. */
+const MAX_TRUST_STORE_BYTES = 4 * 1024 * 1024;
 
 /**
  * The user's trust store: which workspace content they allowed to run, per project folder. It lives
@@ -62,7 +66,7 @@ function checkPrivate(path: string, projectRoot: string): void {
 function read(path: string): TrustStoreFile {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedSync(path, MAX_TRUST_STORE_BYTES).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, projects: {} };
     throw error;

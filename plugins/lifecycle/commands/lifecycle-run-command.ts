@@ -1,4 +1,4 @@
-import { defineCommand, errorCatalog, SluiceError, type ErrorCode } from '../../../core/index.ts';
+import { defineCommand, errorCodeEntry, SluiceError } from '../../../core/index.ts';
 import { createLifecycleContext } from '../lifecycle-context.ts';
 import type { RequirementOutcome } from '../runner/run-lifecycle.ts';
 
@@ -43,7 +43,7 @@ export const lifecycleRunCommand = defineCommand({
     });
     const c = summary.counts;
     lines.push('', `${c.committed} committed, ${c.blocked} blocked, ${c['awaiting-authorization']} awaiting commit authorization${c.failed ? `, ${c.failed} failed` : ''}${c.busy ? `, ${c.busy} busy` : ''}${c.interrupted ? `, ${c.interrupted} interrupted` : ''} in ${(summary.durationMs / 1000).toFixed(1)} s`);
-    const exitCode = Math.max(0, ...summary.requirements.map((r) => (r.outcome === 'failed' && r.error ? (errorCatalog[r.error.code as ErrorCode]?.exit ?? 2) : EXIT[r.outcome])));
+    const exitCode = Math.max(0, ...summary.requirements.map((r) => (r.outcome === 'failed' && r.error ? (errorCodeEntry(r.error.code)?.exit ?? 2) : EXIT[r.outcome])));
     return { exitCode, data: summary, human: lines.join('\n') };
   },
 });

@@ -18,6 +18,8 @@ export function summarizeState(slug: string, s: WorkflowState) {
     review_round: s.review_round,
     env_recovery_round: s.env_recovery_round,
     blocker: s.blocker,
+    /** Each recorded stage's artifact and the format it was recognised as. */
+    artifacts: Object.fromEntries(Object.entries(s.results).map(([stage, r]) => [stage, { file: r.evidence, format: r.format ?? null }])),
     commit: s.commit?.sha ?? null,
   };
 }

@@ -1,6 +1,6 @@
 import { relative } from 'pathe';
 import * as v from 'valibot';
-import { loadConfig, SluiceError, type CommandIO } from '../../../core/index.ts';
+import { escapeControl, loadConfig, SluiceError, type CommandIO } from '../../../core/index.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { repositoryRoot } from '../workspace/repository-root.ts';
 import { grantDoesNotCover, LifecycleConfigSchema, type CommitGrant } from './commit-grant.ts';
@@ -125,7 +125,8 @@ export function formatPreview(preview: CommitPreview, io: Pick<CommandIO, 'style
     added += f.added ?? 0;
     removed += f.removed ?? 0;
     const stat = f.added === null ? 'binary' : `${s.green(`+${f.added}`)} ${s.red(`-${f.removed ?? 0}`)}`;
-    lines.push(`  ${s.cyan((ACTIONS[f.status] ?? f.status).padEnd(7))} ${f.path.padEnd(width)}  ${stat}`);
+    // A path is one line however it is named: a newline or cursor escape in a folder name must not redraw the list.
+    lines.push(`  ${s.cyan((ACTIONS[f.status] ?? f.status).padEnd(7))} ${escapeControl(f.path).padEnd(width)}  ${stat}`);
   }
   lines.push(`  ${preview.files.length} file(s) changed, ${added} insertion(s)(+), ${removed} deletion(s)(-)`);
   return lines.join('\n');

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import * as v from 'valibot';
+import { readBounded } from '../../host-node/index.ts';
 import { CommitGrantSchema } from './commit-grant.ts';
 
 /** A signed grant is bound: to one repository (its work tree's top folder), to named requirements, until a time. */
@@ -13,6 +13,9 @@ export const SignedGrantSchema = v.object({
   expires_at: v.pipe(v.string(), v.isoTimestamp()),
 });
 export type SignedGrant = v.InferOutput<typeof SignedGrantSchema>;
+
+/** A signing key is a line; a FIFO or a big file in its place is refused without waiting or reading it. */
+const MAX_KEY_BYTES = 64 * 1024;
 
 /**
  * Headless grants passed through the environment must be signed: `SLUICE_COMMIT_GRANT` holds
@@ -40,7 +43,7 @@ export async function verifySignedGrant(value: string, keyFile: string): Promise
   if (!payload || !signature || extra !== undefined) return { refused: `${GRANT_ENV} is not "<payload>.<signature>"` };
   let key: string;
   try {
-    key = (await readFile(keyFile, 'utf8')).replace(/\r?\n$/, '');
+    key = (await readBounded(keyFile, MAX_KEY_BYTES)).toString().replace(/\r?\n$/, '');
   } catch {
     return { refused: `${GRANT_ENV} cannot be verified: no key at ${keyFile}` };
   }

@@ -5,7 +5,7 @@ import { judgeFreshness, loadRecordedFingerprints } from '../recovery/freshness.
 import { reconstructState, staleFindings } from '../recovery/recovery-plan.ts';
 import type { WorkflowState } from '../state/workflow-state-schema.ts';
 import { STAGES } from '../transition-table.ts';
-import { isTestPath } from '../workspace/test-paths.ts';
+import { isDocumentationPath, isTestPath } from '../workspace/test-paths.ts';
 import { isSluiceRuntimePath } from '../workspace/git-status.ts';
 import { fileDigest, isArtifactPath } from '../workspace/workspace-fingerprint.ts';
 import { changedArtifacts } from './artifact-hashes.ts';
@@ -34,9 +34,9 @@ export async function recheckEvidence(lc: LifecycleContext, state: WorkflowState
     reasons.push(`${changed.join(', ')} changed after ${stage} was recorded`);
     if (stage === 'implement') fromImplement = true;
   }
-  const review = state.completed_stages.includes('code-review') ? state.results['code-review']?.fingerprint?.files : null;
-  const later = (['test', 'retrospective'] as const).filter((s) => state.completed_stages.includes(s)).map((s) => state.results[s]?.fingerprint?.files);
-  if (review === undefined || later.some((files) => files === undefined)) {
+  const files = (stage: 'code-review' | 'test' | 'retrospective') => (state.completed_stages.includes(stage) ? state.results[stage]?.fingerprint?.files : null);
+  const [review, test, retro] = [files('code-review'), files('test'), files('retrospective')];
+  if (review === undefined || test === undefined || retro === undefined) {
     const freshness = judgeFreshness(state, await lc.fingerprint(), await loadRecordedFingerprints(lc));
     if (freshness === 'stale') reasons.push('the code changed after the last recorded review and test');
     if (freshness === 'unknown') reasons.push('the workspace is not a git work tree, so the evidence cannot be checked');
@@ -46,10 +46,11 @@ export async function recheckEvidence(lc: LifecycleContext, state: WorkflowState
     for (const path of committing) {
       if (isArtifactPath(path) || isSluiceRuntimePath(path) || recorded.has(path)) continue;
       const now = await fileDigest(lc.host, lc.root, path);
-      // Test and retrospective saw every file as it is committed; review saw the production code
-      // (test infrastructure may change after it, on the test-infrastructure route).
-      const seen = [...later, ...(review && !isTestPath(path) ? [review] : [])];
-      if (seen.some((files) => files![path] !== now)) changed.push(path);
+      // Every committed file is as the last gate saw it. Production code is as review and test saw it;
+      // test infrastructure may change after review (its own route), documentation in the retrospective.
+      const doc = isDocumentationPath(path);
+      const seen = [retro, doc ? null : test, doc || isTestPath(path) ? null : review];
+      if (seen.some((f) => f && f[path] !== now)) changed.push(path);
     }
     if (changed.length > 0) reasons.push(`${changed.join(', ')} changed after the last recorded review and test`);
   }

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { SluiceError, type Host } from '../../../core/index.ts';
-import { artifactInvalid, readArtifactText, validateArtifact } from './read-artifact.ts';
+import { hasProseMarker, keyValues, markdownSections, sectionsTitled } from './markdown-sections.ts';
+import { artifactInvalid, readArtifact, validateArtifact, type ArtifactFormat, type ArtifactRef } from './read-artifact.ts';
 
 /**
  * Task markers in `{artifact_dir}/plan.md`, one list item per task:
@@ -8,6 +9,7 @@ import { artifactInvalid, readArtifactText, validateArtifact } from './read-arti
  *   - [ ] [T-001] Parse the config file
  *   - [x] [T-002] Reject unknown keys
  *
+ * PrizmKit's checkpoints (`- [ ] [CP-1] After Setup: ...`, `[CP-FINAL]`) are tasks too.
  * `*`, `+` and numbered items, `[X]`, and ids in bold or backticks are tolerated; markers inside code
  * fences are not tasks. Ids must be unique. The plan is ready with one task or more; the implement
  * stage is done when every task is checked.
@@ -16,7 +18,7 @@ export const PLAN = 'plan.md';
 export const SPEC = 'spec.md';
 
 export const PlanTasksSchema = v.pipe(
-  v.array(v.object({ id: v.pipe(v.string(), v.regex(/^T-\d{3,}$/)), done: v.boolean(), title: v.string() })),
+  v.array(v.object({ id: v.pipe(v.string(), v.regex(/^(T-\d{3,}|CP-[A-Za-z0-9]+(-[A-Za-z0-9]+)*)$/)), done: v.boolean(), title: v.string() })),
   v.minLength(1, 'plan.md has no task markers like "- [ ] [T-001] title"'),
   v.check(
     (tasks) => repeatedId(tasks) === undefined,
@@ -34,12 +36,12 @@ function repeatedId(tasks: readonly { id: string }[]): string | undefined {
   return undefined;
 }
 
-const MARKER = /^\[( |x|X)\]\s+(?:\*\*|`)?\[?(T-\d{3,})\]?(?:\*\*|`)?:?\s*(.*)$/;
+const MARKER = /^\[( |x|X)\]\s+(?:\*\*|`)?\[?(T-\d{3,}|CP-[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*)\]?(?:\*\*|`)?:?\s*(.*)$/;
 
-export async function readPlanTasks(host: Host, root: string, artifactDir: string): Promise<{ file: string; tasks: PlanTask[] }> {
+export async function readPlanTasks(host: Host, root: string, artifactDir: string): Promise<{ file: string; sha256: string; tasks: PlanTask[] }> {
   const file = `${artifactDir}/${PLAN}`;
-  const text = await readArtifactText(host, root, file);
-  return { file, tasks: await parsePlanTasks(text, file) };
+  const { text, sha256 } = await readArtifact(host, root, file);
+  return { file, sha256, tasks: await parsePlanTasks(text, file) };
 }
 
 export async function parsePlanTasks(text: string, file: string): Promise<PlanTask[]> {
@@ -57,16 +59,42 @@ export async function parsePlanTasks(text: string, file: string): Promise<PlanTa
 }
 
 /** The implement stage's evidence: every task of the plan is checked. */
-export async function readImplementedPlan(host: Host, root: string, artifactDir: string): Promise<{ file: string; tasks: PlanTask[] }> {
+export async function readImplementedPlan(host: Host, root: string, artifactDir: string): Promise<{ file: string; sha256: string; tasks: PlanTask[] }> {
   const plan = await readPlanTasks(host, root, artifactDir);
   const open = plan.tasks.filter((t) => !t.done).map((t) => t.id);
   if (open.length > 0) throw new SluiceError('ARTIFACT_MISSING', { file: plan.file, field: 'tasks', message: `task${open.length > 1 ? 's' : ''} ${open.join(', ')} not checked yet` });
   return plan;
 }
 
-/** The plan stage's evidence: a non-empty spec.md and a plan with tasks. */
-export async function readPlanReady(host: Host, root: string, artifactDir: string): Promise<{ file: string; tasks: PlanTask[] }> {
-  const spec = `${artifactDir}/${SPEC}`;
-  if ((await readArtifactText(host, root, spec)).trim() === '') throw artifactInvalid(spec, undefined, 'spec.md is empty');
-  return readPlanTasks(host, root, artifactDir);
+/** The plan stage's evidence: a spec and a plan with tasks, or the PLAN_BLOCKED they declare. */
+export interface PlanEvidence {
+  file: string;
+  tasks: PlanTask[];
+  /** Why planning is blocked (PrizmKit: unresolved corrections, `[NEEDS CLARIFICATION]`); absent when ready. */
+  blocked?: string;
+  format: ArtifactFormat;
+  artifacts: ArtifactRef[];
+}
+
+/**
+ * PLAN_READY needs a non-empty spec.md and a plan with tasks. PrizmKit (v2+) plans end with an
+ * `## Independent Plan Review` whose `Unresolved Corrections` must be none; any prose
+ * `[NEEDS CLARIFICATION]` marker left in spec.md or plan.md also means PLAN_BLOCKED.
+ */
+export async function readPlanReady(host: Host, root: string, artifactDir: string): Promise<PlanEvidence> {
+  const specFile = `${artifactDir}/${SPEC}`;
+  const spec = await readArtifact(host, root, specFile);
+  if (spec.text.trim() === '') throw artifactInvalid(specFile, undefined, 'spec.md is empty');
+  const file = `${artifactDir}/${PLAN}`;
+  const plan = await readArtifact(host, root, file);
+  const tasks = await parsePlanTasks(plan.text, file);
+  const review = sectionsTitled(await markdownSections(plan.text), 'independent plan review', [2]);
+  const format: ArtifactFormat = review.length > 0 ? 'prizmkit-v2' : 'sluice';
+  const artifacts = [{ file: specFile, sha256: spec.sha256, format }, { file, sha256: plan.sha256, format }];
+  const reasons: string[] = [];
+  for (const [f, text] of [[specFile, spec.text], [file, plan.text]]) if (await hasProseMarker(text, '[NEEDS CLARIFICATION]')) reasons.push(`${f} still has a [NEEDS CLARIFICATION] marker`);
+  const unresolved = review.length > 0 ? keyValues(review[review.length - 1].lines).get('unresolved corrections')?.[0] : undefined;
+  if (review.length > 0 && unresolved === undefined) throw artifactInvalid(file, 'Unresolved Corrections', 'the Independent Plan Review has no "Unresolved Corrections" line');
+  if (unresolved !== undefined && !/^(none\.?|0|no)$/i.test(unresolved)) reasons.push(`${file}: Unresolved Corrections is ${JSON.stringify(unresolved)}`);
+  return { file, tasks, format, artifacts, ...(reasons.length > 0 ? { blocked: reasons.join('; ') } : {}) };
 }

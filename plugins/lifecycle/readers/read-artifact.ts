@@ -1,9 +1,34 @@
+import { createHash } from 'node:crypto';
 import { join } from 'pathe';
 import * as v from 'valibot';
 import { jsonCodec, parseDataText, readDataText, realPathInside, SluiceError, type Host } from '../../../core/index.ts';
 
 /** Artifacts are written by agents; a reasonable one is far below this. */
 const MAX_ARTIFACT_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Which format an artifact was recognised as: sluice's own forms, or the EARLIEST PrizmKit version that
+ * writes this form (v2 and v3 write the same review report and test result, so both read as v2).
+ */
+export const ARTIFACT_FORMATS = ['sluice', 'prizmkit-v1', 'prizmkit-v2', 'prizmkit-v3', 'prizmkit-v4'] as const;
+export type ArtifactFormat = (typeof ARTIFACT_FORMATS)[number];
+
+/** One file a verdict was read from: what evidence records store so a later change to it shows. */
+export interface ArtifactRef {
+  /** Relative to the project root. */
+  file: string;
+  /** SHA-256 (hex) of the file's UTF-8 content as read. */
+  sha256: string;
+  format: ArtifactFormat;
+}
+
+export const sha256Hex = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
+
+/** The text of an artifact and the hash of what was read, for its ArtifactRef. */
+export async function readArtifact(host: Host, root: string, file: string): Promise<{ text: string; sha256: string }> {
+  const text = await readArtifactText(host, root, file);
+  return { text, sha256: sha256Hex(text) };
+}
 
 const SYSTEM_CODES = new Set<string>(['FILE_NOT_REGULAR', 'FILE_ACCESS_DENIED', 'FILE_SYSTEM_READ_ONLY', 'DISK_FULL', 'FILE_IO_FAILED']);
 
@@ -32,15 +57,17 @@ export async function artifactExists(host: Host, root: string, file: string): Pr
 
 /** A JSON artifact validated by its schema; syntax and schema problems are ARTIFACT_INVALID naming the field. */
 export async function readArtifactJson<S extends v.GenericSchema>(host: Host, root: string, file: string, schema: S): Promise<v.InferOutput<S>> {
-  const text = await readArtifactText(host, root, file);
-  let raw: unknown;
+  return validateArtifact(schema, parseArtifactJson(await readArtifactText(host, root, file), file), file);
+}
+
+/** JSON text of an artifact; syntax errors are ARTIFACT_INVALID naming the line. */
+export function parseArtifactJson(text: string, file: string): unknown {
   try {
-    raw = parseDataText(text, jsonCodec, file);
+    return parseDataText(text, jsonCodec, file);
   } catch (error) {
     const e = error as SluiceError;
     throw artifactInvalid(file, e.field, e.detail ?? String(error));
   }
-  return validateArtifact(schema, raw, file);
 }
 
 /** Validates an extracted value; the first issue names its field. */

@@ -1,10 +1,13 @@
 import * as v from 'valibot';
 import type { Host } from '../../../core/index.ts';
-import { artifactInvalid, readArtifactText, validateArtifact } from './read-artifact.ts';
+import { markdownSections, sectionsTitled, type MarkdownSection } from './markdown-sections.ts';
+import { isExecutionStart, isPrizmkitFinalResult, parsePrizmkitReview, type PrizmkitReviewResult } from './prizmkit-review-report.ts';
+import { artifactInvalid, readArtifact, validateArtifact, type ArtifactFormat, type ArtifactRef } from './read-artifact.ts';
 
 /**
- * `{artifact_dir}/review-report.md`. The verdict is the LAST `## Final Result` section (a re-review
- * appends a new one), read as `Key: value` lines, list items or a two-column table:
+ * `{artifact_dir}/review-report.md`, in one of two forms. PrizmKit's (v1–v4, `render_review_report.py`):
+ * see prizmkit-review-report.ts. Or sluice's severity form: the LAST `## Final Result` section (a
+ * re-review appends a new one), read as `Key: value` lines, list items or a two-column table:
  *
  *   ## Final Result
  *   - **Verdict**: NEEDS_FIXES
@@ -44,73 +47,58 @@ export const ReviewFinalResultSchema = v.pipe(
 );
 export type ReviewFinalResult = v.InferOutput<typeof ReviewFinalResultSchema>;
 
-export async function readReviewVerdict(host: Host, root: string, artifactDir: string): Promise<ReviewFinalResult & { file: string }> {
+export type ReviewVerdict = (ReviewFinalResult & { format: 'sluice' }) | (PrizmkitReviewResult & { format: Exclude<ArtifactFormat, 'sluice'> });
+
+export async function readReviewVerdict(host: Host, root: string, artifactDir: string): Promise<ReviewVerdict & { file: string; artifacts: ArtifactRef[] }> {
   const file = `${artifactDir}/${REVIEW_REPORT}`;
-  const text = await readArtifactText(host, root, file);
-  return { ...(await parseReviewReport(text, file)), file };
+  const { text, sha256 } = await readArtifact(host, root, file);
+  const verdict = await parseReviewReport(text, file);
+  return { ...verdict, file, artifacts: [{ file, sha256, format: verdict.format }] };
 }
 
-export async function parseReviewReport(text: string, file: string): Promise<ReviewFinalResult> {
-  const lines = await finalResultLines(text, file);
-  const raw: { verdict?: string; total?: number; counts: Partial<Record<Severity, number>> } = { counts: {} };
-  const seen = new Set<string>();
-  for (const line of lines) {
-    const kv = /^([\p{L}][\p{L} _-]*?)\s*[:：]\s*(.+)$/u.exec(line);
-    if (!kv) continue;
-    const key = classifyKey(kv[1]);
-    if (!key) continue;
-    if (seen.has(key)) throw artifactInvalid(file, key === 'verdict' ? 'Verdict' : key, `${key} appears twice in the final result`);
-    seen.add(key);
-    const value = kv[2].trim();
-    if (key === 'verdict') raw.verdict = normalizeVerdict(value);
-    else {
-      const n = /^\d+/.exec(value);
-      if (!n) throw artifactInvalid(file, key, `${key} must be a number, got ${JSON.stringify(value)}`);
-      if (key === 'total') raw.total = Number(n[0]);
-      else raw.counts[key] = Number(n[0]);
+/** PrizmKit's rendered report when it has an execution status or renderer-only keys; otherwise sluice's severity form. */
+export async function parseReviewReport(text: string, file: string): Promise<ReviewVerdict> {
+  const sections = await markdownSections(text);
+  const finals = sectionsTitled(sections, 'final result');
+  const last = finals[finals.length - 1];
+  if (sections.some(isExecutionStart) || (last && isPrizmkitFinalResult(last.lines))) return parsePrizmkitReview(sections, file);
+  if (!last) throw artifactInvalid(file, 'Final Result', 'no "## Final Result" section');
+  return { ...parseSeverityForm(sectionLines(sections, last)), format: 'sluice' };
+
+  function parseSeverityForm(lines: string[]): ReviewFinalResult {
+    const raw: { verdict?: string; total?: number; counts: Partial<Record<Severity, number>> } = { counts: {} };
+    const seen = new Set<string>();
+    for (const line of lines) {
+      const kv = /^([\p{L}][\p{L} _-]*?)\s*[:：]\s*(.+)$/u.exec(line);
+      if (!kv) continue;
+      const key = classifyKey(kv[1]);
+      if (!key) continue;
+      if (seen.has(key)) throw artifactInvalid(file, key === 'verdict' ? 'Verdict' : key, `${key} appears twice in the final result`);
+      seen.add(key);
+      const value = kv[2].trim();
+      if (key === 'verdict') raw.verdict = normalizeVerdict(value);
+      else {
+        const n = /^\d+/.exec(value);
+        if (!n) throw artifactInvalid(file, key, `${key} must be a number, got ${JSON.stringify(value)}`);
+        if (key === 'total') raw.total = Number(n[0]);
+        else raw.counts[key] = Number(n[0]);
+      }
     }
+    if (raw.verdict === undefined) throw artifactInvalid(file, 'Verdict', 'the final result has no Verdict line');
+    if (raw.total === undefined) throw artifactInvalid(file, 'Total', 'the final result has no Total line');
+    return validateArtifact(ReviewFinalResultSchema, raw, file);
   }
-  if (raw.verdict === undefined) throw artifactInvalid(file, 'Verdict', 'the final result has no Verdict line');
-  if (raw.total === undefined) throw artifactInvalid(file, 'Total', 'the final result has no Total line');
-  return validateArtifact(ReviewFinalResultSchema, raw, file);
 }
 
-/** The text lines of the last Final Result section, list markers and table pipes already removed. */
-async function finalResultLines(text: string, file: string): Promise<string[]> {
-  const { default: MarkdownIt } = await import('markdown-it');
-  const tokens = new MarkdownIt().parse(text, {});
-  let start = -1;
-  let level = 0;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (t.type !== 'heading_open') continue;
-    const title = plain(tokens[i + 1]?.content ?? '').replace(/[:：]\s*$/, '').trim().toLowerCase();
-    if (/^final result\b/.test(title) && (t.tag === 'h2' || t.tag === 'h3')) {
-      start = i + 3;
-      level = Number(t.tag.slice(1));
-    }
+/** A section's lines plus those of its subsections (deeper headings), up to the next heading of its level or above. */
+function sectionLines(sections: MarkdownSection[], start: MarkdownSection): string[] {
+  const i = sections.indexOf(start);
+  const lines = [...start.lines];
+  for (const s of sections.slice(i + 1)) {
+    if (s.level <= start.level) break;
+    lines.push(...s.lines);
   }
-  if (start < 0) throw artifactInvalid(file, 'Final Result', 'no "## Final Result" section');
-  const lines: string[] = [];
-  let row: string[] | undefined;
-  for (let i = start; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (t.type === 'heading_open' && Number(t.tag.slice(1)) <= level) break;
-    if (t.type === 'tr_open') row = [];
-    else if (t.type === 'tr_close' && row) {
-      if (row.length >= 2) lines.push(`${row[0]}: ${row[1]}`);
-      row = undefined;
-    } else if (t.type === 'inline') {
-      if (row) row.push(plain(t.content));
-      else lines.push(...t.content.split('\n').map(plain));
-    }
-  }
-  return lines.filter(Boolean);
-}
-
-/** Emphasis, code marks and leading emoji are decoration, not content. */
-function plain(s: string): string {
-  return s.replace(/[*`]/g, '').replace(/^[^\p{L}\p{N}]+/u, '').trim();
+  return lines;
 }
 
 function classifyKey(key: string): Severity | 'verdict' | 'total' | undefined {

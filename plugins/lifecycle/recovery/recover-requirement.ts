@@ -60,7 +60,8 @@ export async function recoverRequirement(lc: LifecycleContext, slug: string, cal
   const evidence = async (stage: Exclude<Stage, 'commit'>): Promise<StageFinding & { why: string }> => {
     try {
       const e = await readStageEvidence(lc.host, lc.root, artifactDir, stage);
-      const ok = !['NEEDS_FIXES', 'TEST_FAIL', 'TEST_BLOCKED'].includes(e.verdict);
+      if (e.kind === 'blocked') return { stage, valid: false, why: `${e.evidence}: ${e.reason}` };
+      const ok = !['NEEDS_FIXES', 'TEST_FAIL', 'TEST_NEEDS_FIXES', 'TEST_BLOCKED', 'TEST_PASS_PRODUCTION_CHANGED'].includes(e.verdict);
       return { stage, valid: ok, stageResult: resultOf(e.verdict), evidence: e.evidence ?? null, why: `${e.evidence}: ${e.verdict}` };
     } catch (error) {
       if (!isSluiceError(error) || !['ARTIFACT_MISSING', 'ARTIFACT_INVALID'].includes(error.code)) throw error;

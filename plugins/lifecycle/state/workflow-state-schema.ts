@@ -10,7 +10,8 @@ const Stage = v.picklist(STAGES);
 const Status = v.picklist(STATUSES);
 const Timestamp = v.pipe(v.string(), v.isoTimestamp());
 
-export const ArtifactDirPattern = /^\.prizmkit\/(specs|bugfix|refactor)\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** `.prizmkit/<kind>/<identity>`; the identity follows `checkSlug` (slug.ts). */
+export const ArtifactDirPattern = /^\.prizmkit\/(specs|bugfix|refactor)\/[\p{L}\p{Nd}](?:[\p{L}\p{Nd}_-]*[\p{L}\p{Nd}])?$/u;
 
 /** Git HEAD plus a hash of the uncommitted diff; a later code change gives a different fingerprint. */
 export const FingerprintSchema = v.object({
@@ -26,6 +27,8 @@ const StageRecordSchema = v.object({
   stage_result: v.nullable(v.picklist(STAGE_RESULTS)),
   /** The artifact the verdict was read from, relative to the project. */
   evidence: v.nullable(v.string()),
+  /** The format the artifact was recognised as: `sluice`, `prizmkit-v1` ... `prizmkit-v4`. */
+  format: v.optional(v.string()),
   fingerprint: v.nullable(FingerprintSchema),
   /** SHA-256 of every artifact the verdict was read from (path relative to the project → hex). */
   artifacts: v.optional(v.record(v.string(), v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)))),
@@ -46,7 +49,7 @@ export type Blocker = v.InferOutput<typeof BlockerSchema>;
 
 /** Every time completed_stages shrinks, this says why: the only way stages are ever un-completed. */
 export const RerouteSchema = v.object({
-  kind: v.picklist(['review-fixes', 'test-repair', 'unblock', 'recovery']),
+  kind: v.picklist(['review-fixes', 'test-repair', 'review-reentry', 'unblock', 'recovery']),
   trigger: v.nullable(Status),
   repair_scope: v.nullable(v.picklist(REPAIR_SCOPES)),
   repair_round: v.number(),

@@ -13,3 +13,11 @@ export function isTestPath(path: string): boolean {
   const parts = path.split('/');
   return parts.slice(0, -1).some((p) => TEST_FOLDERS.has(p)) || TEST_FILE.test(basename(path));
 }
+
+const DOC_FOLDERS = new Set(['docs', 'doc', 'documentation', 'prizm-docs']);
+const DOC_FILE = /\.(md|mdx|markdown|rst|adoc|txt|prizm)$/i;
+
+/** Whether a path is documentation: what a retrospective may update after review and test. */
+export function isDocumentationPath(path: string): boolean {
+  return path.split('/').slice(0, -1).some((p) => DOC_FOLDERS.has(p)) || DOC_FILE.test(path);
+}

@@ -8,12 +8,13 @@ export const initCommand = defineCommand({
     { flags: '--profile <pack>', description: 'built-in pack (starter, enterprise), a folder, a configured pack id or an installed package', default: 'starter' },
     { flags: '--name <name>', description: 'project name (default: the folder name)' },
     { flags: '--type <type>', description: 'project type; selects which required_for artifacts apply', choices: ['service', 'app', 'library', 'skill', 'cli'] },
+    { flags: '--allowed-signers <file>', description: 'who may sign approvals (git\'s allowed_signers format), frozen into .sdlc/allowed_signers; default: the pack\'s own' },
     { flags: '--force', description: 're-initialise an existing project (artifacts are kept, state starts over)' },
   ],
   examples: ['sluice init', 'sluice init --profile enterprise --name "Claims API" --type service', 'sluice init --profile ./packs/acme'],
   async run({ options }, { kernel, io }) {
     const { initProject } = await import('../project/init-project.ts');
-    const r = await initProject(kernel, { profile: options.profile as string | undefined, name: options.name as string | undefined, type: options.type as ProjectType | undefined, force: options.force === true });
+    const r = await initProject(kernel, { profile: options.profile as string | undefined, name: options.name as string | undefined, type: options.type as ProjectType | undefined, force: options.force === true, allowedSigners: options.allowedSigners as string | undefined });
     const s = io.style;
     const first = r.state.phases[String(r.state.current_phase)];
     const human = [

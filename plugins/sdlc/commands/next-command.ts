@@ -7,6 +7,7 @@ export const nextCommand = defineCommand({
     { flags: '--confirmed', description: 'human sign-off: actually advance (without it, a dry run)' },
     { flags: '--approve <gate...>', description: 'approve a manual gate by its id (repeatable)' },
     { flags: '--signed-by <name>', description: 'who approves and confirms (required with --approve)' },
+    { flags: '--sign [key]', description: 'sign with your SSH key (ssh-keygen -Y sign; default SLUICE_SIGNING_KEY, git user.signingkey, ~/.ssh/id_ed25519); checked against .sdlc/allowed_signers' },
     { flags: '--justification <text>', description: 'reason recorded in history (default: a summary of the gate run)' },
   ],
   examples: ['sluice next', 'sluice next --approve G7:scope-boundaries-are-unambiguous-a-reader-can-say --signed-by "Ana Ruiz" --confirmed'],
@@ -17,6 +18,7 @@ export const nextCommand = defineCommand({
       confirmed: options.confirmed === true,
       approve: (options.approve as string[] | undefined) ?? [],
       signedBy: options.signedBy as string | undefined,
+      sign: options.sign as boolean | string | undefined,
       justification: options.justification as string | undefined,
       signal,
     });

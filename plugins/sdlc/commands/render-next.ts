@@ -5,6 +5,7 @@ import { requiredArtifacts } from '../registry/required-artifacts.ts';
 import type { ProjectType } from '../state/state-schema.ts';
 import type { NextReport } from '../transition/next-phase.ts';
 import { phaseData, phaseTitle, renderResults, renderSummary, runData } from './render-results.ts';
+import { personLabel } from '../signing/person-label.ts';
 
 /** What to do in the phase just entered: the seed's "next phase guidance". */
 export function renderGuidance(p: PhaseDefinition, artifactDir: string, s: Style, projectType?: ProjectType | null): string[] {
@@ -52,7 +53,7 @@ export function renderNext(r: NextReport, s: Style): { human: string; data: unkn
       lines.push(`Re-run with --confirmed to advance to ${r.next ? phaseTitle(r.next) : 'the next phase'}.`);
       break;
     case 'advanced':
-      lines.push(`${s.green('Advanced')}: ${phaseTitle(r.phase)} completed, ${phaseTitle(r.next!)} is active (confirmed by ${r.entry?.confirmed_by}).`);
+      lines.push(`${s.green('Advanced')}: ${phaseTitle(r.phase)} completed, ${phaseTitle(r.next!)} is active (confirmed by ${personLabel(r.entry?.confirmed_by, r.entry?.signature?.principal)}).`);
       lines.push(...renderGuidance(r.next!, r.artifactDir!, s, r.projectType));
       break;
   }

@@ -7,6 +7,7 @@ export const skipCommand = defineCommand({
     { flags: '--justification <text>', description: 'why the phase is skipped (required)' },
     { flags: '--confirmed', description: 'human sign-off: actually skip' },
     { flags: '--signed-by <name>', description: 'who confirms the skip (default: the OS user)' },
+    { flags: '--sign [key]', description: 'sign with your SSH key (ssh-keygen -Y sign; default SLUICE_SIGNING_KEY, git user.signingkey, ~/.ssh/id_ed25519); checked against .sdlc/allowed_signers' },
   ],
   examples: ['sluice skip --justification "No deployment: the library ships through npm by CI" --confirmed'],
   async run({ options }, { kernel, io }) {
@@ -18,7 +19,7 @@ export const skipCommand = defineCommand({
     const { skipPhase } = await import('../transition/move-phase.ts');
     const { renderGuidance } = await import('./render-next.ts');
     const { phaseTitle, phaseData } = await import('./render-results.ts');
-    const r = await skipPhase(kernel, { justification, signedBy: options.signedBy as string | undefined });
+    const r = await skipPhase(kernel, { justification, signedBy: options.signedBy as string | undefined, sign: options.sign as boolean | string | undefined });
     const s = io.style;
     const human = [`${s.yellow('Skipped')} ${phaseTitle(r.from)}: ${justification}`, ...renderGuidance(r.to, r.artifactDir, s, r.projectType)].join('\n');
     return { exitCode: 0, data: { kind: r.kind, from: phaseData(r.from), to: phaseData(r.to), entry: r.entry, artifactDir: r.artifactDir }, human };

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { isSluiceError, readDataText, SluiceError, type CommandContext, type CommandInput, type CommandOutcome, type Kernel } from '../../../core/index.ts';
+import { isInside, isSluiceError, readDataText, SluiceError, type CommandContext, type CommandInput, type CommandOutcome, type Kernel } from '../../../core/index.ts';
 import { COMPLIANCE_FRAMEWORKS, ProfileSchema } from '../profile/profile-schema.ts';
 import { ComplianceFileSchema } from '../profile/compliance-schema.ts';
 import { bundledRegistryPath } from '../registry/bundled-registry-path.ts';
@@ -53,7 +53,7 @@ async function validateCompliance(kernel: Kernel, packDir: string, raw: unknown,
     const display = kernel.display(path);
     if (checked.includes(display)) continue;
     checked.push(display);
-    const check = yamlViolations(await readDataText(kernel.host, path, { display }), ComplianceFileSchema, display);
+    const check = yamlViolations(await readDataText(kernel.host, path, { display }), ComplianceFileSchema, display, { quote: isInside(kernel.projectRoot, path) });
     out.push(...check.violations);
     if (check.raw !== undefined && model) out.push(...located(check, display, complianceProblems(check.raw, model)));
   }
@@ -74,7 +74,8 @@ export async function runProfileValidate(input: CommandInput, ctx: CommandContex
   const packDir = info.kind === 'dir' ? full : dirname(full);
   const profilePath = info.kind === 'dir' ? join(full, 'profile.yaml') : full;
   const profileFile = kernel.display(profilePath);
-  const check = yamlViolations(await readDataText(host, profilePath, { display: profileFile }), ProfileSchema, profileFile);
+  // PATH may be anywhere; only a file inside the project may have values quoted in the violations.
+  const check = yamlViolations(await readDataText(host, profilePath, { display: profileFile }), ProfileSchema, profileFile, { quote: isInside(kernel.projectRoot, profilePath) });
   const checked = [profileFile];
   const violations = [...check.violations];
   if (check.raw !== undefined) {

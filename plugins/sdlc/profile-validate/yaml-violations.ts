@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { isNode, isPair, isScalar, LineCounter, visit, type Document } from 'yaml';
-import { CodecError, parseYamlDocument, yamlCodec } from '../../../core/index.ts';
+import { CodecError, issueMessage, parseYamlDocument, yamlCodec } from '../../../core/index.ts';
 
 /** One problem in one file: where (the YAML path and line) and what. */
 export interface Violation {
@@ -39,7 +39,16 @@ function position(doc: Document, lines: LineCounter, path: readonly (string | nu
  * library finds, every `__proto__` key, then every schema issue valibot reports (all of them, not
  * the first), each with its dotted path and the line it points at.
  */
-export function yamlViolations<S extends v.GenericSchema>(text: string, schema: S, file: string): YamlCheck<v.InferOutput<S>> {
+export interface YamlCheckOptions {
+  /**
+   * Whether messages may quote short values from the file (true for files inside the project).
+   * Without it nothing of the file's content is echoed: positions, key paths and sluice's own words only.
+   */
+  quote?: boolean;
+}
+
+export function yamlViolations<S extends v.GenericSchema>(text: string, schema: S, file: string, o: YamlCheckOptions = { quote: true }): YamlCheck<v.InferOutput<S>> {
+  const quote = o.quote ?? true;
   const lines = new LineCounter();
   let doc: Document;
   try {
@@ -58,7 +67,8 @@ export function yamlViolations<S extends v.GenericSchema>(text: string, schema: 
   };
   for (const e of doc.errors) {
     const pos = e.linePos?.[0];
-    add({ file, path: '', line: pos?.line, column: pos?.col, message: e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '') });
+    // The parser's words may quote an alias or tag from the file: from outside the project, say only where.
+    add({ file, path: '', line: pos?.line, column: pos?.col, message: quote ? e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '') : 'YAML syntax error' });
   }
   if (text.trim() === '') add({ file, path: '', message: 'file is empty' });
   if (out.length) return { violations: out, locate };
@@ -79,20 +89,27 @@ export function yamlViolations<S extends v.GenericSchema>(text: string, schema: 
     add({ file, path: '', message: (error as Error).message });
     return { violations: out, locate };
   }
+  // A file that is not a YAML mapping (a .env, a credential file, prose) is not this format at all: refuse it whole, echoing nothing.
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    add({ file, path: '', line: 1, column: 1, message: `not a YAML mapping (${describeKind(value)}), so not this kind of file; nothing of it is shown` });
+    return { violations: out, locate };
+  }
   const result = v.safeParse(schema, value);
   if (!result.success) {
     for (const issue of result.issues) {
       const keys = (issue.path ?? []).map((p) => p.key as string | number);
-      add({ file, path: keys.join('.'), ...position(doc, lines, keys), message: describeIssue(issue, keys) });
+      add({ file, path: keys.join('.'), ...position(doc, lines, keys), message: describeIssue(issue, keys, quote) });
     }
   }
   return out.length || !result.success ? { violations: out, raw: value, locate } : { violations: out, raw: value, value: result.output, locate };
 }
 
 /** valibot says `Invalid key: Expected "framework" but received undefined` for a missing key; say it plainly. */
-function describeIssue(issue: v.BaseIssue<unknown>, keys: readonly (string | number)[]): string {
+function describeIssue(issue: v.BaseIssue<unknown>, keys: readonly (string | number)[], quote: boolean): string {
   if (issue.kind === 'schema' && issue.input === undefined && issue.type !== 'undefined' && keys.length > 0 && /^Invalid key/.test(issue.message)) {
     return `required key ${JSON.stringify(String(keys[keys.length - 1]))} is missing`;
   }
-  return issue.message;
+  return issueMessage(issue, quote);
 }
+
+const describeKind = (value: unknown) => (Array.isArray(value) ? 'a list' : value === null ? 'empty' : `a ${typeof value}`);

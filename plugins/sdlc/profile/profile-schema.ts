@@ -90,6 +90,7 @@ export const SluiceProfileSettingsSchema = v.strictObject({
   coverage_reports: v.optional(v.pipe(v.array(str), v.description('Coverage files for G3, relative to the project root; default: the usual lcov, json-summary and Cobertura locations.'))),
   critical_paths: v.optional(v.pipe(v.array(str), v.description('Source path prefixes that quality.coverage_critical applies to.'))),
   gates: v.optional(v.array(ProfileGateSchema)),
+  require_signed_approvals: v.optional(v.pipe(bool, v.description('Refuse `next --confirmed`, `skip` and `reenter` without --sign (an SSH signature by a key in .sdlc/allowed_signers).'))),
 });
 
 export const ProfileSchema = v.pipe(

@@ -1,9 +1,12 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve as resolveSpecifier } from 'import-meta-resolve';
 import { SluiceError } from '../../../core/index.ts';
-import { sluiceAsset } from '../../host-node/index.ts';
+import { readBoundedSync, sluiceAsset } from '../../host-node/index.ts';
+
+/** profile.yaml is a page of YAML; a FIFO or a huge file in its place is refused, not read. */
+const MAX_PROFILE_BYTES = 1024 * 1024;
 
 /** Where a profile pack was found: a folder holding profile.yaml, compliance/*.yaml and an optional phase-registry.yaml. */
 export interface PackLocation {
@@ -67,7 +70,7 @@ function configPackDirs(projectRoot: string, entries: readonly string[]): string
 }
 
 function readProfileId(dir: string): string | undefined {
-  return /^\s*profile_id:\s*["']?([a-z0-9-]+)["']?\s*(?:#.*)?$/m.exec(readFileSync(join(dir, 'profile.yaml'), 'utf8'))?.[1];
+  return /^\s*profile_id:\s*["']?([a-z0-9-]+)["']?\s*(?:#.*)?$/m.exec(readBoundedSync(join(dir, 'profile.yaml'), MAX_PROFILE_BYTES).toString('utf8'))?.[1];
 }
 
 /** A package installed in the project: node_modules lookup up from the project, then Node's resolution of `<pkg>/package.json`. */

@@ -5,6 +5,7 @@ import { loadPack } from '../profile/load-pack.ts';
 import { resolvePack, type PackLocation } from '../profile/resolve-pack.ts';
 import { sdlcStateFile } from '../state/state-file.ts';
 import type { ProjectType, SdlcState } from '../state/state-schema.ts';
+import { allowedSignersPath, allowedSignersToFreeze } from '../signing/allowed-signers-file.ts';
 import { initialState } from './initial-state.ts';
 import { sdlcPaths } from './project-paths.ts';
 
@@ -14,6 +15,8 @@ export interface InitOptions {
   name?: string;
   type?: ProjectType;
   force?: boolean;
+  /** allowed_signers file to freeze into .sdlc/ (default: the pack's own, if it has one). */
+  allowedSigners?: string;
 }
 
 export interface InitReport {
@@ -41,6 +44,7 @@ export async function initProject(kernel: Kernel, o: InitOptions = {}): Promise<
   }
   const location = resolvePack(o.profile ?? 'starter', kernel.projectRoot, kernel.config.profiles);
   const pack = await loadPack(kernel, location);
+  const signers = await allowedSignersToFreeze(kernel, location.dir, o.allowedSigners);
   const templateText = await readDataText(host, stateTemplatePath(), { display: 'state-init.yaml' });
   const profileId = pack.profile.value.company.profile_id;
   const state = initialState(templateText, { profileId, projectName: o.name?.trim() || basename(kernel.projectRoot), createdAt: host.now().toISOString(), projectType: o.type, model: pack.model }, 'state-init.yaml');
@@ -53,6 +57,7 @@ export async function initProject(kernel: Kernel, o: InitOptions = {}): Promise<
     { path: paths.profile, text: pack.profile.text },
     { path: paths.registry, text: pack.registry.text },
     ...pack.compliance.map((c) => ({ path: paths.complianceFile(c.framework), text: c.file.text })),
+    ...(signers === undefined ? [] : [{ path: allowedSignersPath(paths.dir), text: signers }]),
   ];
   if (pack.compliance.length > 0) await host.mkdir(paths.complianceDir);
   for (const f of frozen) await host.writeAtomic(f.path, f.text);

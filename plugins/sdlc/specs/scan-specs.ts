@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { SluiceError } from '../../../core/index.ts';
+import { OPEN_READ_FLAGS, requireRegular } from '../../host-node/read-bounded.ts';
 import { specFile, type SpecFile } from './spec-backlog-types.ts';
 import { findFrontmatter, parseFrontmatter } from './spec-frontmatter.ts';
 import { openSpecScanCache, statStamp, type SpecScanCache } from './spec-scan-cache.ts';
@@ -15,9 +16,11 @@ const MAX_SPEC_BYTES = 1024 * 1024;
  * tiny reads finish faster in one loop than as ten thousand promises on the libuv pool.
  */
 function readHead(path: string, buffer: Buffer): { text: string; stats: Stats } {
-  const fd = openSync(path, 'r');
+  // Without blocking (a FIFO swapped in after the listing), and only a regular file is read.
+  const fd = openSync(path, OPEN_READ_FLAGS);
   try {
     const stats = fstatSync(fd);
+    requireRegular(path, stats);
     let n = readSync(fd, buffer, 0, buffer.length, 0);
     let text = buffer.toString('utf8', 0, n);
     if (n < buffer.length || findFrontmatter(text) !== null) return { text, stats };

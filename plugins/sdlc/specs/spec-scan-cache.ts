@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, type Stats, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, type Stats, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { sluiceVersion } from '../../cli/version.ts';
 import { specFile, type SpecFile } from './spec-backlog-types.ts';
+import { readBoundedSync } from '../../host-node/index.ts';
+
+/** A cache entry set for ten thousand specs is a few MB; a FIFO or a huge file in its place is not read. */
+const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * What a scan of one `specs/` folder read, per file, keyed by the file's identity and change stamps
@@ -48,7 +52,7 @@ export interface SpecScanCache {
 
 function readCacheFile(path: string, dir: string): Record<string, unknown> {
   try {
-    const parsed = v.safeParse(ScanCacheSchema, JSON.parse(readFileSync(path, 'utf8')));
+    const parsed = v.safeParse(ScanCacheSchema, JSON.parse(readBoundedSync(path, MAX_CACHE_BYTES).toString('utf8')));
     return parsed.success && parsed.output.dir === dir ? parsed.output.files : {};
   } catch {
     return {};

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { TransitionSignatureSchema } from '../signing/transition-signature.ts';
 import { GateResultSchema } from './gate-result-schema.ts';
 import { PhaseIdSchema } from './phase-id.ts';
 import { TimestampSchema as Timestamp } from './timestamp.ts';
@@ -43,7 +44,8 @@ export const HistoryEntrySchema = v.pipe(
     skipped: v.optional(v.pipe(v.boolean(), v.description('true when `from` was skipped without its gates.'))),
     results: v.optional(v.pipe(v.array(GateResultSchema), v.description('Full gate results of the run that allowed this advance (written by sluice).'))),
     approvals: v.optional(v.pipe(v.array(ApprovalSchema), v.description('Per-gate sign-offs of the manual results (written by sluice).'))),
-    confirmed_by: v.optional(v.pipe(v.string(), v.description('Who confirmed the transition: --signed-by, else the OS user (written by sluice).'))),
+    confirmed_by: v.optional(v.pipe(v.string(), v.description('Who confirmed the transition: --signed-by, else the OS user (written by sluice). Unverified unless `signature` is present.'))),
+    signature: v.optional(TransitionSignatureSchema),
   }),
   v.description('One transition in the append-only history.'),
 );

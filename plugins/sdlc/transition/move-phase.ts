@@ -5,6 +5,7 @@ import type { HistoryEntry } from '../state/history-schema.ts';
 import type { ProjectType } from '../state/state-schema.ts';
 import { phaseKey } from '../state/phase-id.ts';
 import type { TransitionKind } from '../sdlc-hooks.ts';
+import { resolveSigner, signedUpdate, type SignOption } from '../signing/sign-transition.ts';
 import { askBeforeAdvance } from './ask-before-advance.ts';
 import { confirmer } from './confirmer.ts';
 import { assertUnchanged, reenterState, skipState } from './transitions.ts';
@@ -21,6 +22,8 @@ export interface MoveReport {
 export interface MoveOptions {
   justification: string;
   signedBy?: string;
+  /** `--sign [key]`: sign the move with the person's SSH key. */
+  sign?: SignOption;
 }
 
 function requireJustification(text: string | undefined): string {
@@ -34,16 +37,18 @@ async function writeMove(kernel: Kernel, project: SdlcProject, kind: Extract<Tra
   const justification = requireJustification(o.justification);
   const expected = { current: phaseKey(from.id), historyLength: project.state.history.length };
   const move = { from: phaseKey(from.id), to: phaseKey(to.id) };
-  await askBeforeAdvance(kernel, { projectRoot: project.root, kind, ...move, results: [], approvals: [], justification });
   const at = kernel.host.now().toISOString();
-  const confirmedBy = confirmer(kernel.host, o.signedBy);
+  const signer = await resolveSigner(kernel, project, o.sign);
+  const confirmedBy = confirmer(kernel.host, o.signedBy ?? signer?.principal);
+  const input = { from, to, at, justification, confirmedBy };
+  const write = await signedUpdate(kernel, project, signer, `${kind === 'skip' ? 'skipping' : 're-entering'} phase ${kind === 'skip' ? move.from : move.to}`, (state) => (kind === 'skip' ? skipState(state, input) : reenterState(state, input)));
+  await askBeforeAdvance(kernel, { projectRoot: project.root, kind, ...move, results: [], approvals: [], justification });
   const display = kernel.display(project.paths.state);
   const { after } = await kernel.store.update(
     project.stateFile,
     (state) => {
       assertUnchanged(state, expected, display);
-      const input = { from, to, at, justification, confirmedBy };
-      return kind === 'skip' ? skipState(state, input) : reenterState(state, input);
+      return write(state);
     },
     { purpose: `sluice ${kind} ${move.from} → ${move.to}` },
   );

@@ -6,6 +6,7 @@ import type { PhaseDefinition } from '../registry/registry-schema.ts';
 import type { Approval, HistoryEntry } from '../state/history-schema.ts';
 import { phaseKey } from '../state/phase-id.ts';
 import type { PhaseRecord, ProjectType } from '../state/state-schema.ts';
+import { resolveSigner, signedUpdate, type SignOption } from '../signing/sign-transition.ts';
 import { askBeforeAdvance } from './ask-before-advance.ts';
 import { confirmer } from './confirmer.ts';
 import { advanceState, assertUnchanged } from './transitions.ts';
@@ -15,6 +16,8 @@ export interface NextOptions {
   /** Ids of manual results being approved (`--approve`, repeatable). */
   approve?: string[];
   signedBy?: string;
+  /** `--sign [key]`: sign the advance with the person's SSH key. */
+  sign?: SignOption;
   justification?: string;
   signal?: AbortSignal;
 }
@@ -62,8 +65,11 @@ function metricsToLock(results: readonly GateResult[]): PhaseRecord['locked_metr
  * not each approved → review required; no --confirmed → dry run; else advance to the next phase by
  * order. Gates run outside the state lock; the write re-checks that nobody moved the project meanwhile.
  */
-export async function nextPhase(kernel: Kernel, o: NextOptions = {}): Promise<NextReport> {
+export async function nextPhase(kernel: Kernel, options: NextOptions = {}): Promise<NextReport> {
   const project = await openProject(kernel);
+  // With --sign the person is known (and checked against allowed_signers) before any gate runs.
+  const signer = await resolveSigner(kernel, project, options.sign);
+  const o = { ...options, signedBy: options.signedBy ?? signer?.principal };
   const phase = project.model.require(project.state.current_phase, { file: kernel.display(project.paths.state), field: 'current_phase' });
   const base = { phase, unapproved: [], approvals: [], projectType: project.state.project_type };
   if (phase.terminal) return { ...base, status: 'complete', exitCode: 0 };
@@ -80,13 +86,16 @@ export async function nextPhase(kernel: Kernel, o: NextOptions = {}): Promise<Ne
 
   const expected = { current: phaseKey(phase.id), historyLength: project.state.history.length };
   const confirmedBy = confirmer(kernel.host, o.signedBy);
+  const write = await signedUpdate(kernel, project, signer, `advancing phase ${expected.current}`, (state) =>
+    advanceState(state, { from: phase, to: next, at, results: run.results, summary: run.summary, approvals, confirmedBy, justification: o.justification, lockedMetrics: metricsToLock(run.results) }),
+  );
   await askBeforeAdvance(kernel, { projectRoot: project.root, kind: 'advance', from: expected.current, to: phaseKey(next.id), results: run.results, approvals, ...(o.justification ? { justification: o.justification } : {}) });
   const display = kernel.display(project.paths.state);
   const { after } = await kernel.store.update(
     project.stateFile,
     (state) => {
       assertUnchanged(state, expected, display);
-      return advanceState(state, { from: phase, to: next, at, results: run.results, summary: run.summary, approvals, confirmedBy, justification: o.justification, lockedMetrics: metricsToLock(run.results) });
+      return write(state);
     },
     { purpose: `sluice next ${expected.current} → ${phaseKey(next.id)}` },
   );

@@ -6,7 +6,7 @@ import { textTable } from '../text-table.ts';
 const pct = (rate: number) => `${Math.round(rate * 100)}%`;
 
 /** The human audit: per-gate rates, the flags, then every human decision that let a transition through. */
-export function renderAudit(a: GateAudit, s: Style): string {
+export function renderAudit(a: GateAudit, s: Style, signer: (at: string, name: string | null) => string = (_at, name) => `${name ?? 'unknown'} (unverified)`): string {
   const lines = [
     s.bold(`Gate audit: ${a.project}`),
     `${a.runs} recorded gate run${a.runs === 1 ? '' : 's'}; ${a.transitions.advances} advance${a.transitions.advances === 1 ? '' : 's'}, ${a.transitions.skips} skip${a.transitions.skips === 1 ? '' : 's'}, ${a.transitions.reentries} re-entr${a.transitions.reentries === 1 ? 'y' : 'ies'}`,
@@ -20,7 +20,6 @@ export function renderAudit(a: GateAudit, s: Style): string {
   lines.push('');
   lines.push(`Always passing (≥ ${a.thresholds.alwaysPassMinResults} results, never failed or manual; may be too lenient): ${a.alwaysPassing.length ? a.alwaysPassing.join(', ') : '—'}`);
   lines.push(`Failing over ${pct(a.thresholds.failingOver)} of results (may need adjustment): ${a.failingOverHalf.length ? s.red(a.failingOverHalf.join(', ')) : '—'}`);
-  const who = (name: string | null) => name ?? 'unknown';
   const why = (j: string | null) => (j ? JSON.stringify(j) : s.dim('no justification recorded'));
   // One block per transition: who signed, why, and which results were approved or let through.
   const groups = new Map<string, Override[]>();
@@ -32,17 +31,17 @@ export function renderAudit(a: GateAudit, s: Style): string {
   if (a.overrides.length === 0) lines.push(s.dim('  (none)'));
   for (const group of groups.values()) {
     const [first] = group;
-    lines.push(`  ${formatTimestamp(first.at)}  phase ${first.phase}, by ${who(first.approver)}; ${why(first.justification)}`);
+    lines.push(`  ${formatTimestamp(first.at)}  phase ${first.phase}, by ${signer(first.at, first.approver)}; ${why(first.justification)}`);
     const approved = group.filter((o) => o.kind === 'approval').map((o) => o.subject);
     if (approved.length) lines.push(`    approved: ${approved.join(', ')}`);
     for (const o of group.filter((x) => x.kind === 'warning-accepted')) lines.push(`    advanced past failing ${o.gate}: ${o.subject}`);
   }
   lines.push('', s.bold(`Skips (${a.skips.length})`));
   if (a.skips.length === 0) lines.push(s.dim('  (none)'));
-  for (const k of a.skips) lines.push(`  ${formatTimestamp(k.at)}  skipped ${k.from} → ${k.to}, by ${who(k.approver)}; ${why(k.justification)}`);
+  for (const k of a.skips) lines.push(`  ${formatTimestamp(k.at)}  skipped ${k.from} → ${k.to}, by ${signer(k.at, k.approver)}; ${why(k.justification)}`);
   lines.push('', s.bold(`Re-entries (${a.reentries.length})`));
   if (a.reentries.length === 0) lines.push(s.dim('  (none)'));
-  for (const r of a.reentries) lines.push(`  ${formatTimestamp(r.at)}  ${r.from} → ${r.to}, by ${who(r.approver)}; ${why(r.justification)}`);
+  for (const r of a.reentries) lines.push(`  ${formatTimestamp(r.at)}  ${r.from} → ${r.to}, by ${signer(r.at, r.approver)}; ${why(r.justification)}`);
   return lines.join('\n');
 }
 

@@ -4,6 +4,17 @@ import { openProject } from '../../project/open-project.ts';
 import { sdlcStateFile } from '../../state/state-file.ts';
 import { auditGates, compareAudits } from '../model/gate-audit.ts';
 import { renderAudit, renderComparison } from './render-audit.ts';
+import { renderSignatures, signerLabel } from '../../signing/render-signatures.ts';
+import { verifyHistory, type SignatureAudit } from '../../signing/verify-history.ts';
+
+/** Names in the audit as signed or unverified, looked up by the transition's time. */
+function labelFor(a: SignatureAudit): (at: string, name: string | null) => string {
+  const byTime = new Map(a.entries.map((e) => [e.at, e]));
+  return (at, name) => {
+    const e = byTime.get(at);
+    return e ? signerLabel({ ...e, claimed: name ?? e.claimed }) : `${name ?? 'unknown'} (unverified)`;
+  };
+}
 
 /**
  * `--compare OTHER`: another project's state.yaml, or the project folder holding it. It is the
@@ -20,13 +31,17 @@ async function readOtherState(ctx: CommandContext, other: string) {
 export async function runAudit(input: CommandInput, ctx: CommandContext): Promise<CommandOutcome> {
   const project = await openProject(ctx.kernel);
   const audit = auditGates(project.state);
+  // Every signature is verified; a bad one (or an unsigned one the profile forbids) makes the audit exit 1.
+  const signatures = await verifyHistory(ctx.kernel, project);
+  const exitCode = signatures.problems > 0 ? 1 : 0;
+  const own = `${renderAudit(audit, ctx.io.style, labelFor(signatures))}\n\n${renderSignatures(signatures, ctx.io.style)}`;
   const other = input.options.compare;
-  if (typeof other !== 'string') return { exitCode: 0, data: audit, human: renderAudit(audit, ctx.io.style) };
+  if (typeof other !== 'string') return { exitCode, data: { ...audit, signatures }, human: own };
   const otherAudit = auditGates(await readOtherState(ctx, other));
   const comparison = compareAudits(audit, otherAudit);
   return {
-    exitCode: 0,
-    data: { ...audit, compare: { project: otherAudit.project, audit: otherAudit, gates: comparison } },
-    human: `${renderAudit(audit, ctx.io.style)}\n\n${renderComparison(audit, otherAudit, comparison, ctx.io.style)}`,
+    exitCode,
+    data: { ...audit, signatures, compare: { project: otherAudit.project, audit: otherAudit, gates: comparison } },
+    human: `${own}\n\n${renderComparison(audit, otherAudit, comparison, ctx.io.style)}`,
   };
 }

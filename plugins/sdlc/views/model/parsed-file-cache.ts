@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { sluiceVersion } from '../../../cli/version.ts';
+import { readBounded } from '../../../host-node/index.ts';
+
+/** Entries are parsed state and artifact files, themselves capped; a FIFO or a huge file is a miss. */
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
 /**
  * A content-addressed cache of parsed YAML data files, for the dashboard commands. Parsing YAML is most
@@ -64,7 +68,7 @@ export async function parseWithCache(dir: string | undefined, kind: string, text
   const key = createHash('sha256').update(`sluice ${sluiceVersion} cache ${FORMAT} ${kind}\0`).update(text).digest('hex');
   const file = join(dir, `${key}.json`);
   try {
-    return { value: JSON.parse(await readFile(file, 'utf8')) as unknown, hit: true };
+    return { value: JSON.parse((await readBounded(file, MAX_ENTRY_BYTES)).toString()) as unknown, hit: true };
   } catch {
     // A missing or damaged entry is a miss.
   }

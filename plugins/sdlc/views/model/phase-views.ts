@@ -26,6 +26,8 @@ export interface PendingJudgement {
 export interface SignedJudgement extends Approval {
   /** When the transition carrying the approval happened. */
   transitionAt: string;
+  /** The principal of the transition's SSH signature, if signed. */
+  signedPrincipal: string | null;
 }
 
 /** Everything the views say about one phase, derived from state + registry (+ disk facts passed in). */
@@ -73,7 +75,7 @@ export function phaseView(state: SdlcState, phase: PhaseDefinition, compliance: 
   const transitions = state.history.filter((h) => phaseKey(h.from) === id || phaseKey(h.to) === id);
   const signed = state.history
     .filter((h) => phaseKey(h.from) === id)
-    .flatMap((h) => (h.approvals ?? []).map((a) => ({ ...a, transitionAt: h.at })));
+    .flatMap((h) => (h.approvals ?? []).map((a) => ({ ...a, transitionAt: h.at, signedPrincipal: h.signature?.principal ?? null })));
   let pending: PendingJudgement[] = [];
   if (status === 'active' || status === 'pending') {
     const manual = gateResults.filter((r) => r.passed === null && r.severity !== 'INFO');

@@ -13,6 +13,8 @@ export interface HistoryLine {
   gateSummary: { passed: number; failed: number; manual: number } | null;
   justification: string | null;
   approver: string | null;
+  /** The principal of the entry's SSH signature (checked by `sluice audit`); null when unsigned. */
+  signedBy: string | null;
 }
 
 export interface StatusPhaseRow {
@@ -53,6 +55,7 @@ export function historyLine(h: HistoryEntry): HistoryLine {
     gateSummary: h.gate_results ? { passed: h.gate_results.passed, failed: h.gate_results.failed, manual: h.gate_results.manual } : null,
     justification: text(h.justification),
     approver: text(e.confirmed_by) ?? text(e.approved_by) ?? text(e.signed_by),
+    signedBy: text(h.signature?.principal),
   };
 }
 

@@ -1,8 +1,13 @@
+import { terminalSafe } from '../../../../core/index.ts';
+
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Escapes text for HTML and SVG content and attribute values alike (quotes included). */
+/**
+ * Escapes text for HTML and SVG content and attribute values alike (quotes included). Control and
+ * bidi characters become visible escapes: a browser honours U+202E too, so a name could read backwards.
+ */
 export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => ENTITIES[c]);
+  return terminalSafe(String(value ?? '')).replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
 /** Markup that is already safe to embed: built by `html` or by markdown-it with raw HTML disabled. */

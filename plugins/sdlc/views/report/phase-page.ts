@@ -1,6 +1,7 @@
 import type { ArtifactView, PhaseView } from '../model/phase-views.ts';
 import { historyLine } from '../model/status-view.ts';
 import { formatTimestamp } from '../model/timestamps.ts';
+import { personLabel } from '../../signing/person-label.ts';
 import type { ReportData } from './collect-report.ts';
 import { html, type SafeHtml } from './html-escape.ts';
 import type { ArtifactDocument } from './read-artifact-content.ts';
@@ -31,7 +32,7 @@ function judgements(p: PhaseView): SafeHtml {
     ? html`<ul class="manual pending">${p.pending.map((j) => html`<li>${j.text} <span class="muted">— ${j.gate}${j.id ? html`, approve with <code>--approve ${j.id}</code>` : ''}${j.source === 'gate run' ? '' : ` (asked by the next gate run, from the ${j.source})`}</span></li>`)}</ul>`
     : html`<p class="muted">${p.status === 'completed' || p.status === 'skipped' ? 'None: the phase is closed.' : 'None.'}</p>`;
   const signed = p.signed.length
-    ? html`<h3>Signed</h3><ul class="manual signed">${p.signed.map((a) => html`<li><code>${a.gate}</code> signed by ${a.signed_by} at ${formatTimestamp(a.at)}</li>`)}</ul>`
+    ? html`<h3>Signed</h3><ul class="manual signed">${p.signed.map((a) => html`<li><code>${a.gate}</code> signed by ${personLabel(a.signed_by, a.signedPrincipal)} at ${formatTimestamp(a.at)}</li>`)}</ul>`
     : '';
   return html`<h2>Manual judgements still to sign (${p.pending.length})</h2>${pending}${signed}`;
 }

@@ -1,6 +1,7 @@
 import type { StoredGateResult } from '../../state/gate-result-schema.ts';
 import type { HistoryLine } from '../model/status-view.ts';
 import { formatTimestamp } from '../model/timestamps.ts';
+import { personLabel } from '../../signing/person-label.ts';
 import { html, type SafeHtml } from './html-escape.ts';
 import { renderTimeline, timelineLegend, type TimelineRow } from './timeline-svg.ts';
 
@@ -48,7 +49,7 @@ export function historyTable(lines: readonly HistoryLine[]): SafeHtml {
 <thead><tr><th>When</th><th>Transition</th><th>Kind</th><th class="num">Gates (pass/fail/manual)</th><th>By</th><th>Justification</th></tr></thead>
 <tbody>${lines.map(
     (h) =>
-      html`<tr><td>${formatTimestamp(h.at)}</td><td>${h.from} → ${h.to}</td><td>${kind(h.kind)}</td><td class="num">${h.gateSummary ? `${h.gateSummary.passed}/${h.gateSummary.failed}/${h.gateSummary.manual}` : '—'}</td><td>${h.approver ?? '—'}</td><td>${h.justification ?? '—'}</td></tr>`,
+      html`<tr><td>${formatTimestamp(h.at)}</td><td>${h.from} → ${h.to}</td><td>${kind(h.kind)}</td><td class="num">${h.gateSummary ? `${h.gateSummary.passed}/${h.gateSummary.failed}/${h.gateSummary.manual}` : '—'}</td><td>${h.approver || h.signedBy ? personLabel(h.approver, h.signedBy) : '—'}</td><td>${h.justification ?? '—'}</td></tr>`,
   )}</tbody>
 </table>`;
 }

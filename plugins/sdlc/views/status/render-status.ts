@@ -2,6 +2,7 @@ import type { Style } from '../../../../core/index.ts';
 import type { HistoryLine, StatusView } from '../model/status-view.ts';
 import { formatDate, formatTimestamp } from '../model/timestamps.ts';
 import { textTable } from '../text-table.ts';
+import { personLabel } from '../../signing/person-label.ts';
 
 const statusColour = (s: Style, status: string, text: string) =>
   status === 'completed' ? s.green(text) : status === 'active' ? s.cyan(text) : status === 'skipped' ? s.yellow(text) : s.dim(text);
@@ -10,7 +11,7 @@ const statusColour = (s: Style, status: string, text: string) =>
 export function describeTransition(h: HistoryLine): string {
   const kind = h.kind === 'reentry' ? 're-entry' : h.kind;
   const gates = h.gateSummary ? ` (${h.gateSummary.passed} passed, ${h.gateSummary.failed} failed, ${h.gateSummary.manual} manual)` : '';
-  const by = h.approver ? ` by ${h.approver}` : '';
+  const by = h.approver || h.signedBy ? ` by ${personLabel(h.approver, h.signedBy)}` : '';
   const why = h.justification ? `: ${JSON.stringify(h.justification)}` : '';
   return `${h.from} → ${h.to} ${kind}${gates}${by}${why}`;
 }

@@ -1,0 +1,84 @@
+// The Claude Code guard runs before every tool call: its whole-process time against `node -e 0` and
+// against a ten-line Node script that reads the same payload and answers "allow", paired run by run
+// (A B C A B C ...) so drift in machine speed cancels out of the ratios. Targets: ≤ 1.5× and ≤ 1.15×.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const name = 'guard';
+
+const RUNS = Number(process.env.SLUICE_BENCH_GUARD_RUNS ?? 40);
+
+const TEN_LINE_ALLOW = `import { readFileSync } from 'node:fs';
+const input = JSON.parse(readFileSync(0, 'utf8'));
+const tool = input.tool_name;
+const path = input.tool_input?.file_path ?? input.tool_input?.command ?? '';
+if (typeof tool !== 'string' || typeof path !== 'string') process.exit(0);
+const decision = 'allow';
+const output = { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: 'ok' };
+process.stdout.write(JSON.stringify({ hookSpecificOutput: output }));
+process.exitCode = 0;
+`;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+function timeOnce(args: string[], input: string, cwd: string): number {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { input, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${String(r.stderr)}`);
+  return ms;
+}
+
+function payload(project: string, tool: string, toolInput: Record<string, unknown>): string {
+  return JSON.stringify({ session_id: 'bench', transcript_path: '/tmp/bench.jsonl', cwd: project, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: tool, tool_input: toolInput, tool_use_id: 'toolu_bench' });
+}
+
+function paired(guard: string, script: string, input: string, cwd: string) {
+  const g: number[] = [];
+  const n: number[] = [];
+  const s: number[] = [];
+  const vsNode: number[] = [];
+  const vsScript: number[] = [];
+  for (let i = 0; i < 3; i++) timeOnce([guard, 'guard'], input, cwd); // warm the file cache
+  for (let i = 0; i < RUNS; i++) {
+    const a = timeOnce([guard, 'guard'], input, cwd);
+    const b = timeOnce(['-e', '0'], input, cwd);
+    const c = timeOnce([script], input, cwd);
+    g.push(a), n.push(b), s.push(c), vsNode.push(a / b), vsScript.push(a / c);
+  }
+  return {
+    guardMedianMs: round(median(g), 1),
+    nodeEmptyMedianMs: round(median(n), 1),
+    tenLineScriptMedianMs: round(median(s), 1),
+    ratioVsNodeEmpty: round(median(vsNode)),
+    ratioVsTenLineScript: round(median(vsScript)),
+  };
+}
+
+export async function run(): Promise<Record<string, unknown>> {
+  if (!existsSync('dist/sluice.mjs')) spawnSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+  const dir = mkdtempSync(join(tmpdir(), 'sluice-bench-guard-'));
+  try {
+    const project = join(dir, 'app');
+    mkdirSync(join(project, '.sdlc'), { recursive: true });
+    writeFileSync(join(project, '.sdlc/state.yaml'), "current_phase: '1'\n");
+    const script = join(dir, 'allow.mjs');
+    writeFileSync(script, TEN_LINE_ALLOW);
+    const guard = join(process.cwd(), 'dist/sluice.mjs');
+    return {
+      runs: RUNS,
+      targets: { ratioVsNodeEmpty: 1.5, ratioVsTenLineScript: 1.15 },
+      extraCaCerts: process.env.NODE_EXTRA_CA_CERTS ? 'set' : 'unset',
+      // The common cases: an edit of source code, and a shell command that names nothing of sluice's.
+      edit: paired(guard, script, payload(project, 'Edit', { file_path: join(project, 'src/app.ts'), old_string: 'a', new_string: 'b' }), project),
+      bashPlain: paired(guard, script, payload(project, 'Bash', { command: 'npm test 2>&1 | tail -20', description: 'Run tests' }), project),
+      // A command the parser must read (a commit message from a heredoc): slower by design.
+      bashParsed: paired(guard, script, payload(project, 'Bash', { command: "git commit -m \"$(cat <<'EOF'\nfix: typo\nEOF\n)\"" }), project),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
