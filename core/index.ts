@@ -35,3 +35,5 @@ export { sshSign, sshVerify, sshFindPrincipals, SIGNATURE_NAMESPACE, type SignRe
 export { parseAllowedSigners, type AllowedSigner } from './signing/allowed-signers.ts';
 export { escapeControl, terminalSafe, jsonSafe } from './text/terminal-safe.ts';
 export { describeValue, issueMessage, MAX_QUOTED_CHARS, type IssueLike } from './text/quote-value.ts';
+export { sluiceVersion } from './version.ts';
+export { resultId } from './plugin/result-id.ts';

@@ -70,7 +70,8 @@ export const delegateCommand = defineCommand({
     };
     const result = await kernel.runDelegate(backend, request, { signal });
     if (result.status === 'ok') return { exitCode: 0, data: result, human: result.text };
+    // Failure text goes to stderr only: a script reading stdout must not take a partial or error text for an answer.
     io.warn(`${io.style.red('error')} DELEGATE_FAILED: ${backend} run ${result.status}: ${result.error ?? 'no detail'} (transcript ${kernel.display(result.transcriptPath)})`);
-    return { exitCode: 1, data: { ...result, code: 'DELEGATE_FAILED' }, human: result.text };
+    return { exitCode: 1, data: { ...result, code: 'DELEGATE_FAILED' } };
   },
 });

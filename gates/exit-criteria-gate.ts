@@ -1,5 +1,4 @@
-import { defineGate, definePlugin, type GateResult } from '../core/index.ts';
-import { resultId } from './shared/result-id.ts';
+import { defineGate, definePlugin, resultId, type GateResult } from '../core/index.ts';
 
 export interface ExitCriteriaInput {
   /** The prose `exit_gate.conditions` of the phase. */

@@ -8,6 +8,16 @@ import { integrityGatePlugin } from './integrity-gate.ts';
 import { metricsGatePlugin } from './metrics-gate.ts';
 import { qualityGatePlugin } from './quality-gate.ts';
 
+/** What each built-in gate type takes as input: the SDLC planner builds these (types only, erased at run time). */
+export type { CommandGateInput } from './command-gate.ts';
+export type { CompletenessInput } from './completeness-gate.ts';
+export type { ComplianceCheck, ComplianceInput } from './compliance-gate.ts';
+export type { ConsistencyInput, MetricReading } from './consistency-gate.ts';
+export type { ExitCriteriaInput } from './exit-criteria-gate.ts';
+export type { IntegrityInput } from './integrity-gate.ts';
+export type { MetricsInput } from './metrics-gate.ts';
+export type { QualityInput } from './quality-gate.ts';
+
 /** The built-in gate types, one plugin each. */
 export const gatePlugins: PluginDefinition[] = [
   integrityGatePlugin,

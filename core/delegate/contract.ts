@@ -24,6 +24,12 @@ export interface DelegateRequest {
   transcriptPath?: string;
   /** Shown in progress output. */
   label?: string;
+  /**
+   * false skips the read-only check of an analysis run (WORKSPACE_CHANGED): for a caller that itself
+   * writes to the same workspace while the run goes on (parallel requirements), so changes cannot be
+   * attributed. Default true.
+   */
+  workspaceCheck?: boolean;
   /** Backend-specific extras (e.g. the script backend's file). Must be JSON. */
   extra?: Record<string, unknown>;
 }

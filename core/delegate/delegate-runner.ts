@@ -1,4 +1,4 @@
-import { dirname, join } from 'pathe';
+import { dirname, join, relative } from 'pathe';
 import { SluiceError } from '../errors/sluice-error.ts';
 import type { FileWriter } from '../host/host.ts';
 import { isInside, realPathInside } from '../paths/inside.ts';
@@ -7,6 +7,8 @@ import { createSecretRedactor, createStreamRedactor, type SecretRedactor } from 
 import type { DelegateFinishEvent } from '../hooks/core-hooks.ts';
 import type { Kernel } from '../kernel/kernel-types.ts';
 import type { DelegateAttempt, DelegateDefinition, DelegateRequest, DelegateResult, DelegateSettings } from './contract.ts';
+import { createLastLineTracker, DEFAULT_HEARTBEAT_MS } from './run-heartbeat.ts';
+import { changedPaths, snapshotWorkspace } from './workspace-snapshot.ts';
 
 declare module '../queue/job-queue.ts' {
   interface Jobs {
@@ -17,14 +19,22 @@ declare module '../queue/job-queue.ts' {
 export const DEFAULT_DELEGATE_TIMEOUT_MS = 10 * 60_000;
 const MAX_RETRIES = 2;
 
+/** Below this much of the budget left, a retry could not do anything useful. */
+const MIN_RETRY_MS = 1000;
+
 /**
  * Job handler for `delegate:run`: resolves the backend, opens the transcript, emits the
  * delegate hooks and retries only failures the backend marks transient. A backend failure is a
  * result, never an exception; an unknown or unavailable backend is an error (no silent fallback).
+ * The timeout is ONE budget for the whole run: each retry gets what the earlier attempts left, so
+ * an offline CLI that fails slowly cannot triple the wait. A heartbeat hook fires while it runs.
  */
 export function createDelegateJob(kernel: Kernel) {
   const availability = new Map<string, Promise<void>>();
   let seq = 0;
+  // Runs of this process: an analysis run that overlapped another is not judged (it could be blamed for the other's edits).
+  let runsInFlight = 0;
+  let runsStarted = 0;
 
   const ensureAvailable = (name: string, def: DelegateDefinition, settings: DelegateSettings) => {
     let pending = availability.get(name);
@@ -61,12 +71,31 @@ export function createDelegateJob(kernel: Kernel) {
     const transcript = redactingWriter(await host.openWriter(transcriptPath, { append: true }), redactor);
     const timeoutMs = request.timeoutMs ?? (settings.timeout !== undefined ? settings.timeout * 1000 : DEFAULT_DELEGATE_TIMEOUT_MS);
     const retries = Math.min(settings.retries ?? MAX_RETRIES, 10);
+    const checkWorkspace = request.mode === 'analysis' && settings.workspaceCheck !== false && request.workspaceCheck !== false;
+    const transcriptRel = relative(request.cwd, transcriptPath);
+    const skip = transcriptRel.startsWith('..') ? [] : [transcriptRel];
+    const before = checkWorkspace ? await snapshotWorkspace(host, request.cwd, skip) : undefined;
+    const othersAtStart = runsInFlight;
+    const startedBefore = ++runsStarted;
+    runsInFlight++;
+    const overlapped = () => othersAtStart > 0 || runsStarted !== startedBefore;
     const started = host.now().getTime();
+    const deadline = started + timeoutMs;
     let attempt: DelegateAttempt | undefined;
     let tries = 0;
+    const lastLine = createLastLineTracker();
+    let lastOutputAt = started;
+    const heartbeatMs = typeof settings.heartbeat === 'number' && settings.heartbeat > 0 ? settings.heartbeat * 1000 : DEFAULT_HEARTBEAT_MS;
+    const beat = setInterval(() => {
+      const now = host.now().getTime();
+      const lastEvent = lastLine.last;
+      void hooks.call('delegate:heartbeat', { backend, label: request.label, attempt: tries, maxAttempts: retries + 1, elapsedMs: now - started, silentMs: now - lastOutputAt, ...(lastEvent === undefined ? {} : { lastEvent }) });
+    }, heartbeatMs);
+    let a: DelegateAttempt;
     try {
       while (tries <= retries) {
         tries++;
+        const remaining = deadline - host.now().getTime();
         transcript.write(`--- sluice delegate ${backend} attempt ${tries} mode=${request.mode} cwd=${request.cwd} at ${host.now().toISOString()}\n`);
         await hooks.call('delegate:start', { backend, mode: request.mode, cwd: request.cwd, label: request.label, transcriptPath, attempt: tries });
         // One streaming decoder per stream, so a character split across two chunks arrives whole.
@@ -76,22 +105,37 @@ export function createDelegateJob(kernel: Kernel) {
           settings,
           signal: job.signal,
           transcript,
-          timeoutMs,
+          timeoutMs: remaining,
           output(chunk, stream) {
             const text = typeof chunk === 'string' ? chunk : decoders[stream].decode(chunk, { stream: true });
             if (text === '') return;
+            lastOutputAt = host.now().getTime();
+            lastLine.push(text);
             transcript.write(text);
             if (hooks.hasHandlers('delegate:output')) void hooks.call('delegate:output', { backend, label: request.label, stream, chunk: redactor.redact(text) });
           },
         });
+        if (attempt.status === 'timeout' && tries > 1) attempt = { ...attempt, error: `${backend} used up the run's budget of ${seconds(timeoutMs)} s over ${tries} attempts; the last one: ${attempt.error ?? 'timed out'}` };
         if (attempt.status !== 'error' || !attempt.transient || tries > retries || job.signal.aborted) break;
+        const backoff = Math.min(250 * 2 ** (tries - 1), 5000);
+        if (deadline - host.now().getTime() - backoff < MIN_RETRY_MS) {
+          attempt = { ...attempt, error: `${attempt.error ?? 'transient failure'} (no retry: the run's budget of ${seconds(timeoutMs)} s is used up)` };
+          break;
+        }
         transcript.write(`\n--- transient failure: ${attempt.error ?? 'unknown'}; retrying\n`);
-        await host.sleep(Math.min(250 * 2 ** (tries - 1), 5000));
+        await host.sleep(backoff);
+      }
+      clearInterval(beat);
+      a = attempt!;
+      if (before && a.status !== 'cancelled') {
+        if (overlapped()) transcript.write('\n--- workspace check skipped: another delegate run of this process overlapped this analysis run\n');
+        else a = judgeWorkspace(a, changedPaths(before, await snapshotWorkspace(host, request.cwd, skip)), transcript);
       }
     } finally {
+      clearInterval(beat);
+      runsInFlight--;
       await transcript.close();
     }
-    const a = attempt!;
     const result: DelegateResult = {
       backend,
       status: a.status,
@@ -111,6 +155,17 @@ export function createDelegateJob(kernel: Kernel) {
     return result;
   };
 }
+
+/** An analysis run that changed the workspace failed, whatever it answered (WORKSPACE_CHANGED, naming the paths). */
+function judgeWorkspace(a: DelegateAttempt, changed: string[] | undefined, transcript: FileWriter): DelegateAttempt {
+  if (!changed || changed.length === 0) return a;
+  const shown = changed.slice(0, 10).join(', ') + (changed.length > 10 ? ` and ${changed.length - 10} more` : '');
+  const error = `WORKSPACE_CHANGED: the analysis run changed ${changed.length} path${changed.length === 1 ? '' : 's'} it may only read: ${shown}`;
+  transcript.write(`\n--- ${error}\n`);
+  return { ...a, status: a.status === 'timeout' ? 'timeout' : 'error', error: a.status === 'ok' ? error : `${a.error ?? a.status}; ${error}`, transient: false };
+}
+
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
 /** A FileWriter that redacts secrets from text on its way to disk; held-back text is written on close. */
 function redactingWriter(inner: FileWriter, redactor: SecretRedactor): FileWriter {

@@ -1,4 +1,5 @@
 import type { DelegateMode, DelegateResult } from '../delegate/contract.ts';
+import type { HeartbeatEvent } from '../delegate/run-heartbeat.ts';
 import type { Kernel } from '../kernel/kernel-types.ts';
 import type { QueueProgressEvent } from '../queue/job-queue.ts';
 import type { HookDeclaration, HookSpec } from './hook-types.ts';
@@ -31,6 +32,7 @@ declare module './hook-types.ts' {
     'delegate:start': HookSpec<'parallel', [DelegateStartEvent]>;
     'delegate:output': HookSpec<'parallel', [DelegateOutputEvent]>;
     'delegate:finish': HookSpec<'parallel', [DelegateFinishEvent]>;
+    'delegate:heartbeat': HookSpec<'parallel', [HeartbeatEvent]>;
   }
 }
 
@@ -41,4 +43,5 @@ export const coreHooks: Record<string, HookDeclaration> = {
   'delegate:start': { kind: 'parallel', observer: true, description: 'a delegate attempt starts' },
   'delegate:output': { kind: 'parallel', observer: true, description: 'a chunk of delegate output' },
   'delegate:finish': { kind: 'parallel', observer: true, description: 'a delegate run finished (any status)' },
+  'delegate:heartbeat': { kind: 'parallel', observer: true, description: 'a delegate run is still going (every delegates.<name>.heartbeat seconds, default 30)' },
 };

@@ -49,6 +49,8 @@ export interface SpawnResult {
   pid?: number;
   /** Set when the process could not be started at all (`ENOENT`, `EACCES`). */
   spawnError?: string;
+  /** The process exited but something it started (outside its group) still held its output open; reading stopped. */
+  stdioHeld?: boolean;
 }
 
 /** A file made by `Host.createHeld`, kept open until released. */

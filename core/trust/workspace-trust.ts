@@ -91,7 +91,12 @@ export function createWorkspaceTrust(o: WorkspaceTrustOptions): WorkspaceTrust {
     storePath: o.storePath,
     async require(subjects) {
       const r = await review();
-      if (!r.trusted) throw untrustedError(r.changes, r.via);
+      if (!r.trusted) {
+        // Name first what this command was about to run, then the rest.
+        const wanted = new Set(subjects.map((s) => s.what));
+        const changes = [...r.changes.filter((c) => wanted.has(c.subject.what)), ...r.changes.filter((c) => !wanted.has(c.subject.what))];
+        throw untrustedError(changes.length > 0 ? changes : subjects.map((subject) => ({ kind: 'added' as const, subject })), r.via);
+      }
       // The content about to run must be what was reviewed (a file changed since is refused too).
       for (const s of subjects) {
         if (r.manifest.subjects.some((m) => m.what === s.what && m.hash === s.hash)) continue;

@@ -12,7 +12,15 @@ export const AGY_ARGV_PROMPT_LIMIT = 100 * 1024;
 
 export type AgyPromptVia = 'argv' | 'stdin';
 
+/**
+ * A prompt starting with `-` given as `-p VALUE` may be taken for a flag, and one starting with `/`
+ * for a slash command: such prompts always go on stdin, and a leading `/` is moved off the first
+ * character (see agyStdinPrompt).
+ */
+export const promptLooksLikeCommand = (prompt: string): boolean => /^\s*[-/]/.test(prompt);
+
 export function agyPromptVia(prompt: string, settings: DelegateSettings): AgyPromptVia {
+  if (promptLooksLikeCommand(prompt)) return 'stdin';
   if (settings.promptVia === 'argv' || settings.promptVia === 'stdin') return settings.promptVia;
   return new TextEncoder().encode(prompt).length > AGY_ARGV_PROMPT_LIMIT ? 'stdin' : 'argv';
 }
@@ -24,13 +32,20 @@ export interface AgyArgsOptions {
   projectDir?: string;
 }
 
+/** What goes on stdin: the prompt, with a first line in front when it would start with `/` (a slash command). */
+export const agyStdinPrompt = (prompt: string): string => (/^\s*\//.test(prompt) ? `Request (text, not a command):\n${prompt}` : prompt);
+
 /**
- * argv for `agy -p PROMPT --output-format json --print-timeout Ns`. agy's own print timeout is set
- * to our wall clock as a first line of defence; sluice still kills the process group itself.
+ * agy's own --print-timeout, set BELOW sluice's clock (10%, at least 2 s, earlier): agy ≥ 1.1.28
+ * then ends the turn itself and returns what it has, with a stderr warning sluice reads as a timeout,
+ * instead of being killed with nothing.
  */
+export const agyPrintTimeoutSeconds = (timeoutMs: number): number => Math.max(1, Math.floor((timeoutMs - Math.max(2000, timeoutMs * 0.1)) / 1000));
+
+/** argv for `agy -p PROMPT --output-format json --print-timeout Ns`; sluice still kills the process group itself at its own clock. */
 export function agyArgs(request: DelegateRequest, settings: DelegateSettings, o: AgyArgsOptions): string[] {
   const args = o.promptVia === 'argv' ? ['-p', request.prompt] : [];
-  args.push('--output-format', 'json', '--print-timeout', `${Math.max(1, Math.ceil(o.timeoutMs / 1000))}s`);
+  args.push('--output-format', 'json', '--print-timeout', `${agyPrintTimeoutSeconds(o.timeoutMs)}s`);
   if (request.mode === 'write') args.push('--dangerously-skip-permissions');
   else args.push('--mode', 'plan');
   for (const dir of [...(o.projectDir ? [o.projectDir] : []), ...(request.addDirs ?? [])]) args.push('--add-dir', dir);

@@ -51,12 +51,51 @@ export function escapeControlCharsInStrings(text: string): string {
   return out;
 }
 
+const PRINT_TIMEOUT_WARNING = /print timeout after (\S+) with turn in progress/;
+
+export interface AgyErrorLine {
+  short_error?: string;
+  retryable?: boolean;
+  error_id?: string;
+}
+
+/** The last `AGY_ERROR: {...}` line agy writes to stderr (exit 3), or undefined. */
+export function readAgyError(stderr: string): AgyErrorLine | undefined {
+  const lines = stderr.split(/\r?\n/).filter((l) => l.trimStart().startsWith('AGY_ERROR:'));
+  for (const line of lines.reverse()) {
+    try {
+      const v: unknown = JSON.parse(line.trimStart().slice('AGY_ERROR:'.length));
+      if (typeof v !== 'object' || v === null) continue;
+      const o = v as Record<string, unknown>;
+      return {
+        ...(typeof o.short_error === 'string' ? { short_error: o.short_error.split(/\r?\n/)[0].slice(0, 300) } : {}),
+        ...(typeof o.retryable === 'boolean' ? { retryable: o.retryable } : {}),
+        ...(typeof o.error_id === 'string' || typeof o.error_id === 'number' ? { error_id: String(o.error_id) } : {}),
+      };
+    } catch {
+      // not the JSON shape: look further up
+    }
+  }
+  return undefined;
+}
+
 /**
  * Success needs exit 0, an envelope whose status is SUCCESS, and a non-empty response. agy is known
  * to print nothing at all when it cannot use a terminal or authenticate: that is a failure, not an answer.
  */
 export function judgeAgy(p: CliProcessOutcome, env: AgyEnvelope | undefined): DelegateAttempt {
   const text = typeof env?.response === 'string' ? boundText(env.response) : '';
+  // agy ≥ 1.1.28 ends a turn cut by its --print-timeout with exit 0 and SUCCESS: only stderr says so.
+  const cut = PRINT_TIMEOUT_WARNING.exec(p.stderrTail);
+  if (cut) {
+    return { exitCode: p.exitCode, durationMs: p.durationMs, text, status: 'timeout', error: `agy's own --print-timeout expired mid-turn (${cut[1]}); the answer is cut off${text.trim() ? ' (partial text kept)' : ''}` };
+  }
+  const agyError = readAgyError(p.stderrTail);
+  if (agyError && p.exitCode !== 0) {
+    const error = `agy exited with code ${p.exitCode}: ${agyError.short_error ?? 'error'}${agyError.error_id ? ` (error id ${agyError.error_id})` : ''}`;
+    // agy says itself whether a retry can help; sluice's own guess from the text does not override it.
+    return { exitCode: p.exitCode, durationMs: p.durationMs, text, status: 'error', error, ...(agyError.retryable === true ? { transient: true } : {}) };
+  }
   const base = {
     exitCode: p.exitCode,
     durationMs: p.durationMs,

@@ -2,8 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DelegateAttempt, DelegateRequest, DelegateRunContext, Kernel } from '../../core/index.ts';
-import { processFailure, runCliProcess } from '../cli-process/run-cli-process.ts';
-import { agyArgs, agyPromptVia } from './args.ts';
+import { meaningfulLine } from '../cli-process/failure-message.ts';
+import { processFailure, runCliProcess, type CliProcessOutcome } from '../cli-process/run-cli-process.ts';
+import { agyArgs, agyPromptVia, agyStdinPrompt } from './args.ts';
 import { judgeAgy, parseAgyJson } from './parse-output.ts';
 
 /**
@@ -19,11 +20,14 @@ export async function runAgy(request: DelegateRequest, ctx: DelegateRunContext, 
         command,
         args: agyArgs(request, ctx.settings, { timeoutMs: ctx.timeoutMs, promptVia, ...(projectDir ? { projectDir } : {}) }),
         cwd,
-        ...(promptVia === 'stdin' ? { input: request.prompt } : {}),
+        ...(promptVia === 'stdin' ? { input: agyStdinPrompt(request.prompt) } : {}),
       },
       ctx,
     );
-    return processFailure('agy', p, ctx.timeoutMs) ?? judgeAgy(p, p.stdout.complete ? parseAgyJson(p.stdout.text) : undefined);
+    const judged = processFailure('agy', p, ctx.timeoutMs) ?? judgeAgy(p, p.stdout.complete ? parseAgyJson(p.stdout.text) : undefined);
+    // Exit 2 is agy refusing its command line: most likely a version without a flag sluice passes.
+    if (p.exitCode === 2 && judged.status === 'error') return { ...judged, error: await rejectedFlagMessage(command, ctx, p) };
+    return judged;
   };
   if (request.mode === 'write') return kernel.queue.exclusive(`agy:cwd:${request.cwd}`, () => run(request.cwd));
   const scratch = await mkdtemp(join(tmpdir(), 'sluice-agy-'));
@@ -33,4 +37,24 @@ export async function runAgy(request: DelegateRequest, ctx: DelegateRunContext, 
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** The first agy that knows every flag sluice passes (--output-format json, --print-timeout, --mode). */
+export const AGY_MIN_VERSION = '1.1.12';
+
+async function rejectedFlagMessage(command: string, ctx: DelegateRunContext, p: CliProcessOutcome): Promise<string> {
+  let out = '';
+  const r = await ctx.host.spawn({ command, args: ['--version'], env: { ...ctx.settings.env }, timeoutMs: 10_000, signal: ctx.signal, onStdout: (c) => void (out += new TextDecoder().decode(c)) });
+  const version = r.exitCode === 0 ? /\d+\.\d+\.\d+/.exec(out)?.[0] : undefined;
+  const why = meaningfulLine(p.stderrTail);
+  const older = version === undefined || compareVersions(version, AGY_MIN_VERSION) < 0;
+  const who = `agy${version ? ` ${version}` : ''}`;
+  return `${who} rejected a flag${older ? ` (older than ${AGY_MIN_VERSION}? update agy)` : ''}${why ? `: ${why}` : ''}`;
+}
+
+function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) - (pb[i] ?? 0);
+  return 0;
 }

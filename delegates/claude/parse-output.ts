@@ -1,6 +1,7 @@
 import type { DelegateAttempt } from '../../core/index.ts';
 import { boundText } from '../cli-process/bounded-capture.ts';
 import { exitFailureMessage, lastLine, type CliProcessOutcome } from '../cli-process/run-cli-process.ts';
+import { meaningfulLine } from '../cli-process/failure-message.ts';
 import { isTransientFailure } from '../cli-process/transient-failure.ts';
 
 /** The final `result` message of `claude -p --output-format json|stream-json`. */
@@ -68,11 +69,12 @@ export function judgeClaude(p: CliProcessOutcome, result: ClaudeResultMessage | 
         ? exitFailureMessage('claude', p)
         : p.stdout.bytes === 0
           ? 'claude printed nothing'
-          : `claude printed no result object${p.stdout.complete ? '' : ` (output of ${p.stdout.bytes} bytes too large to parse)`}: ${lastLine(p.stdout.text) ?? ''}`;
+          : `claude printed no result object${p.stdout.complete ? '' : ` (output of ${p.stdout.bytes} bytes too large to parse)`}: ${meaningfulLine(p.stdout.text) ?? ''}`;
     return { ...base, status: 'error', text: '', error, ...(isTransientFailure(p.stderrTail, p.stdout.complete ? p.stdout.text : undefined) ? { transient: true } : {}) };
   }
   if (p.exitCode === 0 && result.is_error === false) return { ...base, status: 'ok', text, ...carried };
+  // The result text is claude's own message ("Not logged in · Please run /login"), not the JSON around it.
   const why = lastLine(result.result ?? '') ?? result.subtype ?? 'is_error is not false';
-  const error = p.exitCode === 0 ? `claude reported an error (${result.subtype ?? 'error'}): ${why}` : `${exitFailureMessage('claude', p)}; result: ${why}`;
+  const error = p.exitCode === 0 ? `claude reported an error (${result.subtype ?? 'error'}): ${why}` : exitFailureMessage('claude', p, why);
   return { ...base, status: 'error', text, ...carried, error, ...(isTransientFailure(result.result, p.stderrTail) ? { transient: true } : {}) };
 }

@@ -13,6 +13,8 @@ export const CliDelegateSettingsEntries = {
   timeout: v.optional(v.pipe(v.number(), v.minValue(1), v.description('wall clock limit in seconds (default 600)'))),
   env: v.optional(v.pipe(v.record(v.string(), v.string()), v.description('extra environment variables for the CLI'))),
   retries: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10), v.description('retries of transient failures (default 2)'))),
+  workspaceCheck: v.optional(v.pipe(v.boolean(), v.description('fail an analysis run that changed the project (WORKSPACE_CHANGED); default true'))),
+  heartbeat: v.optional(v.pipe(v.number(), v.minValue(0.1), v.description('seconds between "still running" lines on stderr while the CLI works (default 30)'))),
   killGrace: v.optional(v.pipe(v.number(), v.minValue(0), v.description('seconds between SIGTERM and SIGKILL of the process group (default 2)'))),
 };
 

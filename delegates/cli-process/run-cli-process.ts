@@ -1,5 +1,6 @@
 import type { DelegateAttempt, DelegateRunContext } from '../../core/index.ts';
 import { createBoundedCapture } from './bounded-capture.ts';
+import { meaningfulLine } from './failure-message.ts';
 import { createLineSplitter } from './line-splitter.ts';
 
 export interface CliProcessSpec {
@@ -88,11 +89,11 @@ export function processFailure(name: string, p: CliProcessOutcome, timeoutMs: nu
   return undefined;
 }
 
-/** One line describing a non-zero exit, with the end of stderr. */
-export function exitFailureMessage(name: string, p: CliProcessOutcome): string {
+/** One line describing a non-zero exit, with the CLI's own error (stderr first, then an error on stdout). */
+export function exitFailureMessage(name: string, p: CliProcessOutcome, detail?: string): string {
   const how = p.signal ? `was killed by ${p.signal}` : `exited with code ${p.exitCode}`;
-  const detail = lastLine(p.stderrTail) ?? lastLine(p.stdout.complete ? p.stdout.text : '');
-  return detail ? `${name} ${how}: ${detail}` : `${name} ${how}`;
+  const why = detail ?? meaningfulLine(p.stderrTail) ?? meaningfulLine(p.stdout.complete ? p.stdout.text : p.stdout.text.slice(-4096));
+  return why ? `${name} ${how}: ${why}` : `${name} ${how}`;
 }
 
 const clip = (line: string | undefined) => (line === undefined ? undefined : line.length > 300 ? `${line.slice(0, 297)}...` : line);

@@ -1,4 +1,5 @@
 import type { DelegateMode } from '../../core/index.ts';
+import { matchPattern, PatternTimeoutError } from './linear-regex.ts';
 import type { DelegateScript, ScriptReply } from './script-schema.ts';
 
 /** The reply chosen for one prompt, with its captures, before substitution. */
@@ -17,13 +18,26 @@ export interface Captures {
   named: Readonly<Record<string, string | undefined>>;
 }
 
-/** First rule whose pattern matches the prompt (and whose mode, if any, is the run's mode). Pure. */
-export function matchScript(script: DelegateScript, prompt: string, mode: DelegateMode): ScriptMatch | undefined {
+/** A rule whose pattern ran past its time limit (only possible for patterns outside RE2 syntax). */
+export class RuleTimeoutError extends Error {
+  constructor(readonly ruleIndex: number, cause: PatternTimeoutError) {
+    super(`rules[${ruleIndex}].match ${cause.message}`);
+  }
+}
+
+/** First rule whose pattern matches the prompt (and whose mode, if any, is the run's mode); see linear-regex.ts for the time bound. */
+export async function matchScript(script: DelegateScript, prompt: string, mode: DelegateMode): Promise<ScriptMatch | undefined> {
   for (const [index, rule] of script.rules.entries()) {
     if (rule.mode !== undefined && rule.mode !== mode) continue;
-    const m = new RegExp(rule.match, rule.flags ?? 's').exec(prompt);
+    let m;
+    try {
+      m = await matchPattern(rule.match, rule.flags ?? 's', prompt);
+    } catch (error) {
+      if (error instanceof PatternTimeoutError) throw new RuleTimeoutError(index, error);
+      throw error;
+    }
     if (!m) continue;
-    const captures: Captures = { groups: [...m], named: { ...(m.groups ?? {}) } };
+    const captures: Captures = { groups: m.groups, named: m.named };
     if (rule.replies) return { ruleIndex: index, sequenceKey: `${index}:${rule.match}`, replies: rule.replies, captures };
     return { ruleIndex: index, replies: [rule.reply!], captures };
   }

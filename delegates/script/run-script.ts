@@ -1,6 +1,6 @@
 import { dirname, relative } from 'pathe';
 import { realPathInside, SluiceError, type DelegateAttempt, type DelegateRequest, type DelegateRunContext, type Kernel } from '../../core/index.ts';
-import { matchScript, replyAt, substitute, substituteJson, type Captures } from './match-script.ts';
+import { matchScript, replyAt, RuleTimeoutError, substitute, substituteJson, type Captures } from './match-script.ts';
 import { loadScript, noScriptError, resolveScriptSource } from './script-file.ts';
 import type { ScriptReply } from './script-schema.ts';
 import { takeSequencePosition } from './script-sequence.ts';
@@ -51,7 +51,14 @@ export async function runScript(kernel: Kernel, request: DelegateRequest, ctx: D
   if (!source) throw noScriptError();
   const script = await loadScript(kernel, source);
   const display = kernel.display(source.path);
-  const match = matchScript(script, request.prompt, request.mode);
+  let match;
+  try {
+    match = await matchScript(script, request.prompt, request.mode);
+  } catch (error) {
+    if (!(error instanceof RuleTimeoutError)) throw error;
+    // The file's pattern is at fault, not the run: the error names the rule.
+    throw new SluiceError('SCRIPT_INVALID', { file: display, field: `rules.${error.ruleIndex}.match`, message: error.message });
+  }
   if (!match) {
     const error = 'no scripted answer for this prompt';
     ctx.output(`${error} (script ${display})\n`, 'stderr');

@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { SluiceError, type CommandContext, type CommandDefinition, type CommandOutcome, compareText } from '../../core/index.ts';
-import { sluiceVersion } from './version.ts';
+import { sluiceVersion } from '../../core/version.ts';
 
 export interface ProgramResult {
   outcome?: CommandOutcome;

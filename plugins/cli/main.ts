@@ -3,7 +3,7 @@
  * sluice's entry point. Kept tiny: `--version` answers without loading anything else, and every
  * command loads only the modules it uses (the bundle splits on the dynamic imports below).
  */
-import { sluiceVersion } from './version.ts';
+import { sluiceVersion } from '../../core/version.ts';
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {

@@ -4,11 +4,12 @@ import { createNodeHost } from '../host-node/index.ts';
 import { loadBuiltinPlugins } from './builtin-manifest.ts';
 import { buildProgram, commanderOutcome, type ProgramResult } from './build-program.ts';
 import { createCommandIO } from './command-io.ts';
+import { printDelegateHeartbeats } from './delegate-heartbeat.ts';
 import { commandWord, readGlobalOptions } from './global-options.ts';
 import { printError } from './print-error.ts';
 import { watchQueueProgress } from './queue-progress.ts';
 import { colorsStream } from './terminal-style.ts';
-import { cliWorkspaceTrust, COMMANDS_WITHOUT_PROJECT_CODE } from './trust/cli-workspace-trust.ts';
+import { cliWorkspaceTrust, loadsProjectCode } from './trust/cli-workspace-trust.ts';
 
 /** `delegates.<name>.env` values from sluice.config, named as the variable (or `<backend>.<name>` when two backends set one name differently). */
 function configuredSecrets(config: SluiceConfig): Record<string, string> {
@@ -19,16 +20,49 @@ function configuredSecrets(config: SluiceConfig): Record<string, string> {
   return out;
 }
 
-/** Runs one sluice command line and returns its exit code (0 ok, 1 blocked, 2 usage, 3 busy). */
+/**
+ * Every --json document has one envelope: `ok` (true exactly when the exit code is 0) first, then the
+ * command's fields; errors are `{ ok: false, error }` (print-error.ts). A command whose document is not
+ * an object (a list, a schema's value) puts it under `result`.
+ */
+export function jsonEnvelope(outcome: { exitCode: number; data: unknown }): Record<string, unknown> {
+  const ok = outcome.exitCode === 0;
+  const data = outcome.data;
+  if (typeof data === 'object' && data !== null && !Array.isArray(data)) return { ok, ...(data as Record<string, unknown>) };
+  return data === undefined ? { ok } : { ok, result: data };
+}
+
+/** The shell's convention: a process ended by signal N exits 128 + N. */
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
+type StopSignal = keyof typeof SIGNAL_EXIT;
+
+/**
+ * Runs one sluice command line and returns its exit code (0 ok, 1 blocked, 2 usage, 3 busy).
+ * Ctrl-C, SIGTERM (timeout, CI cancellation, docker stop) and SIGHUP (a closed terminal) all cancel
+ * the command the same way: running AI CLIs lose their whole process group, state is left
+ * consistent, and sluice exits 128 + the signal number. A second signal exits at once.
+ */
 export async function runCli(argv: readonly string[]): Promise<number> {
-  let json = argv.includes('--json');
-  let redact = createSecretRedactor(process.env).redact;
   const controller = new AbortController();
-  const onSigint = () => {
-    if (controller.signal.aborted) process.exit(130);
+  let caught: StopSignal | undefined;
+  const onSignal = (signal: StopSignal) => {
+    if (controller.signal.aborted) process.exit(SIGNAL_EXIT[signal]);
+    caught = signal;
     controller.abort();
   };
-  process.on('SIGINT', onSigint);
+  const handlers = (Object.keys(SIGNAL_EXIT) as StopSignal[]).map((signal) => [signal, () => onSignal(signal)] as const);
+  for (const [signal, handler] of handlers) process.on(signal, handler);
+  try {
+    const code = await runCommandLine(argv, controller);
+    return caught === undefined ? code : SIGNAL_EXIT[caught];
+  } finally {
+    for (const [signal, handler] of handlers) process.off(signal, handler);
+  }
+}
+
+async function runCommandLine(argv: readonly string[], controller: AbortController): Promise<number> {
+  let json = argv.includes('--json');
+  let redact = createSecretRedactor(process.env).redact;
   // Known before anything can fail, so errors name files relative to the project.
   let shownFrom: string | undefined;
   try {
@@ -42,8 +76,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     const word = commandWord(argv);
     const trust = cliWorkspaceTrust(host, root, loaded);
     // Commands that read records never load project code; help lists a workspace's plugin commands only once it is trusted.
-    const projectCode = word === undefined ? loaded.config.plugins.length > 0 && (await trust.review()).trusted : !COMMANDS_WITHOUT_PROJECT_CODE.has(word);
-    const config = projectCode ? loaded.config : { ...loaded.config, plugins: [] };
+    const config = (await loadsProjectCode(word, loaded, trust)) ? loaded.config : { ...loaded.config, plugins: [] };
     // Secrets from the environment and from the delegates' configured env never leave in any output.
     redact = createSecretRedactor({ ...process.env, ...configuredSecrets(config) }).redact;
     const io = createCommandIO({ json, interactive: host.isInteractive(), redact });
@@ -59,6 +92,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       onWarning: (e) => io.warn(`warning: ${e.message}`),
     });
     const stopProgress = json ? () => {} : watchQueueProgress(kernel);
+    printDelegateHeartbeats(kernel, io);
     const result: ProgramResult = {};
     const makeContext = (): CommandContext => ({ kernel, host, cwd: root, io, signal: controller.signal });
     const program = buildProgram(kernel.commands.entries().map((e) => e.value), makeContext, result);
@@ -78,7 +112,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     const outcome = result.outcome;
     if (!outcome) return 0;
     // Output may quote delegate answers or files.
-    if (json) process.stdout.write(`${jsonSafe(redact(JSON.stringify(outcome.data, null, 2)))}\n`);
+    if (json) process.stdout.write(`${jsonSafe(redact(JSON.stringify(jsonEnvelope(outcome), null, 2)))}\n`);
     else if (outcome.human !== undefined && outcome.human !== '') {
       const text = terminalSafe(redact(outcome.human), { keepStyle: colorsStream(process.stdout) });
       process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -86,7 +120,5 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     return outcome.exitCode;
   } catch (error) {
     return printError(error, json, redact, shownFrom);
-  } finally {
-    process.off('SIGINT', onSigint);
   }
 }

@@ -1,6 +1,12 @@
 import type { SpawnOptions, SpawnResult } from '../../core/index.ts';
 
 const DEFAULT_KILL_GRACE_MS = 2000;
+/**
+ * How long output may keep arriving after the process exited. Once the process is gone its pipes
+ * normally close at once; a daemon it started in its own session (out of reach of the group kill)
+ * can hold them open for ever, and waiting for that EOF would let it outlive any timeout.
+ */
+const EXIT_DRAIN_MS = 2000;
 
 /** Process groups still running; if sluice itself exits (an error, process.exit) they go with it. */
 const liveGroups = new Set<number>();
@@ -65,10 +71,15 @@ export async function spawnProcess(o: SpawnOptions): Promise<SpawnResult> {
 
   sub.stdout?.on('data', (chunk: Buffer) => o.onStdout?.(chunk));
   sub.stderr?.on('data', (chunk: Buffer) => o.onStderr?.(chunk));
-  // Grandchildren holding the pipes open would keep us waiting forever; clear the group on exit.
-  sub.once('exit', () => {
-    killGroup('SIGKILL');
-    if (pid !== undefined) liveGroups.delete(pid);
+  // Grandchildren holding the pipes open would keep us waiting forever; clear the group on exit,
+  // and stop reading pipes that something outside the group still holds (see EXIT_DRAIN_MS).
+  let drainTimer: NodeJS.Timeout | undefined;
+  const exited = new Promise<{ exitCode: number | null; signal: string | null }>((resolve) => {
+    sub.once('exit', (exitCode, signal) => {
+      killGroup('SIGKILL');
+      if (pid !== undefined) liveGroups.delete(pid);
+      drainTimer = setTimeout(() => resolve({ exitCode, signal }), EXIT_DRAIN_MS);
+    });
   });
 
   const timer = o.timeoutMs === undefined ? undefined : setTimeout(() => ((timedOut = true), terminate()), o.timeoutMs);
@@ -77,7 +88,13 @@ export async function spawnProcess(o: SpawnOptions): Promise<SpawnResult> {
   else o.signal?.addEventListener('abort', onAbort, { once: true });
 
   try {
-    const r = await sub;
+    const r = await Promise.race([sub, exited.then((e) => ({ held: true as const, ...e }))]);
+    if ('held' in r) {
+      sub.stdout?.destroy();
+      sub.stderr?.destroy();
+      sub.catch(() => {});
+      return { exitCode: r.exitCode, signal: r.signal, timedOut, cancelled, durationMs: Math.round(performance.now() - started), pid, stdioHeld: true };
+    }
     const code = (r as { code?: string }).code;
     const spawnError = r.failed && r.exitCode === undefined && r.signal === undefined && code ? code : undefined;
     return {
@@ -92,6 +109,7 @@ export async function spawnProcess(o: SpawnOptions): Promise<SpawnResult> {
   } finally {
     clearTimeout(timer);
     clearTimeout(graceTimer);
+    clearTimeout(drainTimer);
     o.signal?.removeEventListener('abort', onAbort);
   }
 }

@@ -33,7 +33,7 @@ export interface TransitionResult {
 export function nextInvocation(slug: string, state: WorkflowState): NextInvocation {
   const blocked = state.status === 'WORKFLOW_BLOCKED';
   const command = blocked
-    ? `sluice lifecycle record ${slug} unblock --resolution "<what was fixed>"`
+    ? `sluice lifecycle record ${slug} unblock --resolution "<what was fixed>"${state.orchestrator ? ` --orchestrator ${state.orchestrator}` : ''}`
     : state.next_stage === null
       ? null
       : `sluice lifecycle record ${slug} ${state.next_stage}${state.orchestrator ? ` --orchestrator ${state.orchestrator}` : ''}`;

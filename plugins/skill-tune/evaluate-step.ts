@@ -40,6 +40,9 @@ export async function evaluateIteration(run: TuneRun, state: IterationState, rou
   const outputs: { attempt: number; result: DelegateResult; rawFile?: string }[] = [];
   let parsed: ParsedEvaluation | undefined;
   let problem = '';
+  // An answer with evaluation JSON that is invalid (a dimension missing, null, out of range) has no
+  // score: no heuristic may then read the total it states.
+  let invalidJson = false;
   for (let attempt = 1; attempt <= 2 && !parsed; attempt++) {
     run.say(`iteration ${round}: evaluating on ${state.backends.evaluator}${attempt > 1 ? ' (retry)' : ''}`);
     const note = attempt === 1 ? '' : `\nYour previous answer could not be used (${problem}). Answer again with only the JSON object described above.\n`;
@@ -61,12 +64,13 @@ export async function evaluateIteration(run: TuneRun, state: IterationState, rou
     if (read.ok) parsed = read.evaluation;
     else {
       problem = read.error;
+      invalidJson ||= read.shaped;
       entry.rawFile = P.evaluatorOutput(round, attempt);
       await host.writeAtomic(inRun(run, entry.rawFile), result.text);
     }
   }
   // Heuristics only after the retry, newest answer first.
-  if (!parsed) {
+  if (!parsed && !invalidJson) {
     for (const o of [...outputs].reverse()) {
       if (o.result.status !== 'ok') continue;
       parsed = extractScoreHeuristically(o.result.text);

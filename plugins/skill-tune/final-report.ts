@@ -19,6 +19,10 @@ export function restoreCommand(projectRoot: string, runDirInProject: string, ite
   return `sluice tune --restore ${shellQuote(runDirInProject)}${iteration === undefined ? '' : ` --iteration ${iteration}`} --cwd ${shellQuote(projectRoot)}`;
 }
 
+/** Iterations that produced no score, with the reason recorded for each (newest last). */
+export const failedIterations = (s: IterationState): { round: number; note: string }[] =>
+  s.iterations.filter((it) => it.phase === 'failed').map((it) => ({ round: it.round, note: it.note ?? it.evaluation?.error ?? it.execution?.error ?? 'no detail recorded' }));
+
 export const chartPoints = (s: IterationState): ChartPoint[] => s.iterations.map((it) => ({ iteration: it.round, score: it.evaluation?.score ?? null }));
 
 export interface ReportContext {
@@ -47,6 +51,10 @@ export function renderFinalReport(s: IterationState, ctx: ReportContext): string
   const last = evaluated.at(-1);
   lines.push(`**${REASON_TEXT[t.reason]}** (\`${t.reason}\`) after ${t.iteration} iteration${t.iteration === 1 ? '' : 's'}: ${t.message}.`, '');
   lines.push(`Final score: ${s.latest_score ?? 'none'} · best: ${s.best ? `${s.best.score} (iteration ${s.best.iteration})` : 'none'} · threshold: ${s.quality_threshold}`, '');
+  const failures = failedIterations(s);
+  if (failures.length) {
+    lines.push(t.reason === 'error_limit_reached' ? 'What failed:' : 'Iterations without a score:', '', bulletList(failures.map((f) => `iteration ${f.round}: ${f.note}`)), '');
+  }
   if (t.falling) lines.push(`⚠ The score was **falling** when the run stopped: the last improvement made the skill worse. Consider restoring the best version (below).`, '');
   const rollbacks = s.iterations.filter((it) => it.improvement?.status === 'rolled_back').map((it) => it.round);
   if (rollbacks.length) lines.push(`Improvements rolled back in iteration${rollbacks.length > 1 ? 's' : ''} ${rollbacks.join(', ')} (see the changes files).`, '');

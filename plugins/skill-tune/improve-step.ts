@@ -29,6 +29,13 @@ export async function improveIteration(run: TuneRun, state: IterationState, roun
   const { host } = kernel;
   const evaluation = state.iterations.find((it) => it.round === round)!.evaluation!;
   const targets = improvementTargets(state, round);
+  if (evaluation.weaknesses.length === 0 && evaluation.suggestions.length === 0) {
+    // An improver with nothing to act on would only edit blind.
+    const record: ImprovementRecord = { status: 'skipped', targets, changed_files: [], changes_file: P.changes(round), reason: 'the evaluation named no weakness and no suggestion: nothing to act on' };
+    run.say(`iteration ${round}: improvement skipped: ${record.reason}`);
+    await host.writeAtomic(inRun(run, P.changes(round)), await renderChangesMarkdown(round, record, '', []));
+    return record;
+  }
   const skills = state.skills.filter((s) => targets.includes(s.id));
   // The skills must equal the snapshot first: a resumed run may have been killed half-way through a sync.
   for (const s of state.skills) await syncTree(host, inRun(run, P.snapshot(round, s.id)), await skillDirOf(kernel, s));

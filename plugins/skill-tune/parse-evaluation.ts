@@ -1,10 +1,13 @@
 import * as v from 'valibot';
 import { compositeScore, DIMENSIONS, isScore, type DimensionScores } from './evaluation-scoring.ts';
+import { fromMaestroShape, maestroSuggestionText } from './maestro-evaluation.ts';
 
 /**
  * Reads the evaluator's answer. The strict path is a JSON object with the five dimensions
  * (see skills/skill-tune/evaluate.md); keys are matched case-insensitively and a dimension may be
- * a number or `{ "score": n, ... }`. Whatever total the evaluator states is ignored.
+ * a number or `{ "score": n, ... }`. maestro's shape (dimensions as an array, `composite_score`,
+ * `chain_scores`) is read too. Whatever total the evaluator states is ignored; a dimension that is
+ * missing, null or out of range means no score at all.
  */
 export type Priority = 'high' | 'medium' | 'low';
 export interface Suggestion {
@@ -15,7 +18,8 @@ export interface Suggestion {
 
 export interface SkillVerdict {
   score: number;
-  dimensions: DimensionScores;
+  /** Null when the evaluator gave only a per-skill total (maestro's `chain_scores`). */
+  dimensions: DimensionScores | null;
   weaknesses: string[];
   suggestions: Suggestion[];
 }
@@ -46,6 +50,9 @@ const SuggestionObject = v.looseObject({
   text: v.optional(v.string()),
   target: v.optional(v.string()),
   file: v.optional(v.string()),
+  target_file: v.optional(v.string()),
+  rationale: v.optional(v.string()),
+  code_snippet: v.optional(v.string()),
 });
 const SuggestionInput = v.union([v.string(), SuggestionObject]);
 const TextList = v.optional(v.array(v.union([v.string(), v.looseObject({})])), []);
@@ -59,26 +66,55 @@ const EvaluationJson = v.looseObject({
   ...Verdict.entries,
   summary: v.optional(v.string()),
   skills: v.optional(v.record(v.string(), Verdict)),
+  chain_scores: v.optional(v.record(v.string(), Score)),
 });
 
-export type ParseResult = { ok: true; evaluation: ParsedEvaluation } | { ok: false; error: string };
+/**
+ * `shaped`: some JSON in the answer looked like an evaluation (it had `dimensions`) but was invalid.
+ * Then the answer gives no score: the heuristics must not take a stated total instead.
+ */
+export type ParseResult = { ok: true; evaluation: ParsedEvaluation } | { ok: false; error: string; shaped: boolean };
 
 /** The strict path: a JSON object (bare, fenced, or embedded in prose) matching the evaluation format. */
 export function parseEvaluationJson(text: string, json?: unknown): ParseResult {
-  const candidates = json !== undefined && json !== null && typeof json === 'object' ? [json, ...jsonCandidates(text)] : jsonCandidates(text);
-  if (candidates.length === 0) return { ok: false, error: 'no JSON object found in the evaluator output' };
+  const structured = json !== undefined && json !== null && typeof json === 'object' && !Array.isArray(json);
+  const candidates = structured ? [json, ...jsonCandidates(text)] : jsonCandidates(text);
+  if (candidates.length === 0) return { ok: false, error: 'no JSON object found in the evaluator output', shaped: false };
   let firstError = '';
-  for (const candidate of candidates) {
-    const parsed = v.safeParse(EvaluationJson, candidate);
-    if (parsed.success) return { ok: true, evaluation: toEvaluation(parsed.output) };
+  let shaped = false;
+  const valid: ParsedEvaluation[] = [];
+  for (const [index, candidate] of candidates.entries()) {
+    const parsed = v.safeParse(EvaluationJson, fromMaestroShape(candidate as Record<string, unknown>));
+    if (parsed.success) {
+      const evaluation = toEvaluation(parsed.output);
+      // The delegate's own structured answer, or a text that is one JSON object, is the answer.
+      if (index === 0 && (structured || isWholeText(text, candidate))) return { ok: true, evaluation };
+      valid.push(evaluation);
+      continue;
+    }
+    if ('dimensions' in (candidate as object)) shaped = true;
     if (!firstError) {
       const issue = parsed.issues[0];
       const path = v.getDotPath(issue);
       firstError = `${path ? `field ${path}: ` : ''}${issue.message}`;
     }
   }
-  return { ok: false, error: `evaluator JSON does not match the format: ${firstError}` };
+  // An evaluator that echoes the answer template (all zeros) before its real JSON: the last real one wins.
+  const real = valid.filter((e) => !isBlankTemplate(e));
+  const chosen = real.at(-1) ?? valid.at(-1);
+  if (chosen) return { ok: true, evaluation: chosen };
+  return { ok: false, error: `evaluator JSON does not match the format: ${firstError}`, shaped };
 }
+
+function isWholeText(text: string, candidate: unknown): boolean {
+  try {
+    return JSON.stringify(JSON.parse(text.trim())) === JSON.stringify(candidate);
+  } catch {
+    return false;
+  }
+}
+
+const isBlankTemplate = (e: ParsedEvaluation) => e.dimensions !== null && DIMENSIONS.every((d) => e.dimensions![d] === 0);
 
 function toEvaluation(o: v.InferOutput<typeof EvaluationJson>): ParsedEvaluation {
   const dimensions = o.dimensions as DimensionScores;
@@ -86,6 +122,9 @@ function toEvaluation(o: v.InferOutput<typeof EvaluationJson>): ParsedEvaluation
   for (const [id, s] of Object.entries(o.skills ?? {})) {
     const d = s.dimensions as DimensionScores;
     skills[id] = { score: compositeScore(d), dimensions: d, weaknesses: texts(s.weaknesses), suggestions: suggestions(s.suggestions) };
+  }
+  for (const [id, score] of Object.entries(o.chain_scores ?? {})) {
+    skills[id] ??= { score, dimensions: null, weaknesses: [], suggestions: [] };
   }
   return {
     source: 'json',
@@ -125,9 +164,10 @@ function suggestions(list: v.InferOutput<typeof SuggestionInput>[]): Suggestion[
       if (s.trim()) out.push({ priority: 'medium', text: s.trim() });
       continue;
     }
-    const text = (s.description ?? s.suggestion ?? s.change ?? s.text ?? '').trim();
-    if (!text) continue;
-    const target = s.target ?? s.file;
+    const base = (s.description ?? s.suggestion ?? s.change ?? s.text ?? '').trim();
+    if (!base) continue;
+    const text = maestroSuggestionText(s, base);
+    const target = s.target ?? s.file ?? s.target_file;
     out.push({ priority: priorityOf(s.priority), text, ...(target ? { target } : {}) });
   }
   return out.map((s, i) => ({ s, i })).sort((a, b) => PRIORITY_ORDER[a.s.priority] - PRIORITY_ORDER[b.s.priority] || a.i - b.i).map((x) => x.s);
@@ -180,6 +220,7 @@ function balancedEnd(text: string, start: number): number {
  *    `"clarity": {"score": 72}`); a number out of 10 (`8/10`) does not count, nor does prose like
  *    `clarity improved in iteration 2`;
  *    if a dimension is named with two different numbers the text is ambiguous and this rule fails;
+ *    a dimension given as a negative number, over 100 or null means no score at all (not rule 2);
  * 2. otherwise one clearly labelled total: `overall score`, `overall`, `composite score`,
  *    `total score` or `final score`, then `:` / `=` / `is`, then a number 0–100 (optionally `/100`).
  *    Two different labelled totals are ambiguous and yield nothing.
@@ -190,12 +231,14 @@ export function extractScoreHeuristically(text: string): ParsedEvaluation | unde
   let all = true;
   for (const d of DIMENSIONS) {
     // The name, an optional `(weight 20%)` and `score`, then only punctuation before the number.
-    const re = new RegExp(`\\b${d}\\b(?:\\s*\\([^)\\n]{0,40}\\))?(?:[^\\w\\n]{0,6}score)?[^\\w\\n]{0,10}(\\d{1,3}(?:\\.\\d+)?)(?!\\d)(\\s*/\\s*(\\d+))?`, 'gi');
+    const re = new RegExp(`\\b${d}\\b(?:\\s*\\([^)\\n]{0,40}\\))?(?:[^\\w\\n]{0,6}score)?([^\\w\\n]{0,10})(\\d+(?:\\.\\d+)?|null\\b)(?!\\d)(\\s*/\\s*(\\d+))?`, 'gi');
     const found = new Set<number>();
     for (const m of text.matchAll(re)) {
-      const n = Number(m[1]);
-      if (m[3] !== undefined && m[3] !== '100') continue;
-      if (isScore(n)) found.add(n);
+      if (m[4] !== undefined && m[4] !== '100') continue;
+      const n = m[2].toLowerCase() === 'null' ? Number.NaN : Number(m[2]);
+      // `"clarity": -5`, `Clarity: 140` or `clarity: null` is not a score, and not something to guess around.
+      if (m[1].endsWith('-') || !isScore(n)) return undefined;
+      found.add(n);
     }
     if (found.size !== 1) {
       all = false;

@@ -62,12 +62,15 @@ export function decideTermination(i: TerminationInput): TerminationDecision {
     if (fell === -1 && gain <= CONVERGENCE_DELTA) {
       return { terminate: true, reason: 'convergence_detected', trend, message: `the last ${CONVERGENCE_WINDOW} scores (${window.map(fmt).join(', ')}) improved by ${fmt(gain)} ≤ ${CONVERGENCE_DELTA} points` };
     }
-    if (fell !== -1) {
-      return { terminate: false, trend, message: `not converged: the score fell from ${fmt(window[fell - 1])} to ${fmt(window[fell])}` };
-    }
   }
+  // Checked whatever the scores did before: a fall earlier in the window must not keep a failing run alive.
   if (i.consecutiveErrors >= i.maxErrors) {
     return { terminate: true, reason: 'error_limit_reached', trend, message: `${i.consecutiveErrors} consecutive iterations failed (limit ${i.maxErrors})` };
+  }
+  if (i.scores.length >= CONVERGENCE_WINDOW) {
+    const window = i.scores.slice(-CONVERGENCE_WINDOW);
+    const fell = window.findIndex((s, k) => k > 0 && s < window[k - 1]);
+    if (fell !== -1) return { terminate: false, trend, message: `not converged: the score fell from ${fmt(window[fell - 1])} to ${fmt(window[fell])}` };
   }
   return { terminate: false, trend, message: trend === 'falling' ? 'the score fell; continuing' : 'continuing' };
 }

@@ -1,5 +1,6 @@
 import { relative } from 'pathe';
 import { defineCommand, SluiceError, type CommandContext, type CommandOutcome } from '../../core/index.ts';
+import { failedIterations } from './final-report.ts';
 import type { TuneResult } from './tune-loop.ts';
 import type { TuneFlags } from './tune-settings.ts';
 
@@ -22,6 +23,7 @@ export const tuneCommand = defineCommand({
     { flags: '--improver <backend>', description: 'delegate that edits the skill (default claude)' },
     { flags: '--allow-self-evaluation', description: 'accept an evaluator on the executor\u2019s backend (refused otherwise)' },
     { flags: '--run-dir <dir>', description: 'where run folders go (default .sluice/runs)' },
+    { flags: '--fail-below <score>', description: 'exit 1 when the final score is below this (0-100) or there is none: for CI' },
     { flags: '--resume <run_dir>', description: 'continue a stopped or killed run from its iteration-state.json' },
     { flags: '--restore <run_dir>', description: 'put the skills back as they were before that run' },
     { flags: '--iteration <n>', description: 'with --restore: restore the version iteration N ran instead of the original' },
@@ -30,10 +32,13 @@ export const tuneCommand = defineCommand({
     'sluice tune .claude/skills/commit-message --scenario "Write a commit message for the staged diff" -y',
     'sluice tune plan,build,review --chain --preset quick --scenario "Add a --verbose flag"',
     'sluice tune --resume .sluice/runs/skill-tune-20250101-120000',
+    'sluice tune commit-message --scenario "Describe the staged diff" -y --fail-below 75',
     'sluice tune --restore .sluice/runs/skill-tune-20250101-120000',
   ],
   async run(input, ctx) {
-    const o = input.options as TuneFlags & { runDir?: string; resume?: string; restore?: string; iteration?: string };
+    const o = input.options as TuneFlags & { runDir?: string; resume?: string; restore?: string; iteration?: string; failBelow?: string };
+    const failBelow = o.failBelow === undefined ? undefined : scoreFlag(o.failBelow);
+    if (failBelow !== undefined && o.restore !== undefined) throw usage('--fail-below goes with a tune run, not --restore');
     const skillArg = input.args[0] as string | undefined;
     if (o.resume !== undefined && o.restore !== undefined) throw usage('--resume and --restore cannot be combined');
     if (o.iteration !== undefined && o.restore === undefined) throw usage('--iteration goes with --restore');
@@ -46,18 +51,24 @@ export const tuneCommand = defineCommand({
     const say = (line: string) => ctx.io.print(ctx.io.style.dim(line));
     if (o.resume !== undefined) {
       const { resumeTune } = await import('./tune-setup.ts');
-      return outcome(ctx, await resumeTune(ctx.kernel, o.resume, { signal: ctx.signal, say }));
+      return outcome(ctx, await resumeTune(ctx.kernel, o.resume, { signal: ctx.signal, say }), failBelow);
     }
     const { planTune } = await import('./tune-settings.ts');
     const plan = await planTune(skillArg, o, ctx.io);
     for (const note of plan.notes) ctx.io.warn(`note: ${note}`);
     if (plan.selfEvaluationAcknowledged) ctx.io.warn(ctx.io.style.yellow(`warning: the evaluator runs on the executor's backend (${plan.backends.executor}); its scores grade its own work and may be inflated`));
     const { startTune } = await import('./tune-setup.ts');
-    return outcome(ctx, await startTune(ctx.kernel, plan, { runDir: o.runDir, signal: ctx.signal, say }));
+    return outcome(ctx, await startTune(ctx.kernel, plan, { runDir: o.runDir, signal: ctx.signal, say }), failBelow);
   },
 });
 
 const usage = (message: string) => new SluiceError('USAGE', { message });
+
+function scoreFlag(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) throw new SluiceError('USAGE', { field: '--fail-below', message: `--fail-below must be a score from 0 to 100, got ${JSON.stringify(value)}` });
+  return n;
+}
 
 async function restore(ctx: CommandContext, runDir: string, iterationFlag: string | undefined): Promise<CommandOutcome> {
   let iteration: number | undefined;
@@ -73,7 +84,7 @@ async function restore(ctx: CommandContext, runDir: string, iterationFlag: strin
   return { exitCode: 0, data: { runDir: r.runDir, source: r.source, skills: r.skills }, human: lines.join('\n') };
 }
 
-function outcome(ctx: CommandContext, r: TuneResult): CommandOutcome {
+function outcome(ctx: CommandContext, r: TuneResult, failBelow?: number): CommandOutcome {
   const { state } = r;
   const t = state.termination!;
   const s = ctx.io.style;
@@ -93,16 +104,21 @@ function outcome(ctx: CommandContext, r: TuneResult): CommandOutcome {
     best: state.best,
     threshold: state.quality_threshold,
     restoreCommand: `sluice tune --restore ${runRel}`,
+    failures: failedIterations(state),
   };
   const ok = t.reason === 'quality_threshold_met';
   const head = `${r.alreadyFinished ? 'This run had already finished: ' : ''}${ok ? s.green(t.reason) : t.reason === 'error_limit_reached' ? s.red(t.reason) : s.yellow(t.reason)}: ${t.message}`;
   const human = [
     head,
     `  iterations ${state.current_iteration} · final score ${state.latest_score ?? 'none'} · best ${state.best ? `${state.best.score} (iteration ${state.best.iteration})` : 'none'} · threshold ${state.quality_threshold}${t.falling ? s.yellow(' · score falling') : ''}`,
+    ...(t.reason === 'error_limit_reached' ? failedIterations(state).slice(-state.max_errors).map((f) => `  ${s.red('failed')} iteration ${f.round}: ${f.note}`) : []),
     `  report:  ${display(r.reportPath)}`,
     `  restore: sluice tune --restore ${runRel}`,
   ].join('\n');
   // Running out of iterations or converging is a finished run; the error limit, or a run that never
-  // got a score (so measured nothing), is a failure.
-  return { exitCode: t.reason === 'error_limit_reached' || state.score_trend.length === 0 ? 1 : 0, data, human };
+  // got a score (so measured nothing), is a failure; so is a final score under --fail-below.
+  const tooLow = failBelow !== undefined && (state.latest_score === null || state.latest_score < failBelow);
+  if (tooLow) ctx.io.warn(`${s.red('error')} the final score ${state.latest_score ?? 'none'} is below --fail-below ${failBelow}`);
+  const failed = t.reason === 'error_limit_reached' || state.score_trend.length === 0 || tooLow;
+  return { exitCode: failed ? 1 : 0, data: { ...data, ...(failBelow === undefined ? {} : { failBelow, belowFailScore: tooLow }) }, human };
 }

@@ -1,5 +1,5 @@
 import { join, relative } from 'pathe';
-import { acquireLock, SluiceError } from '../../core/index.ts';
+import { acquireLock, SluiceError, type LockHandle } from '../../core/index.ts';
 import { evaluateIteration } from './evaluate-step.ts';
 import { executeIteration } from './execute-step.ts';
 import { chartPoints, renderFinalReport } from './final-report.ts';
@@ -7,6 +7,7 @@ import { improveIteration } from './improve-step.ts';
 import type { IterationState } from './iteration-state-schema.ts';
 import { checkSkillFolder } from './read-skill.ts';
 import { renderScoreChart } from './score-chart.ts';
+import { lockSkills, releaseAll } from './skill-locks.ts';
 import { copyTree } from './skill-folders.ts';
 import { beginIteration, markSetupComplete, markSnapshotted, recordEvaluation, recordExecution, recordImprovement, recordTermination, terminationOf } from './state-transitions.ts';
 import { interrupted } from './tune-delegate.ts';
@@ -29,10 +30,13 @@ export interface TuneResult {
  * after a resume. One process at a time drives a run (a lock in the run folder; a killed holder's
  * lock is taken over).
  */
-export async function driveTune(run: TuneRun, resumed: boolean): Promise<TuneResult> {
+export async function driveTune(run: TuneRun, resumed: boolean, heldSkillLocks?: LockHandle[]): Promise<TuneResult> {
   const { kernel } = run;
-  const lock = await acquireLock(kernel.host, inRun(run, P.lock), { waitMs: 0, purpose: 'sluice tune', display: kernel.display(inRun(run, P.lock)) });
+  let skillLocks = heldSkillLocks ?? [];
+  let lock: LockHandle | undefined;
   try {
+    lock = await acquireLock(kernel.host, inRun(run, P.lock), { waitMs: 0, purpose: 'sluice tune', display: kernel.display(inRun(run, P.lock)) });
+    if (!heldSkillLocks) skillLocks = await lockSkills(kernel, (await kernel.store.read(run.file)).skills, run.workDir);
     let state = await kernel.store.read(run.file);
     // A run killed between its termination and its report still gets the report and the hook now.
     const alreadyFinished = state.termination !== null && (await kernel.host.stat(inRun(run, P.report))) !== null;
@@ -100,7 +104,8 @@ export async function driveTune(run: TuneRun, resumed: boolean): Promise<TuneRes
     }
     return { runDir: run.workDir, reportPath, chartPath, state, alreadyFinished };
   } finally {
-    await lock.release();
+    await releaseAll(skillLocks);
+    await lock?.release();
   }
 }
 

@@ -1,7 +1,8 @@
 import { join, relative } from 'pathe';
-import { isInside, realPathInside, SluiceError, type Kernel } from '../../core/index.ts';
+import { isInside, realPathInside, SluiceError, type Kernel, type LockHandle } from '../../core/index.ts';
 import type { IterationState } from './iteration-state-schema.ts';
 import { resolveSkill, type ResolvedSkill } from './read-skill.ts';
+import { lockSkills, releaseAll } from './skill-locks.ts';
 import { driveTune, type TuneResult } from './tune-loop.ts';
 import type { TunePlan } from './tune-settings.ts';
 import { stateFileOf, STATE_FILE, type TuneRun } from './tune-workspace.ts';
@@ -34,6 +35,17 @@ export async function startTune(kernel: Kernel, plan: Omit<TunePlan, 'notes'>, o
     if (isInside(s.dir, parent) || isInside(parent, s.dir)) throw new SluiceError('USAGE', { message: `the run folder ${kernel.display(parent)} and the skill ${kernel.display(s.dir)} overlap; a snapshot would copy itself` });
     for (const other of skills) if (other !== s && isInside(s.dir, other.dir)) throw new SluiceError('USAGE', { message: `skill ${kernel.display(other.dir)} is inside skill ${kernel.display(s.dir)}` });
   }
+  // Locked before the run folder exists, so a refused second run leaves nothing behind.
+  const skillLocks = await lockSkills(kernel, skills.map((s) => ({ path: relative(kernel.projectRoot, s.dir) })), parent);
+  try {
+    return await createAndDrive(kernel, plan, skills, parent, o, skillLocks);
+  } catch (error) {
+    await releaseAll(skillLocks);
+    throw error;
+  }
+}
+
+async function createAndDrive(kernel: Kernel, plan: Omit<TunePlan, 'notes'>, skills: ResolvedSkill[], parent: string, o: TuneRunOptions, skillLocks: LockHandle[]): Promise<TuneResult> {
   await kernel.host.mkdir(parent);
   const now = kernel.host.now();
   const stamp = now.toISOString().replace(/\.\d+Z$/, '').replace(/[-:]/g, '').replace('T', '-');
@@ -75,7 +87,7 @@ export async function startTune(kernel: Kernel, plan: Omit<TunePlan, 'notes'>, o
       if (!(error instanceof SluiceError && error.code === 'STATE_EXISTS') || n > 50) throw error;
     }
   }
-  return driveTune(runOf(kernel, workDir, o), false);
+  return driveTune(runOf(kernel, workDir, o), false, skillLocks);
 }
 
 /** `sluice tune --resume RUN_DIR`: continues from iteration-state.json with the run's saved settings. */

@@ -35,6 +35,24 @@ describe('CLI conventions', () => {
     assert.equal(doc.error.code, 'USAGE');
   });
 
+  it('every --json document has one envelope: ok first, true exactly when the exit code is 0', async () => {
+    const status = await runSluice(dir, ['status', '--json']);
+    assert.equal(status.code, 0);
+    const doc = JSON.parse(status.stdout) as Record<string, unknown>;
+    assert.equal(Object.keys(doc)[0], 'ok');
+    assert.equal(doc.ok, true);
+    const gate = await runSluice(dir, ['gate', '--json']);
+    assert.equal(gate.code, 1, 'a blank discovery phase is blocked');
+    const blocked = JSON.parse(gate.stdout) as { ok: boolean; results: unknown[]; error?: unknown };
+    assert.equal(blocked.ok, false);
+    assert.ok(blocked.results.length > 0 && blocked.error === undefined, 'a blocked run is a result, not an error');
+    const bad = await runSluice(dir, ['reenter', '42', '--json']);
+    assert.equal(bad.code, 2);
+    assert.equal((JSON.parse(bad.stdout) as { ok: boolean; error: { code: string } }).ok, false);
+    const list = JSON.parse((await runSluice(dir, ['schema', '--list', '--json'])).stdout) as { ok: boolean; schemas: { name: string }[] };
+    assert.ok(list.ok && list.schemas.some((x) => x.name === 'config'), 'a list is a named field of the envelope');
+  });
+
   it('an unknown key in sluice.config.yaml is an error that suggests the key meant', async () => {
     await writeFile(join(dir, 'sluice.config.yaml'), 'concurency: 4\n');
     try {

@@ -92,7 +92,7 @@ describe('sluice CLI', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.trim(), 'HELLO WORLD');
     const j = await runCli(['--json', '--cwd', dir, 'hello', 'you'], { env });
-    assert.deepEqual(JSON.parse(j.stdout), { text: 'hello you' });
+    assert.deepEqual(JSON.parse(j.stdout), { ok: true, text: 'hello you' });
   });
 
   it('a plugin that fails to load is named in the error, exit 2', async () => {

@@ -46,7 +46,7 @@ describe('workspace trust: project code runs only when a person trusted it', () 
   it('an agent-written config plugin does not run from the SessionStart hook, and views keep working', async () => {
     const { dir, env } = await repo();
     plantPlugin(dir);
-    for (const args of [['handoff', '--hook', 'claude'], ['status'], ['audit'], ['report'], ['trust', '--show']]) {
+    for (const args of [['handoff', '--hook', 'claude'], ['status'], ['audit'], ['report'], ['specs'], ['trust', '--show'], ['schema', 'config'], ['profile', 'validate', 'sluice.config.yaml'], ['--help']]) {
       const r = await runSluice(dir, args, env);
       assert.doesNotMatch(r.stderr, /WORKSPACE_UNTRUSTED/, `${args.join(' ')} needs no project code: ${r.stderr}`);
     }

@@ -17,7 +17,7 @@ describe('agy delegate', () => {
     assert.equal(r.sessionId, 'conv-fake-1');
     assert.equal(r.numTurns, 1);
     const [rec] = await f.records('agy');
-    assert.deepEqual(rec.argv, ['-p', 'Say "hi" $(now)', '--output-format', 'json', '--print-timeout', '90s', '--dangerously-skip-permissions', '--model', 'gemini-3-pro']);
+    assert.deepEqual(rec.argv, ['-p', 'Say "hi" $(now)', '--output-format', 'json', '--print-timeout', '81s', '--dangerously-skip-permissions', '--model', 'gemini-3-pro']);
     assert.equal(rec.cwd, f.root, 'write runs work in the project');
   });
 

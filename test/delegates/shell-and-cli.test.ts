@@ -127,7 +127,7 @@ describe('backend settings', () => {
     const root = await tempProject();
     const r = await runSluice(['schema', '--cwd', root, '--json', 'delegate-claude-settings'], { cwd: root });
     assert.equal(r.code, 0, r.stderr);
-    const schema = JSON.parse(r.stdout);
+    const { schema } = JSON.parse(r.stdout);
     assert.deepEqual(schema.properties.outputFormat.enum, ['stream-json', 'json']);
   });
 });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { SluiceError } from '../../core/index.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
@@ -12,17 +12,18 @@ import { readRetrospective } from '../../plugins/lifecycle/readers/retrospective
 import { parseReviewReport } from '../../plugins/lifecycle/readers/review-report-reader.ts';
 import { readTestEvidence } from '../../plugins/lifecycle/readers/test-verdict-reader.ts';
 import { gitIn, makeRepo, writeFiles } from './lifecycle-fixture.ts';
-import { codeBlockAfter, prizmkitCanonicalSha256, referenceText, renderReview, reviewEvents, skipUnlessPrizmkit, testReportMd, testResultJson, VERSIONS } from './prizmkit-reference.ts';
+import { buildV1Evidence, codeBlockAfter, hashedV1Package, prizmkitValidates, referenceText, renderReview, reviewEvents, skipUnlessPrizmkit, testReportMd, testResultJson, VERSIONS } from './prizmkit-reference.ts';
 
 const host = createNodeHost();
 const DIR = '.prizmkit/specs/demo';
 
-async function rejects(p: Promise<unknown>, code: string, file: string, field: string | undefined, message: RegExp) {
+async function rejects(p: Promise<unknown>, code: string, file: string, field: string | RegExp | undefined, message: RegExp) {
   await assert.rejects(p, (e: unknown) => {
     assert.ok(e instanceof SluiceError, String(e));
     assert.equal(e.code, code, e.message);
     assert.equal(e.file, file, e.message);
-    if (field !== undefined) assert.equal(e.field, field, e.message);
+    if (typeof field === 'string') assert.equal(e.field, field, e.message);
+    if (field instanceof RegExp) assert.match(e.field ?? '', field, e.message);
     assert.match(e.message, message);
     assert.ok(!e.message.includes('\n'), 'one line');
     return true;
@@ -52,6 +53,26 @@ function rendered(version: (typeof VERSIONS)[number], verdict: 'PASS' | 'NEEDS_F
   return renderedCache.get(key)!;
 }
 const REPORT = `${DIR}/review-report.md`;
+
+/** Reports render_review_report.py wrote (committed as data, so these run without the reference too). */
+const FIXTURES = fileURLToPath(new URL('../fixtures/prizmkit/', import.meta.url));
+describe('review-report.md fixtures rendered by PrizmKit v1–v4', () => {
+  const formats = { v1: 'prizmkit-v1', v2: 'prizmkit-v2', v3: 'prizmkit-v2', v4: 'prizmkit-v4' } as const;
+  for (const version of VERSIONS) {
+    it(`${version}: reads PASS (2 rounds) and NEEDS_FIXES (3 rounds) as ${formats[version]}`, async () => {
+      const pass = await parseReviewReport(await readFile(join(FIXTURES, version, 'review-report-pass.md'), 'utf8'), REPORT);
+      assert.deepEqual([pass.verdict, pass.format, 'main_review_rounds' in pass && pass.main_review_rounds], ['PASS', formats[version], 2]);
+      const fixes = await parseReviewReport(await readFile(join(FIXTURES, version, 'review-report-needs-fixes.md'), 'utf8'), REPORT);
+      assert.deepEqual([fixes.verdict, 'main_review_rounds' in fixes && fixes.main_review_rounds], ['NEEDS_FIXES', 3]);
+    });
+  }
+  it('are what the reference renderer writes today (regenerated and compared)', { skip: skipUnlessPrizmkit }, async () => {
+    for (const version of VERSIONS) {
+      assert.equal(await rendered(version, 'PASS'), await readFile(join(FIXTURES, version, 'review-report-pass.md'), 'utf8'), version);
+      assert.equal(await rendered(version, 'NEEDS_FIXES', 3), await readFile(join(FIXTURES, version, 'review-report-needs-fixes.md'), 'utf8'), version);
+    }
+  });
+});
 
 describe('review-report.md as render_review_report.py writes it', { skip: skipUnlessPrizmkit }, () => {
   const expected = { v1: 'prizmkit-v1', v2: 'prizmkit-v2', v3: 'prizmkit-v2', v4: 'prizmkit-v4' } as const;
@@ -105,6 +126,8 @@ describe('test-result.json + test-report.md (v2–v4)', { skip: skipUnlessPrizmk
       await rejects(readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS'), testReportMd(version, 'TEST_BLOCKED')), DIR), 'ARTIFACT_INVALID', R, 'Result', /says TEST_BLOCKED, test-result.json says TEST_PASS/);
       await rejects(readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS'), testReportMd(version, 'TEST_PASS', { productionChanged: true })), DIR), 'ARTIFACT_INVALID', R, 'Production changed during test', /says yes/);
       await rejects(readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS')), DIR), 'ARTIFACT_MISSING', R, undefined, /must exist and agree/);
+      const unfilled = testReportMd(version, 'TEST_PASS').replace(/^- Production changed during test: .*$/m, '- Production changed during test: yes / no');
+      await rejects(readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS'), unfilled), DIR), 'ARTIFACT_INVALID', R, 'Production changed during test', /must be yes or no/);
     });
   }
   it('refuses TEST_PASS with unresolved items, and a v4 non-pass that lists nothing', async () => {
@@ -114,23 +137,7 @@ describe('test-result.json + test-report.md (v2–v4)', { skip: skipUnlessPrizmk
   });
 });
 
-/** A v1 evidence package for the workspace's current diff, its identities computed by PrizmKit's own code. */
-async function v1Package(root: string, verdict: 'TEST_PASS' | 'TEST_FAIL'): Promise<string> {
-  const sha = (s: string) => createHash('sha256').update(s).digest('hex');
-  const patch = gitIn(root, 'diff', 'HEAD');
-  const head = gitIn(root, 'rev-parse', 'HEAD').trim();
-  const scope = { changed_files: ['src/app.js'] };
-  const inputs = { baseline_commit: head, working_diff_sha256: sha(patch), scope_sha256: prizmkitCanonicalSha256(scope) };
-  const id = prizmkitCanonicalSha256(inputs);
-  const record = { verdict, testing_domain_only: true, authorizes_commit_or_release: false, real_environment_validated: false, repairs_business_defects: false, code_evidence_replayable: true, blockers: [], reproduced_failures: verdict === 'TEST_FAIL' ? ['amount-boundary-negative'] : [] };
-  const files: Record<string, string> = { 'source-change.patch': patch, 'scope.json': JSON.stringify(scope), 'raw/execution-001.stdout': 'ok\n', 'verdict.json': JSON.stringify(record, null, 2) };
-  const payload = Object.entries(files).filter(([p]) => p !== 'verdict.json').map(([path, text]) => ({ path, sha256: sha(text) })).sort((a, b) => (a.path < b.path ? -1 : 1));
-  files['validation.json'] = JSON.stringify({ validator: 'validate_test_evidence.py', validator_sha256: 'a'.repeat(64), payload_sha256: prizmkitCanonicalSha256(payload), result: 'passed', verdict, semantics: 'integrity-and-protocol-validation-not-hostile-producer-proof', replay_receipt_ids: [] });
-  const manifest = { protocol_version: '1.0', evidence_id: id, evidence_id_inputs: inputs, baseline_commit: head, working_diff_sha256: inputs.working_diff_sha256, files: Object.entries(files).map(([path, text]) => ({ path, sha256: sha(text), produced_by: 'EVIDENCE_PACKAGE' })), final_verdict: verdict };
-  const dir = `.prizmkit/test/evidence/${id}`;
-  await writeFiles(root, { ...Object.fromEntries(Object.entries(files).map(([p, t]) => [`${dir}/${p}`, t])), [`${dir}/manifest.json`]: JSON.stringify(manifest, null, 2), [`${DIR}/test-report.md`]: `# Test Evidence Report\n\n## Evidence\n- Evidence ID: ${id}\n- Verdict: ${verdict}\n` });
-  return dir;
-}
+const v1Package = (root: string, verdict: 'TEST_PASS' | 'TEST_FAIL') => hashedV1Package(root, verdict, 'src/app.js', DIR).dir;
 
 describe('v1 verdict.json in its evidence package', { skip: skipUnlessPrizmkit }, () => {
   const repo = async () => {
@@ -140,17 +147,17 @@ describe('v1 verdict.json in its evidence package', { skip: skipUnlessPrizmkit }
   };
   it('reads a package bound to HEAD and the current diff; TEST_FAIL takes the conservative route', async () => {
     const root = await repo();
-    const dir = await v1Package(root, 'TEST_PASS');
+    const dir = v1Package(root, 'TEST_PASS');
     const t = await readTestEvidence(host, root, DIR);
     assert.deepEqual([t.verdict, t.format, t.file], ['TEST_PASS', 'prizmkit-v1', `${dir}/verdict.json`]);
     assert.ok(t.artifacts.some((a) => a.file === `${dir}/manifest.json`));
     const failing = await repo();
-    const f = await readTestEvidence(host, failing, (await v1Package(failing, 'TEST_FAIL'), DIR));
+    const f = await readTestEvidence(host, failing, (v1Package(failing, 'TEST_FAIL'), DIR));
     assert.deepEqual([f.verdict, f.repairScope, f.failureCount], ['TEST_FAIL', 'unknown', 1]);
   });
   it('refuses a pass once the code changed or HEAD moved, and a tampered package', async () => {
     const root = await repo();
-    const dir = await v1Package(root, 'TEST_PASS');
+    const dir = v1Package(root, 'TEST_PASS');
     await writeFiles(root, { 'src/app.js': 'export const a = 3;\n' });
     await rejects(readTestEvidence(host, root, DIR), 'ARTIFACT_INVALID', `${dir}/manifest.json`, 'working_diff_sha256', /code changed after the test run/);
     await writeFiles(root, { 'src/app.js': 'export const a = 2;\n' });
@@ -161,9 +168,24 @@ describe('v1 verdict.json in its evidence package', { skip: skipUnlessPrizmkit }
     gitIn(root, 'commit', '-qam', 'moved on');
     await rejects(readTestEvidence(host, root, DIR), 'ARTIFACT_INVALID', `${dir}/manifest.json`, 'baseline_commit', /HEAD is now/);
   });
+  it('reads a package made by PrizmKit\'s builder and attested by its validator; both refuse it after tampering or an edit', async () => {
+    const root = await makeRepo({ 'docs/guide.md': '# Guide\n' });
+    await writeFiles(root, { 'docs/guide.md': '# Guide\n\nHow to run it.\n' });
+    const id = buildV1Evidence(root, 'docs/guide.md');
+    const dir = `.prizmkit/test/evidence/${id}`;
+    assert.equal(prizmkitValidates(root, id), null);
+    const t = await readTestEvidence(host, root, DIR);
+    assert.deepEqual([t.verdict, t.format, t.file], ['TEST_PASS', 'prizmkit-v1', `${dir}/verdict.json`]);
+    await writeFiles(root, { 'docs/guide.md': '# Guide\n\nEdited after the test.\n' });
+    assert.match(prizmkitValidates(root, id) ?? '', /drift/);
+    await rejects(readTestEvidence(host, root, DIR), 'ARTIFACT_INVALID', `${dir}/manifest.json`, 'working_diff_sha256', /code changed after the test run/);
+    await writeFiles(root, { 'docs/guide.md': '# Guide\n\nHow to run it.\n', [`${dir}/scope.json`]: '{}' });
+    assert.match(prizmkitValidates(root, id) ?? '', /hash mismatch/);
+    await rejects(readTestEvidence(host, root, DIR), 'ARTIFACT_INVALID', `${dir}/manifest.json`, /^files\.\d+\.sha256$/, /scope\.json changed after it was hashed/);
+  });
   it('refuses a derived report that claims another verdict', async () => {
     const root = await repo();
-    await v1Package(root, 'TEST_FAIL');
+    v1Package(root, 'TEST_FAIL');
     const report = `${DIR}/test-report.md`;
     await writeFiles(root, { [report]: (await readFile(join(root, report), 'utf8')).replace('Verdict: TEST_FAIL', 'Verdict: TEST_PASS') });
     await rejects(readTestEvidence(host, root, DIR), 'ARTIFACT_INVALID', report, 'Verdict', /evidence package says TEST_FAIL/);
@@ -198,7 +220,7 @@ describe('v4 plans and runtime commit requests', { skip: skipUnlessPrizmkit }, (
   const template = () => referenceText('v4', 'prizmkit-plan/assets/plan-template.md');
   const plan = (unresolved: string) => template().replace('- Unresolved Corrections: <none for PLAN_READY>', `- Unresolved Corrections: ${unresolved}`);
   it('PLAN_READY with no unresolved corrections; PLAN_BLOCKED with corrections or a [NEEDS CLARIFICATION] left', async () => {
-    const ready = await readPlanReady(host, await scratch({ [`${DIR}/spec.md`]: '# Spec\n\nGoal.\n', [`${DIR}/plan.md`]: plan('none') }), DIR);
+    const ready = await readPlanReady(host, await scratch({ [`${DIR}/spec.md`]: '# Spec\n\nGoal.\n', [`${DIR}/plan.md`]: plan('None (both corrections adjudicated)') }), DIR);
     assert.equal(ready.blocked, undefined, 'the template names the marker only in backticks');
     assert.ok(ready.tasks.some((t) => t.id === 'CP-FINAL'), 'checkpoints are tasks');
     const corrections = await readPlanReady(host, await scratch({ [`${DIR}/spec.md`]: '# Spec\n', [`${DIR}/plan.md`]: plan('2') }), DIR);

@@ -11,7 +11,7 @@ import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
 import { parseStage } from '../../plugins/lifecycle/transition-table.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { gitIn, makeLifecycle, makeRepo, readJson, writeFiles } from './lifecycle-fixture.ts';
-import { codeBlockAfter, prizmkitCanonicalSha256, referenceText, renderReview, reviewEvents, SEED, skipUnlessPrizmkit, testReportMd, testResultJson, type Version } from './prizmkit-reference.ts';
+import { codeBlockAfter, hashedV1Package, referenceText, renderReview, reviewEvents, SEED, skipUnlessPrizmkit, testReportMd, testResultJson, type Version } from './prizmkit-reference.ts';
 
 const SLUG = 'demo';
 const DIR = `.prizmkit/specs/${SLUG}`;
@@ -36,23 +36,6 @@ async function reviewed(root: string, lc: LifecycleContext, version: Version): P
   assert.equal(r.artifact?.format, version === 'v1' ? 'prizmkit-v1' : version === 'v4' ? 'prizmkit-v4' : 'prizmkit-v2');
 }
 
-/** PrizmKit v1's test evidence for the current diff (identities by PrizmKit's own canonical hash). */
-async function v1Evidence(root: string, verdict: 'TEST_PASS' | 'TEST_FAIL'): Promise<string> {
-  const patch = gitIn(root, 'diff', 'HEAD');
-  const head = gitIn(root, 'rev-parse', 'HEAD').trim();
-  const scope = { changed_files: ['src/demo.js'] };
-  const inputs = { baseline_commit: head, working_diff_sha256: sha(patch), scope_sha256: prizmkitCanonicalSha256(scope) };
-  const id = prizmkitCanonicalSha256(inputs);
-  const record = { verdict, testing_domain_only: true, authorizes_commit_or_release: false, real_environment_validated: false, repairs_business_defects: false, code_evidence_replayable: true, blockers: [], reproduced_failures: verdict === 'TEST_FAIL' ? ['demo-is-two'] : [] };
-  const files: Record<string, string> = { 'source-change.patch': patch, 'scope.json': JSON.stringify(scope), 'verdict.json': JSON.stringify(record) };
-  const payload = [{ path: 'scope.json', sha256: sha(files['scope.json']) }, { path: 'source-change.patch', sha256: sha(patch) }];
-  files['validation.json'] = JSON.stringify({ validator: 'validate_test_evidence.py', validator_sha256: 'b'.repeat(64), payload_sha256: prizmkitCanonicalSha256(payload), result: 'passed', verdict, semantics: 'integrity-and-protocol-validation-not-hostile-producer-proof', replay_receipt_ids: [] });
-  const manifest = { protocol_version: '1.0', evidence_id: id, evidence_id_inputs: inputs, baseline_commit: head, working_diff_sha256: inputs.working_diff_sha256, files: Object.entries(files).map(([path, text]) => ({ path, sha256: sha(text), produced_by: 'EVIDENCE_PACKAGE' })), final_verdict: verdict };
-  const dir = `.prizmkit/test/evidence/${id}`;
-  await writeFiles(root, { ...Object.fromEntries(Object.entries(files).map(([p, t]) => [`${dir}/${p}`, t])), [`${dir}/manifest.json`]: JSON.stringify(manifest) });
-  return id;
-}
-
 const retroExample = (version: 'v2' | 'v3' | 'v4') =>
   JSON.parse(codeBlockAfter(referenceText(version, 'prizmkit-retrospective/SKILL.md'), version === 'v4' ? 'exactly these seven keys' : 'retrospective-result.json', 'json'));
 
@@ -60,7 +43,7 @@ describe('whole requirements with PrizmKit artifacts, each version ending where 
   it('v1: evidence-package TEST_FAIL takes the conservative production route; a fresh package passes; retrospective completes', async () => {
     const { root, lc } = await repo();
     await reviewed(root, lc, 'v1');
-    await v1Evidence(root, 'TEST_FAIL');
+    hashedV1Package(root, 'TEST_FAIL', 'src/demo.js');
     const failed = await recordStage(lc, SLUG, 'test', null);
     assert.deepEqual([failed.state.status, failed.state.repair_scope, failed.state.repair_round, failed.state.next_stage], ['TEST_FAIL', 'unknown', 1, 'implement']);
     assert.equal(failed.artifact?.format, 'prizmkit-v1');
@@ -69,7 +52,7 @@ describe('whole requirements with PrizmKit artifacts, each version ending where 
     renderReview('v1', join(root, DIR, 'review-report.md'), reviewEvents('v1', 'PASS', 1));
     await recordStage(lc, SLUG, 'code-review', null);
     // The failing package stays; the derived report names the new one (two were made on this HEAD).
-    const id = await v1Evidence(root, 'TEST_PASS');
+    const { id } = hashedV1Package(root, 'TEST_PASS', 'src/demo.js');
     await writeFiles(root, { [`${DIR}/test-report.md`]: `# Test Evidence Report\n\n- Evidence ID: ${id}\n- Verdict: TEST_PASS\n` });
     const passed = await recordStage(lc, SLUG, 'test', null);
     assert.equal(passed.state.status, 'TEST_PASS');
@@ -201,6 +184,13 @@ describe('PrizmKit workflow state files, migrated without losing rounds, owner o
     const onDisk = await readJson(root, STATE(SLUG));
     assert.equal(onDisk.repair_round, 2);
     assert.ok(Array.isArray(onDisk.reroutes), 'stored in sluice form from now on');
+  });
+  it('a state file of another artifact folder is a collision: start refuses it and leaves it alone', async () => {
+    const { root, lc } = await repo();
+    const other = JSON.stringify({ schema_version: 1, artifact_dir: '.prizmkit/bugfix/B-001', stage: 'plan', status: 'PLAN_READY', completed_stages: ['plan'], repair_round: 1, next_stage: 'implement' });
+    await writeFiles(root, { [STATE(SLUG)]: other });
+    await assert.rejects(startRequirement(lc, SLUG), (e: SluiceError) => e.code === 'INVARIANT_VIOLATED' && e.field === 'artifact_dir' && /belongs to \.prizmkit\/bugfix\/B-001, not to demo/.test(e.message));
+    assert.equal(await readFile(join(root, STATE(SLUG)), 'utf8'), other);
   });
   it('refuses a state file that is neither, naming the field', async () => {
     const { root, lc } = await repo();

@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -94,4 +95,46 @@ export function prizmkitCanonicalSha256(value: unknown): string {
   const dir = join(PRIZMKIT!, 'v1/prizmkit-test/scripts');
   const code = 'import json,sys; sys.path.insert(0, sys.argv[1]); import validate_test_evidence as v; print(v.canonical_sha256(json.loads(sys.stdin.read())))';
   return execFileSync('python3', ['-c', code, dir], { input: JSON.stringify(value), encoding: 'utf8' }).trim();
+}
+
+/**
+ * A v1 lightweight evidence package for `changed` made by PrizmKit's builder and attested by its
+ * validator (`--attest`), through build-v1-evidence.py. Returns the evidence id.
+ */
+export function buildV1Evidence(project: string, changed: string): string {
+  const script = fileURLToPath(new URL('./build-v1-evidence.py', import.meta.url));
+  return execFileSync('python3', [script, join(PRIZMKIT!, 'v1/prizmkit-test'), project, changed], { encoding: 'utf8' }).trim();
+}
+
+/** PrizmKit's own verdict on a package: null when it passes, else its first error line. */
+export function prizmkitValidates(project: string, id: string): string | null {
+  const r = spawnSync('python3', [join(PRIZMKIT!, 'v1/prizmkit-test/scripts/validate_test_evidence.py'), '--evidence-dir', join(project, '.prizmkit/test/evidence', id), '--project-root', project], { encoding: 'utf8' });
+  return r.status === 0 ? null : (r.stdout.split('\n').find((l) => l.startsWith('- ')) ?? r.stdout);
+}
+
+/**
+ * A minimal v1 evidence package for the workspace's current `git diff HEAD`, its identities and payload
+ * hash computed by PrizmKit's own canonical hashing (a TEST_FAIL needs this: the builder cannot be made
+ * to fail here). With `reportIn`, the derived test-report.md in that artifact folder names it.
+ */
+export function hashedV1Package(root: string, verdict: 'TEST_PASS' | 'TEST_FAIL', changed: string, reportIn?: string): { id: string; dir: string } {
+  const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+  const patch = execFileSync('git', ['diff', 'HEAD'], { cwd: root, encoding: 'utf8' });
+  const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  const scope = { changed_files: [changed] };
+  const inputs = { baseline_commit: head, working_diff_sha256: sha(patch), scope_sha256: prizmkitCanonicalSha256(scope) };
+  const id = prizmkitCanonicalSha256(inputs);
+  const record = { verdict, testing_domain_only: true, authorizes_commit_or_release: false, real_environment_validated: false, repairs_business_defects: false, code_evidence_replayable: true, blockers: [], reproduced_failures: verdict === 'TEST_FAIL' ? ['amount-boundary-negative'] : [] };
+  const files: Record<string, string> = { 'source-change.patch': patch, 'scope.json': JSON.stringify(scope), 'raw/execution-001.stdout': 'ok\n', 'verdict.json': JSON.stringify(record, null, 2) };
+  const payload = Object.entries(files).filter(([p]) => p !== 'verdict.json').map(([path, text]) => ({ path, sha256: sha(text) })).sort((a, b) => (a.path < b.path ? -1 : 1));
+  files['validation.json'] = JSON.stringify({ validator: 'validate_test_evidence.py', validator_sha256: 'a'.repeat(64), payload_sha256: prizmkitCanonicalSha256(payload), result: 'passed', verdict, semantics: 'integrity-and-protocol-validation-not-hostile-producer-proof', replay_receipt_ids: [] });
+  files['manifest.json'] = JSON.stringify({ protocol_version: '1.0', evidence_id: id, evidence_id_inputs: inputs, baseline_commit: head, working_diff_sha256: inputs.working_diff_sha256, files: Object.entries(files).map(([path, text]) => ({ path, sha256: sha(text), produced_by: 'EVIDENCE_PACKAGE' })), final_verdict: verdict }, null, 2);
+  const dir = `.prizmkit/test/evidence/${id}`;
+  const out: Record<string, string> = { ...Object.fromEntries(Object.entries(files).map(([p, t]) => [`${dir}/${p}`, t])) };
+  if (reportIn) out[`${reportIn}/test-report.md`] = `# Test Evidence Report\n\n## Evidence\n- Evidence ID: ${id}\n- Verdict: ${verdict}\n`;
+  for (const [path, text] of Object.entries(out)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return { id, dir };
 }

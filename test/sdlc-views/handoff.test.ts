@@ -115,10 +115,10 @@ describe('sluice handoff', () => {
 
   it('sluice schema session-handoff-v1 prints the JSON Schema of the file', async () => {
     const dir = await project();
-    const r = await sluiceJson<{ properties: Record<string, { const?: string }>; required: string[] }>(dir, ['schema', 'session-handoff-v1']);
+    const r = await sluiceJson<{ schema: { properties: Record<string, { const?: string }>; required: string[] } }>(dir, ['schema', 'session-handoff-v1']);
     assert.equal(r.code, 0);
-    assert.equal(r.doc.properties.$schema.const, 'session-handoff-v1');
-    assert.ok(r.doc.required.includes('sections'));
+    assert.equal(r.doc.schema.properties.$schema.const, 'session-handoff-v1');
+    assert.ok(r.doc.schema.required.includes('sections'));
     await rm(dir, { recursive: true });
   });
 });

@@ -181,9 +181,9 @@ describe('schemas', () => {
     for (const name of ['sdlc-state', 'sdlc-history-entry', 'phase-registry', 'profile', 'compliance']) {
       const out = await runCommand(kernel, 'schema', [name], {});
       assert.equal(out.exitCode, 0, name);
-      assert.equal((out.data as { title: string }).title, name);
+      assert.equal((out.data as { schema: { title: string } }).schema.title, name);
     }
-    const history = (await runCommand(kernel, 'schema', ['sdlc-history-entry'], {})).data as { properties: Record<string, { description?: string }> };
+    const history = ((await runCommand(kernel, 'schema', ['sdlc-history-entry'], {})).data as { schema: { properties: Record<string, { description?: string }> } }).schema;
     assert.match(history.properties.approvals.description ?? '', /sign-offs of the manual results/);
     assert.match(history.properties.reentry.description ?? '', /re-entered/);
   });

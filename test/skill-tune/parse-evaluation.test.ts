@@ -82,6 +82,41 @@ describe('evaluator JSON', () => {
   });
 });
 
+describe('maestro\u2019s evaluator format and hostile answers', () => {
+  const maestroDims = Object.entries(dims).map(([id, score]) => ({ name: id, id, score, weight: 0.2, feedback: 'f' }));
+
+  it('reads dimensions as an array, recomputes the composite and keeps suggestion details', () => {
+    const r = parseEvaluationJson(
+      JSON.stringify({ composite_score: 99, dimensions: maestroDims, weaknesses: ['w1'], suggestions: [{ priority: 'high', target_file: 'SKILL.md', description: 'd', rationale: 'r' }], chain_scores: { a: 40 } }),
+    );
+    assert.ok(r.ok);
+    assert.equal(r.evaluation.score, expected);
+    assert.deepEqual(r.evaluation.suggestions, [{ priority: 'high', text: 'd (why: r)', target: 'SKILL.md' }]);
+    assert.equal(r.evaluation.skills.a.score, 40);
+  });
+
+  it('gives no score for a negative, null or duplicated dimension, and says the JSON was evaluation-shaped', () => {
+    for (const bad of [
+      { dimensions: { ...dims, clarity: -5 } },
+      { dimensions: { ...dims, clarity: null } },
+      { dimensions: [...maestroDims, { id: 'clarity', score: 10 }] },
+    ]) {
+      const r = parseEvaluationJson(JSON.stringify(bad));
+      assert.equal(r.ok, false);
+      if (!r.ok) assert.equal(r.shaped, true);
+    }
+    assert.equal(extractScoreHeuristically('"clarity": -5, "completeness": 80, "correctness": 80, "effectiveness": 80, "efficiency": 80, "overall": 80'), undefined);
+    assert.equal(extractScoreHeuristically('Clarity: null\nOverall score: 80'), undefined);
+  });
+
+  it('prefers the real answer over an echoed all-zero template', () => {
+    const zero = JSON.stringify({ dimensions: { clarity: 0, completeness: 0, correctness: 0, effectiveness: 0, efficiency: 0 } });
+    const r = parseEvaluationJson(`${zero}\n${JSON.stringify({ dimensions: dims })}`);
+    assert.ok(r.ok);
+    assert.equal(r.evaluation.score, expected);
+  });
+});
+
 describe('heuristic extraction', () => {
   it('takes all five labelled dimension scores and recomputes the composite', () => {
     const text = `**Clarity**: 80/100\n- Completeness — 60\n| Correctness | 90 |\nEffectiveness (20%): 70\n"efficiency": {"score": 50}`;

@@ -45,6 +45,8 @@ describe('termination', () => {
 
   it('stops at the error limit of consecutive failed iterations', () => {
     assert.equal(decide({ scores: [], consecutiveErrors: 3, currentIteration: 3 }).reason, 'error_limit_reached');
+    // A fall in the last three scores is no convergence, but must not keep a failing run alive either.
+    assert.equal(decide({ scores: [60, 50, 55], consecutiveErrors: 3, currentIteration: 6, maxIterations: 10 }).reason, 'error_limit_reached');
     assert.equal(decide({ scores: [], consecutiveErrors: 2, currentIteration: 3 }).terminate, false);
   });
 });

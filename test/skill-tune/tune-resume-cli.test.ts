@@ -14,7 +14,8 @@ const countAttempts = async (path: string) => ((await readFile(path, 'utf8').cat
 /** Calls the `replies:` rule has answered, from the script backend's persisted sequence positions. */
 async function slowCalls(project: string): Promise<number> {
   const dir = join(project, '.sluice/script-delegate');
-  const files = await readdir(dir).catch(() => [] as string[]);
+  // Only the state files: a temp file of an atomic write (`.NAME.json.PID.TAG.tmp`) holds a position not yet recorded, and locks hold none.
+  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.json') && !f.startsWith('.'));
   let calls = 0;
   for (const f of files) {
     const state = JSON.parse(await readFile(join(dir, f), 'utf8').catch(() => '{}')) as { positions?: Record<string, number> };

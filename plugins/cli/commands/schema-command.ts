@@ -11,7 +11,7 @@ export const schemaCommand = defineCommand({
     if (options.list || name === undefined) {
       const list = kernel.schemas.entries().map(({ value }) => ({ name: value.name, plugin: value.plugin, description: value.description })).sort((a, b) => compareText(a.name, b.name));
       if (name === undefined && !options.list) throw new SluiceError('USAGE', { message: `name a schema: ${list.map((s) => s.name).join(', ')}` });
-      return { exitCode: 0, data: list, human: list.map((s) => `${s.name.padEnd(20)} ${io.style.dim(s.description)}`).join('\n') };
+      return { exitCode: 0, data: { schemas: list }, human: list.map((s) => `${s.name.padEnd(20)} ${io.style.dim(s.description)}`).join('\n') };
     }
     const entry = kernel.schemas.require(name);
     const { toJsonSchema } = await import('@valibot/to-json-schema');
@@ -21,7 +21,7 @@ export const schemaCommand = defineCommand({
       description: entry.description,
       ...toJsonSchema(entry.schema, { errorMode: 'ignore' }),
     };
-    // The schema is the document either way; --json and human output are the same JSON.
-    return { exitCode: 0, data: jsonSchema, human: JSON.stringify(jsonSchema, null, 2) };
+    // Without --json the schema alone (to redirect into a file); with it, inside sluice's envelope.
+    return { exitCode: 0, data: { name: entry.name, schema: jsonSchema }, human: JSON.stringify(jsonSchema, null, 2) };
   },
 });

@@ -8,7 +8,21 @@ import { openTrustStore, trustStorePath } from './trust-store.ts';
  * They never load config plugins, so an untrusted workspace cannot run code through them (the
  * SessionStart hook runs `handoff` on every session).
  */
-export const COMMANDS_WITHOUT_PROJECT_CODE: ReadonlySet<string> = new Set(['status', 'audit', 'report', 'handoff', 'specs', 'schema', 'profile', 'trust', 'guard', 'hooks']);
+export const COMMANDS_WITHOUT_PROJECT_CODE: ReadonlySet<string> = new Set(['status', 'audit', 'report', 'handoff', 'specs', 'trust', 'guard', 'hooks']);
+
+/**
+ * Commands that work without project code but say more with it (help lists plugin commands,
+ * `schema` knows plugin formats, `profile validate` plugin gate types): they load config plugins
+ * only when the workspace is already trusted, and never ask for trust.
+ */
+export const COMMANDS_WITH_PROJECT_CODE_IF_TRUSTED: ReadonlySet<string | undefined> = new Set([undefined, 'schema', 'profile']);
+
+/** Whether a command line may load the config's plugins (a refusal to load is decided by the kernel's trust check). */
+export async function loadsProjectCode(word: string | undefined, loaded: LoadedConfig, trust: WorkspaceTrust): Promise<boolean> {
+  if (loaded.config.plugins.length === 0) return false;
+  if (COMMANDS_WITH_PROJECT_CODE_IF_TRUSTED.has(word)) return (await trust.review()).trusted;
+  return word === undefined || !COMMANDS_WITHOUT_PROJECT_CODE.has(word);
+}
 
 /** The user's workspace trust for one project: its content now, the user's store, and the CI hash. */
 export function cliWorkspaceTrust(host: Host, projectRoot: string, loaded: LoadedConfig): WorkspaceTrust {

@@ -38,7 +38,7 @@ export const lifecycleRunCommand = defineCommand({
     const mark: Record<RequirementOutcome['outcome'], string> = { committed: s.green('✓'), blocked: s.red('✗'), 'awaiting-authorization': s.yellow('…'), busy: s.yellow('↷'), failed: s.red('!'), interrupted: s.yellow('‖') };
     const width = Math.max(12, ...summary.requirements.map((r) => r.slug.length));
     const lines = summary.requirements.map((r) => {
-      const detail = r.error?.message ?? (r.blocker ? `${r.blocker.rule}: ${r.blocker.reason}` : r.commit ? `commit ${r.commit.slice(0, 12)}` : r.nextStage ? `next ${r.nextStage}` : '');
+      const detail = r.error?.message ?? (r.blocker ? `${r.blocker.rule}: ${r.blocker.reason}${r.unblock ? `; once resolved: ${r.unblock}` : ''}` : r.commit ? `commit ${r.commit.slice(0, 12)}` : r.nextStage ? `next ${r.nextStage}` : '');
       return `${mark[r.outcome]} ${r.slug.padEnd(width)} ${r.outcome.padEnd(22)} ${s.dim(`${r.stages.length} stage run${r.stages.length === 1 ? '' : 's'}${r.staleReset.length ? `, redid ${r.staleReset.join('/')} (workspace changed)` : ''} · ${detail}`)}`;
     });
     const c = summary.counts;

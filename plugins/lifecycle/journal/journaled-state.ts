@@ -1,5 +1,5 @@
 import { dirname } from 'pathe';
-import { acquireLock, isSluiceError, SluiceError, validateData } from '../../../core/index.ts';
+import { acquireLock, isSluiceError, realPathInside, SluiceError, validateData } from '../../../core/index.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { workflowStateFile } from '../state/workflow-state-file.ts';
 import { WorkflowStateSchema, type WorkflowState } from '../state/workflow-state-schema.ts';
@@ -93,6 +93,8 @@ export async function writeJournaled(
   const file = workflowStateFile(lc.root, slug);
   const shown = lc.kernel.display(file.path);
   return lc.kernel.queue.exclusive(`lifecycle-journal:${path}`, async () => {
+    // A symlinked journal folder must not take sluice's records out of the project.
+    await realPathInside(lc.host, lc.root, path, 'lifecycle journal');
     await lc.host.mkdir(dirname(path));
     const lock = await acquireLock(lc.host, `${path}.lock`, { purpose: 'sluice lifecycle', display: lc.kernel.display(path), keepOpen: true });
     try {

@@ -95,6 +95,6 @@ export async function readPlanReady(host: Host, root: string, artifactDir: strin
   for (const [f, text] of [[specFile, spec.text], [file, plan.text]]) if (await hasProseMarker(text, '[NEEDS CLARIFICATION]')) reasons.push(`${f} still has a [NEEDS CLARIFICATION] marker`);
   const unresolved = review.length > 0 ? keyValues(review[review.length - 1].lines).get('unresolved corrections')?.[0] : undefined;
   if (review.length > 0 && unresolved === undefined) throw artifactInvalid(file, 'Unresolved Corrections', 'the Independent Plan Review has no "Unresolved Corrections" line');
-  if (unresolved !== undefined && !/^(none\.?|0|no)$/i.test(unresolved)) reasons.push(`${file}: Unresolved Corrections is ${JSON.stringify(unresolved)}`);
+  if (unresolved !== undefined && !/^(none|0|no)\b/i.test(unresolved)) reasons.push(`${file}: Unresolved Corrections is ${JSON.stringify(unresolved)}`);
   return { file, tasks, format, artifacts, ...(reasons.length > 0 ? { blocked: reasons.join('; ') } : {}) };
 }

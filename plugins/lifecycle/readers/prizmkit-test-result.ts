@@ -82,7 +82,8 @@ export async function readTestReportFacts(text: string, file: string): Promise<T
     const kv = keyValues(s.lines);
     const changed = kv.get('production changed during test')?.[0];
     if (changed !== undefined) {
-      if (!/^(yes|no)\b/i.test(changed)) throw artifactInvalid(file, 'Production changed during test', `must be yes or no, got ${JSON.stringify(changed)}`);
+      // Exactly one answer: the template's unfilled "yes / no" is neither.
+      if (!/^(yes|no)(\s*[.,;:(—–-].*)?$/i.test(changed) || /^(yes|no)\s*\/\s*(yes|no)/i.test(changed)) throw artifactInvalid(file, 'Production changed during test', `must be yes or no, got ${JSON.stringify(changed)}`);
       productionChanged = /^yes/i.test(changed);
     }
     if (/^remaining risks and unresolved items/i.test(s.title)) {

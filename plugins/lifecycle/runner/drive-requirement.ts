@@ -26,6 +26,8 @@ export interface RunContext {
   signal: AbortSignal;
   /** Delegate attempts per stage before the stage is recorded as blocked. */
   maxAttempts: number;
+  /** More than one requirement is driven at once (they share the workspace). */
+  parallel?: boolean;
   onStage(slug: string, stage: Stage | null): void;
 }
 
@@ -76,15 +78,28 @@ export async function driveRequirement(rc: RunContext, slug: string, runs: Stage
   }
 }
 
+/**
+ * Every attempt of a stage ended without an answer (the CLI cannot start, is not logged in, is
+ * offline): that is the machine's problem, not the requirement's, so nothing is recorded (no
+ * WORKFLOW_BLOCKED that would then need an unblock) and the run says how to go on.
+ */
+function backendDown(rc: RunContext, slug: string, stage: string, problem: string): SluiceError {
+  return new SluiceError('DELEGATE_FAILED', {
+    message: `${slug} ${stage}: the ${rc.backend} backend gave no answer in ${rc.maxAttempts} attempt${rc.maxAttempts === 1 ? '' : 's'} (${problem}); nothing was recorded. Fix the backend, then run \`sluice lifecycle run ${slug} --to ${rc.backend}\` again`,
+  });
+}
+
 async function evidenceStage(rc: RunContext, slug: string, state: WorkflowState, stage: EvidenceStage, runs: StageRun[]): Promise<WorkflowState> {
   const prompt = await loadStagePrompt(rc.lc.host, stage);
   let problem = '';
+  let answered = false;
   for (let attempt = 1; attempt <= rc.maxAttempts; attempt++) {
     const result = await runStageDelegate(rc, slug, state, prompt, problem, attempt, runs);
     if (result.status !== 'ok') {
       problem = `the ${rc.backend} run ended with ${result.status}${result.error ? `: ${result.error}` : ''}`;
       continue;
     }
+    answered = true;
     try {
       await writeStageOutput(rc.lc.host, rc.lc.root, state.artifact_dir, prompt, result);
       const next = (await recordStage(rc.lc, slug, stage, RUNNER_ORCHESTRATOR)).state;
@@ -95,6 +110,7 @@ async function evidenceStage(rc: RunContext, slug: string, state: WorkflowState,
       problem = error.message;
     }
   }
+  if (!answered) throw backendDown(rc, slug, stage, problem);
   return (await recordBlocked(rc.lc, slug, stage, `no valid evidence after ${rc.maxAttempts} attempts: ${problem}`, RUNNER_ORCHESTRATOR)).state;
 }
 
@@ -107,12 +123,14 @@ async function commitStage(rc: RunContext, slug: string, state: WorkflowState, r
     const prompt = await loadStagePrompt(rc.lc.host, 'commit');
     let problem = '';
     let ok = false;
+    let answered = false;
     for (let attempt = 1; attempt <= rc.maxAttempts && !ok; attempt++) {
       const result = await runStageDelegate(rc, slug, state, prompt, problem, attempt, runs);
       if (result.status !== 'ok') {
         problem = `the ${rc.backend} run ended with ${result.status}${result.error ? `: ${result.error}` : ''}`;
         continue;
       }
+      answered = true;
       try {
         await writeStageOutput(rc.lc.host, rc.lc.root, state.artifact_dir, prompt, result);
         const request = await readCommitRequest(rc.lc.host, rc.lc.root, state.artifact_dir);
@@ -123,6 +141,7 @@ async function commitStage(rc: RunContext, slug: string, state: WorkflowState, r
         problem = error.message;
       }
     }
+    if (!answered) throw backendDown(rc, slug, 'commit', problem);
     if (!ok) return (await recordBlocked(rc.lc, slug, 'commit', `no valid commit request after ${rc.maxAttempts} attempts: ${problem}`, RUNNER_ORCHESTRATOR)).state;
   }
   // Interactive confirmations are asked one at a time.
@@ -153,7 +172,8 @@ async function runStageDelegate(rc: RunContext, slug: string, state: WorkflowSta
   });
   const result = await rc.lc.kernel.runDelegate(
     rc.backend,
-    { prompt: text, mode: prompt.meta.mode, cwd: rc.lc.root, label: `${slug} ${stage}`, ...(rc.extra ? { extra: rc.extra } : {}), ...(rc.model ? { model: rc.model } : {}), ...(rc.timeoutMs ? { timeoutMs: rc.timeoutMs } : {}) },
+    // Parallel requirements write the shared workspace while another's analysis stage runs: that run cannot be judged by it.
+    { prompt: text, mode: prompt.meta.mode, cwd: rc.lc.root, label: `${slug} ${stage}`, ...(rc.parallel ? { workspaceCheck: false } : {}), ...(rc.extra ? { extra: rc.extra } : {}), ...(rc.model ? { model: rc.model } : {}), ...(rc.timeoutMs ? { timeoutMs: rc.timeoutMs } : {}) },
     { signal: rc.signal },
   );
   runs.push({ stage, attempt, delegate: result.status, transcript: rc.lc.kernel.display(result.transcriptPath) });

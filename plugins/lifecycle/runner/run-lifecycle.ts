@@ -4,7 +4,7 @@ import { acquireLock, isSluiceError, SluiceError, toSluiceError, type LockHandle
 import type { AuthorizeOptions } from '../commit/authorize-commit.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { SPEC } from '../readers/plan-tasks-reader.ts';
-import { applyTransition, readWorkflowState } from '../record-stage.ts';
+import { applyTransition, nextInvocation, readWorkflowState } from '../record-stage.ts';
 import { judgeFreshness, loadRecordedFingerprints } from '../recovery/freshness.ts';
 import { reconstructState, staleFindings } from '../recovery/recovery-plan.ts';
 import { ARTIFACT_KINDS, artifactDirFor, checkSlug } from '../slug.ts';
@@ -39,6 +39,8 @@ export interface RequirementOutcome {
   stages: StageRun[];
   commit?: string;
   blocker?: WorkflowState['blocker'];
+  /** For a blocked requirement: the exact command that unblocks it (with the runner's --orchestrator). */
+  unblock?: string;
   error?: { code: string; message: string };
 }
 
@@ -79,6 +81,7 @@ export async function runLifecycle(lc: LifecycleContext, o: RunLifecycleOptions)
     authorize: o.authorize ?? {},
     signal: abort.signal,
     maxAttempts: o.maxAttempts ?? 2,
+    parallel: slugs.length > 1,
     onStage(slug: string, stage: Stage | null) {
       if (stage) running.set(slug, stage);
       else running.delete(slug);
@@ -194,6 +197,7 @@ function describe(slug: string, outcome: Outcome, state: WorkflowState, stages: 
     stages,
     ...(state.commit ? { commit: state.commit.sha } : {}),
     ...(state.blocker ? { blocker: state.blocker } : {}),
+    ...(state.status === 'WORKFLOW_BLOCKED' ? { unblock: nextInvocation(slug, state).command ?? undefined } : {}),
   };
 }
 

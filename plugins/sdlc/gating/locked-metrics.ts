@@ -1,5 +1,5 @@
 import { compareText } from '../../../core/index.ts';
-import type { MetricReading } from '../../../gates/consistency-gate.ts';
+import type { MetricReading } from '../../../gates/index.ts';
 import type { Profile } from '../profile/profile-schema.ts';
 import type { SdlcState } from '../state/state-schema.ts';
 

@@ -1,13 +1,6 @@
 import { resolveInside, SluiceError, type Kernel } from '../../../core/index.ts';
-import type { CommandGateInput } from '../../../gates/command-gate.ts';
+import type { CommandGateInput, CompletenessInput, ComplianceCheck, ComplianceInput, ConsistencyInput, ExitCriteriaInput, IntegrityInput, MetricsInput, QualityInput } from '../../../gates/index.ts';
 import type { ProfileGateInput } from './profile-gate-input.ts';
-import type { CompletenessInput } from '../../../gates/completeness-gate.ts';
-import type { ComplianceCheck, ComplianceInput } from '../../../gates/compliance-gate.ts';
-import type { ConsistencyInput } from '../../../gates/consistency-gate.ts';
-import type { ExitCriteriaInput } from '../../../gates/exit-criteria-gate.ts';
-import type { IntegrityInput } from '../../../gates/integrity-gate.ts';
-import type { MetricsInput } from '../../../gates/metrics-gate.ts';
-import type { QualityInput } from '../../../gates/quality-gate.ts';
 import type { SdlcProject } from '../project/open-project.ts';
 import type { PhaseDefinition } from '../registry/registry-schema.ts';
 import { proseExitConditions, requiredArtifacts } from '../registry/required-artifacts.ts';

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { SluiceError, type GateResult, type Kernel } from '../../../core/index.ts';
-import { resultId } from '../../../gates/shared/result-id.ts';
+import { resultId } from '../../../core/index.ts';
 import type { SdlcProject } from '../project/open-project.ts';
 import type { PhaseDefinition } from '../registry/registry-schema.ts';
 import { GateResultSchema } from '../state/gate-result-schema.ts';

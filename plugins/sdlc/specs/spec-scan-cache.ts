@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, type Stats, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { sluiceVersion } from '../../cli/version.ts';
+import { sluiceVersion } from '../../../core/index.ts';
 import { specFile, type SpecFile } from './spec-backlog-types.ts';
 import { readBoundedSync } from '../../host-node/index.ts';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { sluiceVersion } from '../../../cli/version.ts';
+import { sluiceVersion } from '../../../../core/index.ts';
 import { readBounded } from '../../../host-node/index.ts';
 
 /** Entries are parsed state and artifact files, themselves capped; a FIFO or a huge file is a miss. */

@@ -1,4 +1,4 @@
-import { resultId } from '../../../../gates/shared/result-id.ts';
+import { resultId } from '../../../../core/index.ts';
 import type { ComplianceFile } from '../../profile/compliance-schema.ts';
 import type { PhaseModel } from '../../registry/phase-model.ts';
 import type { PhaseDefinition } from '../../registry/registry-schema.ts';

@@ -1,7 +1,0 @@
-declare const __SLUICE_VERSION__: string | undefined;
-
-/** Injected by the bundle; read from package.json when running from source. */
-export const sluiceVersion: string =
-  typeof __SLUICE_VERSION__ === 'string'
-    ? __SLUICE_VERSION__
-    : ((await import('../../package.json', { with: { type: 'json' } })) as { default: { version: string } }).default.version;

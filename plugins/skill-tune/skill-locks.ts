@@ -1,0 +1,37 @@
+import { join } from 'pathe';
+import { acquireLock, SluiceError, type Kernel, type LockHandle } from '../../core/index.ts';
+
+/**
+ * One tune per skill at a time: two runs editing the same SKILL.md would each sync their own
+ * improver's copy over the other's. Each skill of a run is locked for the whole run (in a stable
+ * order, so two chains sharing skills cannot deadlock); a second run exits 3 (LOCK_BUSY).
+ */
+export async function lockSkills(kernel: Kernel, skills: readonly { path: string }[], runDir: string): Promise<LockHandle[]> {
+  const dir = join(kernel.projectRoot, '.sluice', 'locks');
+  await kernel.host.mkdir(dir);
+  const held: LockHandle[] = [];
+  try {
+    for (const path of [...new Set(skills.map((s) => s.path))].sort()) {
+      const file = join(dir, `tune-${path.replace(/[^\w.-]+/g, '_')}.lock`);
+      try {
+        held.push(await acquireLock(kernel.host, file, { waitMs: 0, purpose: `sluice tune ${kernel.display(runDir)}`, display: kernel.display(file) }));
+      } catch (error) {
+        if (!(error instanceof SluiceError) || error.code !== 'LOCK_BUSY') throw error;
+        const holder = error.data as { pid?: number; hostname?: string } | undefined;
+        throw new SluiceError('LOCK_BUSY', {
+          file: kernel.display(file),
+          message: `skill ${path} is already being tuned${holder?.pid === undefined ? '' : ` by process ${holder.pid} on ${holder.hostname}`}; wait for that run to finish (or stop it) and try again`,
+          data: error.data,
+        });
+      }
+    }
+    return held;
+  } catch (error) {
+    await releaseAll(held);
+    throw error;
+  }
+}
+
+export async function releaseAll(locks: readonly LockHandle[]): Promise<void> {
+  for (const lock of [...locks].reverse()) await lock.release();
+}

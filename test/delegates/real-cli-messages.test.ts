@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { project, reapAfterTests, sluice, trust } from './real-cli-shapes.ts';
+
+/** The CLI's own error in failure messages, and agy's timeout, error and version shapes (see real-cli-shapes.ts). */
+reapAfterTests();
+
+describe('failure messages', () => {
+  it('show claude\u2019s own error from its JSON result, on stderr, and nothing on stdout', async () => {
+    const { root } = await project();
+    const r = await sluice(root, ['delegate', '--to', 'claude', 'hello [[fake:not-logged-in]]']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /DELEGATE_FAILED: claude run error: claude exited with code 1: Not logged in · Please run \/login/);
+    assert.doesNotMatch(r.stderr, /"type":"result"/);
+    assert.equal(r.stdout, '');
+  });
+
+  it('show the line of stderr that names the error, not a trailing --help hint', async () => {
+    const { root } = await project();
+    const r = await sluice(root, ['delegate', '--to', 'claude', 'hello [[fake:help-hint]]']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /claude exited with code 2: error: unknown option '--bogus'/);
+    assert.doesNotMatch(r.stderr, /For more information/);
+  });
+});
+
+describe('agy specifics', () => {
+  async function agyProject(env: Record<string, string> = {}) {
+    const root = await mkdtemp(join(tmpdir(), 'sluice-robust-'));
+    const record = await mkdtemp(join(tmpdir(), 'sluice-robust-record-'));
+    const agy = { env: { FAKE_CLI_RECORD: record, FAKE_CLI_STATE: join(record, 'state'), ...env }, killGrace: 0.3 };
+    await writeFile(join(root, 'sluice.config.yaml'), JSON.stringify({ delegates: { agy } }));
+    await trust(root);
+    const records = async () => Promise.all((await readdir(record)).filter((f) => /^agy-\d+\.json$/.test(f)).map(async (f) => ({ ...JSON.parse(await readFile(join(record, f), 'utf8')), stdin: await readFile(join(record, f.replace('.json', '.stdin')), 'utf8') })));
+    return { root, records };
+  }
+
+  it('sets --print-timeout below sluice\u2019s clock and reads agy\u2019s "print timeout" warning as a timeout, not an answer', async () => {
+    const { root, records } = await agyProject();
+    const r = await sluice(root, ['delegate', '--to', 'agy', '--timeout', '60', '--json', '[[fake:partial-timeout]]']);
+    assert.equal(r.code, 1, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.status, 'timeout');
+    assert.match(out.error, /--print-timeout expired mid-turn \(54s\); the answer is cut off/);
+    const [rec] = await records();
+    assert.equal(rec.argv[rec.argv.indexOf('--print-timeout') + 1], '54s');
+  });
+
+  it('retries only what AGY_ERROR marks retryable, and shows its short_error', async () => {
+    const once = await agyProject();
+    const ok = await sluice(once.root, ['delegate', '--to', 'agy', '--json', '[[fake:agy-error-once]]']);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(JSON.parse(ok.stdout).tries, 2);
+    const final = await agyProject();
+    const r = await sluice(final.root, ['delegate', '--to', 'agy', '--json', '[[fake:agy-error-final]]']);
+    assert.equal(r.code, 1);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.tries, 1, 'retryable: false is final even though the text says "rate limit"');
+    assert.match(out.error, /agy exited with code 3: rate limit: daily quota used up \(error id E-4711\)/);
+  });
+
+  it('reports exit 2 as a rejected flag, naming the installed version', async () => {
+    const { root } = await agyProject({ FAKE_AGY_VERSION: '1.1.8' });
+    const r = await sluice(root, ['delegate', '--to', 'agy', '[[fake:old-flags]]']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /agy 1\.1\.8 rejected a flag \(older than 1\.1\.12\? update agy\): flag provided but not defined: -print-timeout/);
+  });
+
+  it('never passes a prompt starting with - or / where agy could read it as a flag or slash command', async () => {
+    const { root, records } = await agyProject();
+    for (const prompt of ['-v tell me a joke', '/help me write tests']) {
+      const r = await sluice(root, ['delegate', '--to', 'agy', '--', prompt]);
+      assert.equal(r.code, 0, r.stderr);
+    }
+    const recs = await records();
+    assert.equal(recs.length, 2);
+    for (const rec of recs) {
+      assert.equal(rec.argv.includes('-p'), false, `prompt on argv: ${rec.argv.join(' ')}`);
+      assert.doesNotMatch(rec.stdin, /^\s*\//, 'stdin starts like a slash command');
+    }
+    assert.ok(recs.some((rec) => rec.stdin.endsWith('/help me write tests')));
+  });
+});

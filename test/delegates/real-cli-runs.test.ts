@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { makeRepo } from '../lifecycle/lifecycle-fixture.ts';
+import { reapAfterTests, sluice, trust } from './real-cli-shapes.ts';
+
+/** lifecycle run with a dead backend, script patterns that cannot stall sluice, read-only analysis runs (see real-cli-shapes.ts). */
+reapAfterTests();
+
+describe('lifecycle run with a backend that cannot answer', () => {
+  it('records no WORKFLOW_BLOCKED for a backend that is not logged in, and says how to go on', async () => {
+    const root = await makeRepo({ 'sluice.config.yaml': JSON.stringify({ delegates: { claude: { env: { FAKE_CLI_BEHAVIOUR: 'not-logged-in' }, killGrace: 0.3 } } }) });
+    await trust(root);
+    assert.equal((await sluice(root, ['lifecycle', 'start', 'feat', '--goal', 'parse durations'])).code, 0);
+    const r = await sluice(root, ['lifecycle', 'run', 'feat', '--to', 'claude', '--json']);
+    assert.equal(r.code, 1, r.stderr);
+    const [req] = JSON.parse(r.stdout).requirements;
+    assert.equal(req.outcome, 'failed');
+    assert.equal(req.error.code, 'DELEGATE_FAILED');
+    assert.match(req.error.message, /Not logged in · Please run \/login.*nothing was recorded.*`sluice lifecycle run feat --to claude`/);
+    const status = await sluice(root, ['lifecycle', 'status', 'feat', '--json']);
+    assert.notEqual(JSON.parse(status.stdout).requirements[0].status, 'WORKFLOW_BLOCKED');
+  });
+
+  it('names the exact unblock command, with the runner\u2019s --orchestrator, when a stage does block', async () => {
+    const root = await makeRepo({ 'script.json': JSON.stringify({ version: 1, rules: [], default: { text: 'I wrote nothing' } }) });
+    assert.equal((await sluice(root, ['lifecycle', 'start', 'feat', '--goal', 'parse durations'])).code, 0);
+    const r = await sluice(root, ['lifecycle', 'run', 'feat', '--to', 'script', '--script', 'script.json', '--attempts', '1']);
+    assert.equal(r.code, 1, r.stderr);
+    const command = /once resolved: (sluice lifecycle record feat unblock --resolution "<what was fixed>" --orchestrator \S+)/.exec(r.stdout);
+    assert.ok(command, r.stdout);
+    const unblock = await sluice(root, ['lifecycle', 'record', 'feat', 'unblock', '--resolution', 'wrote the plan', '--orchestrator', command[1].split(' ').at(-1)!]);
+    assert.equal(unblock.code, 0, unblock.stderr);
+  });
+});
+
+describe('script delegate patterns', () => {
+  it('a catastrophic-backtracking match: cannot block sluice: it answers (linear-time matching)', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'sluice-robust-'));
+    await writeFile(join(root, 's.json'), JSON.stringify({ version: 1, rules: [{ match: '^(a+)+$', reply: 'matched' }], default: 'no rule matched' }));
+    const r = await sluice(root, ['delegate', '--to', 'script', '--script', 's.json', '--timeout', '5', `${'a'.repeat(60)}b`], 60_000);
+    assert.equal(r.hung, false, 'the event loop was blocked');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), 'no rule matched');
+  });
+
+  it('a runaway pattern RE2 cannot run (lookaround) is stopped at its time limit, naming the file and rule', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'sluice-robust-'));
+    await writeFile(join(root, 's.json'), JSON.stringify({ version: 1, rules: [{ match: '^(a+)+(?!c)$', reply: 'matched' }], default: 'no rule matched' }));
+    const r = await sluice(root, ['delegate', '--to', 'script', '--script', 's.json', `${'a'.repeat(60)}b`], 60_000);
+    assert.equal(r.hung, false, 'the event loop was blocked');
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /SCRIPT_INVALID.*s\.json.*rules\.0\.match.*took over 5 s on this prompt and was stopped/s);
+  });
+});
+
+describe('analysis runs are read-only for every backend', () => {
+  for (const backend of ['claude', 'agy', 'codex']) {
+    it(`${backend}: an analysis run that changed the project fails with WORKSPACE_CHANGED naming the path; a write run may`, async () => {
+      const root = await mkdtemp(join(tmpdir(), 'sluice-robust-'));
+      await writeFile(join(root, 'sluice.config.yaml'), JSON.stringify({ delegates: { [backend]: { killGrace: 0.3 } } }));
+      await trust(root);
+      const analysis = await sluice(root, ['delegate', '--to', backend, '--mode', 'analysis', '--json', 'look only [[fake:edit-anyway]]']);
+      assert.equal(analysis.code, 1, analysis.stderr);
+      const out = JSON.parse(analysis.stdout);
+      assert.equal(out.status, 'error');
+      assert.match(out.error, /^WORKSPACE_CHANGED: the analysis run changed 1 path it may only read: sneaky-edit\.txt$/);
+      const write = await sluice(root, ['delegate', '--to', backend, '--mode', 'write', 'edit [[fake:edit-anyway]]']);
+      assert.equal(write.code, 0, write.stderr);
+    });
+  }
+});
