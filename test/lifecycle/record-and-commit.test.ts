@@ -224,6 +224,31 @@ describe('commit authorization', () => {
   });
 });
 
+describe('a project in a subfolder of its git repository', () => {
+  it('fingerprints, re-checks and commits relative to the project folder; changes outside it do not count', async () => {
+    const repo = await makeRepo({ 'other/notes.txt': 'old\n', 'app/README.md': '# app\n' });
+    const root = join(repo, 'app');
+    const { lc } = await makeLifecycle(root);
+    await readyToCommit(root, lc, ['src/feature.js', '.prizmkit/specs/feature']);
+    await writeFiles(repo, { 'other/notes.txt': 'another project in the same repository\n' });
+    const done = await runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile() });
+    assert.equal(done.state.status, 'COMMITTED');
+    assert.ok(done.state.commit?.paths.includes('src/feature.js'));
+    const files = gitIn(repo, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n');
+    assert.ok(files.includes('app/src/feature.js') && files.every((f) => f.startsWith('app/')), files.join(', '));
+    assert.match(gitIn(repo, 'status', '--porcelain'), /other\/notes\.txt/);
+  });
+
+  it('a file edited after review and test is found in the subfolder too', async () => {
+    const repo = await makeRepo({ 'app/README.md': '# app\n' });
+    const root = join(repo, 'app');
+    const { lc } = await makeLifecycle(root);
+    await readyToCommit(root, lc, ['src/feature.js']);
+    await writeFiles(root, { 'src/feature.js': 'export const x = "late";\n' });
+    await assert.rejects(runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile() }), (e: SluiceError) => e.code === 'EVIDENCE_STALE' && /src\/feature\.js changed/.test(e.message));
+  });
+});
+
 describe('orchestrator ownership', () => {
   it('only the recorded orchestrator advances; a direct call reports the next invocation without claiming it ran', async () => {
     const root = await makeRepo();

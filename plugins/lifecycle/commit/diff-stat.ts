@@ -16,7 +16,7 @@ export async function diffStat(lc: LifecycleContext, files: readonly { path: str
   const out = new Map<string, FileStat>();
   const tracked = files.filter((f) => !f.untracked).map((f) => f.path);
   if (tracked.length > 0) {
-    const r = await runGit(lc.host, lc.root, ['diff', '--numstat', '-z', '--no-renames', 'HEAD', '--', ...tracked]);
+    const r = await runGit(lc.host, lc.root, ['diff', '--numstat', '-z', '--no-renames', '--relative', 'HEAD', '--', ...tracked]);
     for (const rec of r.code === 0 ? r.stdout.split('\0') : []) {
       const m = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(rec);
       if (m) out.set(m[3], { added: m[1] === '-' ? null : Number(m[1]), removed: m[2] === '-' ? null : Number(m[2]) });

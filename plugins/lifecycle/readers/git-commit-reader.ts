@@ -1,4 +1,5 @@
 import { SluiceError, type Host } from '../../../core/index.ts';
+import { fromRepository, repositoryRoot } from '../workspace/repository-root.ts';
 import { runGit } from '../workspace/run-git.ts';
 
 /** Every lifecycle commit carries this trailer, so recovery can find it in git when state is lost. */
@@ -21,7 +22,11 @@ export async function readGitCommit(host: Host, root: string, rev: string): Prom
   const log = await runGit(host, root, ['log', '-1', '-z', '--name-only', '--no-renames', '--format=%H%x00%T%x00%P%x00%an <%ae>%x00%B', rev, '--']);
   if (log.code !== 0) throw new SluiceError('ARTIFACT_MISSING', { message: `commit ${rev} is not in git`, field: 'commit.sha' });
   const [sha, tree, parents, author, message, ...files] = log.stdout.split('\0');
-  return { sha, tree, parents: parents.split(' ').filter(Boolean), author, message: message.replace(/\n+$/, ''), paths: files.map((f) => f.replace(/^\n/, '')).filter(Boolean) };
+  // Paths relative to the project, which may be a subfolder of the repository (git prints them from the top).
+  const { prefix } = await repositoryRoot(host, root);
+  const up = '../'.repeat(prefix.split('/').filter(Boolean).length);
+  const paths = files.map((f) => f.replace(/^\n/, '')).filter(Boolean).map((f) => fromRepository(prefix, f) ?? `${up}${f}`);
+  return { sha, tree, parents: parents.split(' ').filter(Boolean), author, message: message.replace(/\n+$/, ''), paths };
 }
 
 /** Commits whose trailer names exactly this requirement, newest first. */
