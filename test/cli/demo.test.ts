@@ -11,7 +11,7 @@ import { runCli } from '../helpers/run-cli.ts';
 describe('sluice demo', () => {
   it('walks SDLC, lifecycle and tune on the script backend and says where the reports are', async () => {
     const dir = join(await mkdtemp(join(tmpdir(), 'sluice-demo-test-')), 'demo');
-    const r = await runCli(['demo', '--json', '--dir', dir], { timeoutMs: 110_000 });
+    const r = await runCli(['demo', '--json', '--dir', dir]);
     assert.equal(r.code, 0, r.stderr);
     const d = JSON.parse(r.stdout) as {
       sdlc: { finalPhase: string; statePath: string; reportIndex: string; historyLength: number };

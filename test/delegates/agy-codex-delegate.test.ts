@@ -117,7 +117,7 @@ describe('codex delegate', () => {
 
   it('reads 50 MB of events without holding them', async () => {
     const f = await fakeSetup();
-    const r = await f.kernel.runDelegate('codex', req(f.root, '[[fake:big]]', { timeoutMs: 60_000 }));
+    const r = await f.kernel.runDelegate('codex', req(f.root, '[[fake:big]]', { timeoutMs: 300_000 }));
     assert.equal(r.status, 'ok', r.error ?? '');
     assert.equal(r.text, 'fake codex answer to: [[fake:big]]');
     assert.ok((await stat(r.transcriptPath)).size > 50 * 1024 * 1024);

@@ -139,7 +139,7 @@ describe('claude delegate: time, cancellation and processes', () => {
     const before = process.memoryUsage().rss;
     let peak = before;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 25);
-    const r = await f.kernel.runDelegate('claude', req(f.root, '[[fake:big]]', { timeoutMs: 60_000 }));
+    const r = await f.kernel.runDelegate('claude', req(f.root, '[[fake:big]]', { timeoutMs: 300_000 }));
     clearInterval(sampler);
     assert.equal(r.status, 'ok', r.error ?? '');
     assert.equal(r.text, 'fake claude answer to: [[fake:big]]');

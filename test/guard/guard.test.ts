@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cliBundle } from '../hardening/cli-bundle.ts';
 import { repoRoot } from '../hardening/repo-files.ts';
+import { spawnReaped } from '../helpers/reap-children.ts';
 
 interface Recorded {
   name: string;
@@ -25,14 +25,14 @@ let config: string;
 
 function runGuard(input: string, cwd: string): Promise<GuardRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliBundle(), 'guard'], { cwd, env: { ...process.env, CLAUDE_PROJECT_DIR: project, XDG_CONFIG_HOME: config }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawnReaped(process.execPath, [cliBundle(), 'guard'], { cwd, env: { ...process.env, CLAUDE_PROJECT_DIR: project, XDG_CONFIG_HOME: config }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
+    child.stdin!.end(input);
   });
 }
 
