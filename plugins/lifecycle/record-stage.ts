@@ -128,16 +128,29 @@ export async function recordStage(lc: LifecycleContext, slug: string, stage: Evi
 }
 
 /**
- * Recording the stage that was recorded last, from the very same artifacts, is a no-op that reports the
- * state (a run killed after its journal entry was written repeats the call; nothing is recorded twice).
+ * A run killed after its journal entry was written (the state file one entry behind) is repeated by its
+ * caller: recording the stage that was recorded last, from the very same artifacts, then only brings the
+ * state file up to the journal and reports the state. Nothing is recorded twice; with an up-to-date state
+ * file a repeat is refused by the stage order as usual.
  */
 async function repeatedRecord(lc: LifecycleContext, slug: string, stage: EvidenceStage, caller: string | null): Promise<TransitionResult | undefined> {
-  const state = await readWorkflowState(lc, slug);
+  const loaded = await loadRequirement(lc, slug);
+  if (loaded?.provenance !== 'cache-behind') return undefined;
+  const state = loaded.state;
   const last = state.results[stage];
   if (state.stage !== stage || state.next_stage === stage || !last?.artifacts || last.at !== state.updated_at || checkOwnership(state, caller)) return undefined;
   const now = await hashArtifacts(lc, Object.keys(last.artifacts));
   if (Object.keys(last.artifacts).some((k) => last.artifacts![k] !== now[k])) return undefined;
-  return applyTransition(lc, slug, caller, (s) => ({ ok: true, state: s, row: 'repeat' }));
+  // Decided again under the journal lock: another process may have brought the file up to date meanwhile.
+  const head = loaded.journal!.entries.at(-1)!.hash;
+  let repeat = false;
+  const { after } = await writeJournaled(lc, slug, caller, (current) => {
+    repeat = current?.provenance === 'cache-behind' && current.journal!.entries.at(-1)!.hash === head;
+    return undefined;
+  });
+  if (!repeat) return undefined;
+  await emitTransition(lc, { slug, from: after.status, state: after, row: 'repeat', caller, writeMs: 0 });
+  return { slug, state: after, row: 'repeat', next: nextInvocation(slug, after) };
 }
 
 /** A stage that could not produce its evidence (RETRO_BLOCKED for the retrospective). */
