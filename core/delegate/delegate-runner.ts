@@ -70,8 +70,8 @@ export function createDelegateJob(kernel: Kernel) {
     const timeoutMs = request.timeoutMs ?? (settings.timeout !== undefined ? settings.timeout * 1000 : DEFAULT_DELEGATE_TIMEOUT_MS);
     const retries = Math.min(settings.retries ?? MAX_RETRIES, 10);
     const checkWorkspace = request.mode === 'analysis' && settings.workspaceCheck !== false && request.workspaceCheck !== false;
-    const transcriptRel = relative(request.cwd, transcriptPath);
-    const skip = transcriptRel.startsWith('..') ? [] : [transcriptRel];
+    // sluice's own writes are not the run's: its transcript, and files its stdout/stderr are redirected to.
+    const skip = [transcriptPath, ...(host.outputFiles?.() ?? [])].map((p) => relative(request.cwd, p)).filter((p) => !p.startsWith('..'));
     const before = checkWorkspace ? await snapshotWorkspace(host, request.cwd, skip) : undefined;
     const othersAtStart = runsInFlight;
     const startedBefore = ++runsStarted;
@@ -125,6 +125,9 @@ export function createDelegateJob(kernel: Kernel) {
       }
       clearInterval(beat);
       a = attempt!;
+      // A CLI that timed out offline says why in its last event ("Reconnecting... waiting for network").
+      const last = lastLine.last;
+      if (a.status === 'timeout' && last !== undefined) a = { ...a, error: `${a.error ?? 'timed out'}; its last output: ${last}` };
       if (before && a.status !== 'cancelled') {
         if (overlapped()) transcript.write('\n--- workspace check skipped: another delegate run of this process overlapped this analysis run\n');
         else a = judgeWorkspace(a, changedPaths(before, await snapshotWorkspace(host, request.cwd, skip)), transcript);

@@ -97,6 +97,11 @@ export interface Host {
   processAlive(pid: number): boolean;
   spawn(options: SpawnOptions): Promise<SpawnResult>;
   isInteractive(): boolean;
+  /**
+   * Regular files this process's stdout and stderr are redirected to (absolute paths), where the
+   * platform can tell: `sluice ... 2> log.txt` inside the project is sluice writing, not an agent.
+   */
+  outputFiles?(): string[];
   sleep(ms: number): Promise<void>;
   /**
    * Calls `fn` every `ms` until the returned function is called; never keeps the process alive.

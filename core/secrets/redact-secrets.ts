@@ -5,12 +5,14 @@
  * (`postgres://user:pw@host`) and strings shaped like well-known API keys are replaced by
  * `[REDACTED:...]` markers.
  */
-/** Name words that mark a secret (names are split at `_`, `-`, `.` and camelCase humps). */
-const SECRET_WORDS = new Set(['TOKEN', 'TOKENS', 'KEY', 'KEYS', 'APIKEY', 'SECRET', 'SECRETS', 'PASSWORD', 'PASSWD', 'PASS', 'PASSPHRASE', 'CREDENTIAL', 'CREDENTIALS', 'CREDS', 'AUTH', 'AUTHTOKEN', 'PAT', 'COOKIE', 'SESSION', 'DSN', 'PRIVATE', 'SIGNING', 'WEBHOOK']);
+/** Name words that mark a secret wherever they stand (names split at `_`, `-`, `.` and camelCase humps). */
+const SECRET_WORDS = new Set(['TOKEN', 'TOKENS', 'APIKEY', 'SECRET', 'SECRETS', 'PASSWORD', 'PASSWD', 'PASSPHRASE', 'CREDENTIAL', 'CREDENTIALS', 'CREDS', 'AUTHTOKEN', 'COOKIE', 'DSN', 'WEBHOOK']);
+/** Words that mark a secret only as the name's last word (`SIGNING_KEY`, `SMTP_PASS`, `GH_PAT`), not in `KEY_TYPE` or `AUTH_PROVIDER`. */
+const SECRET_LAST_WORDS = new Set(['KEY', 'KEYS', 'PASS', 'AUTH', 'PAT']);
 /** Substrings that mark a secret wherever they appear in a name (`GITHUBTOKEN`, `DBPASSWORD`). */
 const SECRET_PARTS = /TOKEN|SECRET|PASSW|CREDENTIAL|APIKEY|PRIVATEKEY|AUTHKEY/i;
-/** Names that match a word above but never hold a secret (`SSH_AUTH_SOCK` is a socket path). */
-const NOT_SECRET = new Set(['SSH_AUTH_SOCK', 'XDG_SESSION_ID', 'XDG_SESSION_TYPE', 'XDG_SESSION_CLASS', 'XDG_SESSION_DESKTOP', 'DESKTOP_SESSION', 'GPG_AGENT_INFO', 'SLUICE_TRUSTED_HASH']);
+/** Names that match a rule above but never hold a secret. */
+const NOT_SECRET = new Set(['SSH_AUTH_SOCK', 'GPG_AGENT_INFO', 'SLUICE_TRUSTED_HASH']);
 /** Values shorter than this are too likely to be ordinary words or numbers to replace safely. */
 const MIN_SECRET_LENGTH = 8;
 
@@ -48,7 +50,8 @@ const nameWords = (name: string) =>
 
 export function isSecretName(name: string): boolean {
   if (NOT_SECRET.has(name.toUpperCase())) return false;
-  return SECRET_PARTS.test(name) || nameWords(name).some((w) => SECRET_WORDS.has(w));
+  const words = nameWords(name);
+  return SECRET_PARTS.test(name) || words.some((w) => SECRET_WORDS.has(w)) || SECRET_LAST_WORDS.has(words[words.length - 1] ?? '');
 }
 
 /** The forms a value takes in output: as is, inside a JSON string (once and twice), URL-encoded. */

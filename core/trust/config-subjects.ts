@@ -21,8 +21,10 @@ export async function delegateSubject(file: string, backend: string, settings: D
   const code = delegateCodeSettings(settings);
   if (!code) return undefined;
   const line = [code.command, ...((code.args as string[] | undefined) ?? [])].filter((x) => typeof x === 'string').join(' ');
-  const extra = Object.keys(code).filter((k) => k !== 'command' && k !== 'args');
-  return { file, what: `delegates.${backend}`, shows: `${line || `${backend} (installed)`}${extra.length ? ` (with ${extra.join(', ')})` : ''}`, hash: await sha256(canonicalJson(code)) };
+  // Everything else that changes the run is shown in full (env can name a PATH or NODE_OPTIONS): a person reviews it all.
+  const extra = Object.entries(code).filter(([k]) => k !== 'command' && k !== 'args');
+  const rest = extra.map(([k, v]) => `${k}: ${canonicalJson(v)}`).join(', ');
+  return { file, what: `delegates.${backend}`, shows: `${line || `${backend} (installed)`}${rest ? ` (${rest})` : ''}`, hash: await sha256(canonicalJson(code)) };
 }
 
 /** A command a gate would run (argv, no shell), fingerprinted by its argv alone. */

@@ -40,7 +40,11 @@ export const agyStdinPrompt = (prompt: string): string => (/^\s*\//.test(prompt)
  * then ends the turn itself and returns what it has, with a stderr warning sluice reads as a timeout,
  * instead of being killed with nothing.
  */
-export const agyPrintTimeoutSeconds = (timeoutMs: number): number => Math.max(1, Math.floor((timeoutMs - Math.max(2000, timeoutMs * 0.1)) / 1000));
+export function agyPrintTimeoutSeconds(timeoutMs: number): number {
+  // Whole seconds of what is left of the budget (a few ms already went on starting the run).
+  const seconds = Math.round(timeoutMs / 1000);
+  return Math.max(1, seconds - Math.max(2, Math.ceil(seconds * 0.1)));
+}
 
 /** argv for `agy -p PROMPT --output-format json --print-timeout Ns`; sluice still kills the process group itself at its own clock. */
 export function agyArgs(request: DelegateRequest, settings: DelegateSettings, o: AgyArgsOptions): string[] {

@@ -7,6 +7,7 @@ import { writeFileAtomic, writeFileExclusive } from './atomic-write.ts';
 import { createHeldFile } from './held-file.ts';
 import { openForWriting, readBounded } from './read-bounded.ts';
 import { importModule, resolveModule } from './import-module.ts';
+import { ownOutputFiles } from './own-output-files.ts';
 import { spawnProcess } from './spawn-process.ts';
 
 const isNotFound = (e: unknown) => {
@@ -124,6 +125,7 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     },
     spawn: (o) => spawnProcess({ ...o, cwd: o.cwd === undefined ? cwd : abs(o.cwd) }),
     isInteractive: () => Boolean(process.stdin.isTTY && process.stdout.isTTY),
+    outputFiles: ownOutputFiles,
     sleep: (ms) => new Promise((ok) => setTimeout(ok, ms)),
     repeat(ms, fn) {
       const timer = setInterval(fn, ms);

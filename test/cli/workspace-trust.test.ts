@@ -62,6 +62,20 @@ describe('workspace trust: project code runs only when a person trusted it', () 
     assert.deepEqual(commits(dir), ['init']);
   });
 
+  it('a plugin given as a package name is hashed by the module file it resolves to', async () => {
+    const { dir, env } = await repo();
+    const pkg = join(dir, 'node_modules', 'acme-helper');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'acme-helper', type: 'module', exports: './index.js' }));
+    writeFileSync(join(pkg, 'index.js'), `import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n${payload(dir)}\nexport default { name: 'acme-helper', setup() {} };\n`);
+    writeFileSync(join(dir, 'sluice.config.yaml'), 'plugins: [acme-helper]\n');
+    untrusted(await runSluice(dir, ['plugins'], env), /sluice\.config\.yaml/, /plugins\[0\].*acme-helper \(.*node_modules\/acme-helper\/index\.js\) is not trusted/);
+    const trusted = { ...env, ...(await trustedEnv(dir)) };
+    writeFileSync(join(pkg, 'index.js'), `${readFileSync(join(pkg, 'index.js'), 'utf8')}// swapped after review\n`);
+    untrusted(await runSluice(dir, ['plugins'], trusted), /sluice\.config\.yaml/, /does not match.*acme-helper/);
+    assert.deepEqual(commits(dir), ['init']);
+  });
+
   it('`sluice trust` without a terminal grants nothing; the CI hash runs it; any change afterwards is refused again', async () => {
     const { dir, env } = await repo();
     plantPlugin(dir);

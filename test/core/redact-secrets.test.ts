@@ -68,9 +68,9 @@ describe('secret redaction in every form output takes', () => {
   });
 
   it('every variable whose name marks a secret counts, in any spelling; paths and sockets do not', () => {
-    const names = ['NPM_AUTHTOKEN', 'npm_config__authToken', 'GITHUBTOKEN', 'SLACK_WEBHOOK_URL', 'SENTRY_DSN', 'MY_APIKEY', 'AWS_SECRET_ACCESS_KEY', 'GH_PAT', 'DB_PASSPHRASE', 'SESSION_COOKIE', 'clientSecret', 'TOKEN_FOR_CI'];
+    const names = ['SIGNING_KEY', 'SMTP_PASS', 'PROXY_AUTH', 'NPM_AUTHTOKEN', 'npm_config__authToken', 'GITHUBTOKEN', 'SLACK_WEBHOOK_URL', 'SENTRY_DSN', 'MY_APIKEY', 'AWS_SECRET_ACCESS_KEY', 'GH_PAT', 'DB_PASSPHRASE', 'SESSION_COOKIE', 'clientSecret', 'TOKEN_FOR_CI'];
     for (const name of names) assert.equal(isSecretName(name), true, name);
-    for (const name of ['PWD', 'OLDPWD', 'HOME', 'PATH', 'SSH_AUTH_SOCK', 'EDITOR', 'KEYBOARD_LAYOUT', 'PASSENGER_COUNT', 'SLUICE_TRUSTED_HASH']) assert.equal(isSecretName(name), false, name);
+    for (const name of ['PWD', 'OLDPWD', 'HOME', 'PATH', 'SSH_AUTH_SOCK', 'EDITOR', 'KEYBOARD_LAYOUT', 'PASSENGER_COUNT', 'SLUICE_TRUSTED_HASH', 'KEY_TYPE', 'AUTH_PROVIDER', 'SESSION_MANAGER']) assert.equal(isSecretName(name), false, name);
     const r = createSecretRedactor({ NPM_AUTHTOKEN: 'npm_abcdefgh12345678', PWD: '/work/project-folder' });
     assert.equal(r.redact('token npm_abcdefgh12345678 in /work/project-folder'), 'token [REDACTED:NPM_AUTHTOKEN] in /work/project-folder');
   });

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { cliBundle } from '../hardening/cli-bundle.ts';
 import { makeRepo } from '../lifecycle/lifecycle-fixture.ts';
-import { reapAfterTests, sluice, trust } from './real-cli-shapes.ts';
+import { env, reapAfterTests, remember, sluice, trust } from './real-cli-shapes.ts';
 
 /** lifecycle run with a dead backend, script patterns that cannot stall sluice, read-only analysis runs (see real-cli-shapes.ts). */
 reapAfterTests();
@@ -71,4 +74,20 @@ describe('analysis runs are read-only for every backend', () => {
       assert.equal(write.code, 0, write.stderr);
     });
   }
+});
+
+describe('what sluice itself writes is not the analysis run\u2019s change', () => {
+  it('stderr redirected to a file in the project (heartbeat lines landing in it) passes the check', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'sluice-robust-'));
+    await writeFile(join(root, 'sluice.config.yaml'), JSON.stringify({ delegates: { claude: { heartbeat: 0.1, killGrace: 0.3 } } }));
+    await trust(root);
+    const log = openSync(join(root, 'sluice-stderr.log'), 'w');
+    const child = spawn(process.execPath, [cliBundle(), '--cwd', root, 'delegate', '--to', 'claude', '--mode', 'analysis', 'look [[fake:sleep=800]]'], { env: { ...process.env, ...env(root), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', log] });
+    closeSync(log);
+    if (child.pid) remember(child.pid);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    const stderr = await readFile(join(root, 'sluice-stderr.log'), 'utf8');
+    assert.equal(code, 0, stderr);
+    assert.match(stderr, /still running/, 'sluice wrote into the file during the run (the case under test)');
+  });
 });
