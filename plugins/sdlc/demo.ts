@@ -99,13 +99,19 @@ export async function runSdlcDemo(kernelIn: Kernel, projectDir: string, log: (li
     }
     await completeCurrentPhase();
   }
-  // Close & Transfer is terminal: its evidence is written and checked, and `next` reports the project complete.
+  // Close & Transfer is terminal: its evidence is written and checked, the owner reviews the listed
+  // manual gates and signs the phase off with --confirmed alone (seed §6 step 5), and a last `next`
+  // reports the project complete.
   project = await openProject(kernel);
   const close = project.model.require(project.state.current_phase);
   walked.push(String(close.id));
   await writePhaseArtifacts(host, projectDir, close, project.state.project_type ?? null);
   await run('gate', [], {}, [0]);
+  const review = await run('next', [], {}, [0, 1]);
+  approvals += ((review.data as { unapproved?: string[] }).unapproved ?? []).length;
+  await run('next', [], { signedBy: DEMO_OWNER, confirmed: true }, [0]);
   await run('next', [], {}, [0]);
+  project = await openProject(kernel);
   return {
     projectDir,
     statePath: project.paths.state,

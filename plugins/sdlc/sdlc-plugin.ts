@@ -3,6 +3,7 @@ import { gateCommand } from './commands/gate-command.ts';
 import { initCommand } from './commands/init-command.ts';
 import { nextCommand } from './commands/next-command.ts';
 import { reenterCommand } from './commands/reenter-command.ts';
+import { refreezeCommand } from './commands/refreeze-command.ts';
 import { skipCommand } from './commands/skip-command.ts';
 import { ComplianceFileSchema } from './profile/compliance-schema.ts';
 import { ProfileSchema } from './profile/profile-schema.ts';
@@ -12,7 +13,7 @@ import { HistoryEntrySchema } from './state/history-schema.ts';
 import { SdlcStateSchema } from './state/state-schema.ts';
 
 /**
- * The SDLC phase workflow: init, gate, next, skip, reenter over `.sdlc/state.yaml`. Loads early
+ * The SDLC phase workflow: init, gate, next, skip, reenter, refreeze over `.sdlc/state.yaml`. Loads early
  * (`pre`) so its hooks are declared before any plugin hooks into them. Command modules import
  * their implementation lazily, so loading this plugin costs only the definitions and schemas.
  */
@@ -26,11 +27,11 @@ export const sdlcPlugin = definePlugin({
     ctx.registerSchema('phase-registry', PhaseRegistrySchema, 'phase-registry.yaml: phases, order, exit gates, artifacts');
     ctx.registerSchema('profile', ProfileSchema, 'profile.yaml: company profile (profiles/_schema.yaml)');
     ctx.registerSchema('compliance', ComplianceFileSchema, 'compliance/<framework>-gates.yaml: framework checks by phase');
-    for (const command of [initCommand, gateCommand, nextCommand, skipCommand, reenterCommand]) ctx.registerCommand(command);
+    for (const command of [initCommand, gateCommand, nextCommand, skipCommand, reenterCommand, refreezeCommand]) ctx.registerCommand(command);
     ctx.registerWorkflow({
       name: 'sdlc',
       description: 'SDLC phases 0 → close with gates G1–G7, manual approval, skip and re-entry',
-      commands: ['init', 'gate', 'next', 'skip', 'reenter'],
+      commands: ['init', 'gate', 'next', 'skip', 'reenter', 'refreeze'],
       schemas: ['sdlc-state', 'sdlc-history-entry', 'phase-registry', 'profile', 'compliance'],
     });
   },

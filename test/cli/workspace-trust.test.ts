@@ -152,6 +152,8 @@ describe('workspace trust: project code runs only when a person trusted it', () 
     git(dir, 'commit', '-q', '-m', 'sdlc');
     const profile = join(dir, '.sdlc', 'profile.yaml');
     writeFileSync(profile, `${readFileSync(profile, 'utf8')}\nsluice:\n  gates:\n    - {id: lint, type: command, phases: [0], argv: [git, -c, user.name=a, -c, user.email=a@b, commit, --allow-empty, -q, -m, "${PWNED}"]}\n`);
+    // Even with the edit re-frozen (visible in history and audit), the command itself needs trust.
+    assert.equal((await runSluice(dir, ['refreeze', '.sdlc/profile.yaml', '--reason', 'lint gate'], env)).code, 0);
     untrusted(await runSluice(dir, ['gate'], env), /\.sdlc\/profile\.yaml/, /field sluice\.gates\.lint.*git .*commit.* is not trusted/);
     untrusted(await runSluice(dir, ['next'], env), /\.sdlc\/profile\.yaml/, /sluice\.gates\.lint/);
     assert.equal((await runSluice(dir, ['status'], env)).code, 0);

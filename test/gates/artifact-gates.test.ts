@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { GateResult } from '../../core/index.ts';
 import { markdownCodeLines, scanPlaceholders } from '../../gates/completeness/placeholder-scan.ts';
-import { data, passPhase, readState, sdlcKernel, sluice, tempDir, writeCurrentArtifacts, writeFileIn } from '../sdlc/sdlc-fixture.ts';
+import { data, editFrozen, passPhase, readState, sdlcKernel, sluice, tempDir, writeCurrentArtifacts, writeFileIn } from '../sdlc/sdlc-fixture.ts';
 import { readArtifactMetrics } from '../../gates/consistency/artifact-metrics.ts';
 
 const DEFAULTS = ['TODO', 'TBD', 'FIXME', '${...}', '[placeholder]'];
@@ -69,8 +69,7 @@ describe('G2-completeness gate on real files', () => {
     const dir = await tempDir();
     const kernel = await sdlcKernel(dir);
     await sluice(kernel, 'init');
-    const profile = join(dir, '.sdlc', 'profile.yaml');
-    await writeFile(profile, `${await readFile(profile, 'utf8')}\nsluice:\n  placeholder_markers: ["XXX", "<<...>>"]\n`);
+    await editFrozen(dir, '.sdlc/profile.yaml', (t) => `${t}\nsluice:\n  placeholder_markers: ["XXX", "<<...>>"]\n`);
     await writeCurrentArtifacts(kernel);
     const statement = join(dir, '.sdlc/artifacts/00-discovery/problem-statement.md');
     await writeFile(statement, `${await readFile(statement, 'utf8')}\nTODO stays allowed here; the owner is <<name>>.\n`);
@@ -100,8 +99,7 @@ describe('G5-consistency: locked metrics and drift', () => {
     assert.equal(locked['artifact.budget'].value, '$180,000');
     assert.deepEqual(locked['compliance.frameworks'].value, ['none']);
 
-    const profile = join(dir, '.sdlc/profile.yaml');
-    await writeFile(profile, (await readFile(profile, 'utf8')).replace('coverage_minimum: 60', 'coverage_minimum: 40'));
+    await editFrozen(dir, '.sdlc/profile.yaml', (t) => t.replace('coverage_minimum: 60', 'coverage_minimum: 40'));
     const constraints = join(dir, '.sdlc/artifacts/00-discovery/constraints.md');
     await writeFile(constraints, (await readFile(constraints, 'utf8')).replace('$180,000', '$240,000'));
     await writeCurrentArtifacts(kernel);

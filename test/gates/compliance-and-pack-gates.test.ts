@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { access, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { data, passPhase, sdlcKernel, sluice, tempDir, walkTo, writeCoverage, writeCurrentArtifacts, writeFileIn } from '../sdlc/sdlc-fixture.ts';
+import { data, editFrozen, passPhase, sdlcKernel, sluice, tempDir, walkTo, writeCoverage, writeCurrentArtifacts, writeFileIn } from '../sdlc/sdlc-fixture.ts';
 import { defineGate, definePlugin, type GateResult, type PluginDefinition } from '../../core/index.ts';
 
 type Doc = { status: string; results: GateResult[]; blockers: string[] };
@@ -55,6 +55,11 @@ describe('G4-compliance from the frozen compliance files', () => {
     let rows = g4(await sluice(kernel, 'gate'));
     assert.deepEqual(rows.map((r) => [r.id, r.passed]), [['hipaa-164.308a1-phi-scope', true], ['gdpr-art30-personal-data-scope', false]]);
     await rm(join(dir, '.sdlc/compliance/gdpr-gates.yaml'));
+    const refused = await sluice(kernel, 'gate');
+    assert.equal(refused.exitCode, 1);
+    assert.match(refused.human ?? '', /FROZEN_MODIFIED: \.sdlc\/compliance\/gdpr-gates\.yaml/);
+    // Removing it on purpose is recorded; the profile still lists gdpr, so G4 reports the file missing.
+    assert.equal((await sluice(kernel, 'refreeze', { reason: 'gdpr file withdrawn', signedBy: 'Kim' }, ['.sdlc/compliance/gdpr-gates.yaml'])).exitCode, 0);
     rows = g4(await sluice(kernel, 'gate'));
     assert.deepEqual(rows[0], { gate: 'G4-compliance', id: 'G4:gdpr', check: 'gdpr gate file', passed: false, message: 'the profile enforces gdpr but .sdlc/compliance/gdpr-gates.yaml is missing; re-run sluice init --force or restore it', severity: 'MUST' });
   });
@@ -63,13 +68,16 @@ describe('G4-compliance from the frozen compliance files', () => {
     const { dir, kernel } = await enterprise();
     const file = join(dir, '.sdlc/compliance/soc2-gates.yaml');
     const text = await readFile(file, 'utf8');
+    // Changing a frozen file takes a re-freeze, which refuses a file that breaks its schema.
+    const refreeze = () => sluice(kernel, 'refreeze', { reason: 'edited', signedBy: 'Kim' }, ['.sdlc/compliance/soc2-gates.yaml']);
     await writeFile(file, text.replace('check_type: artifact_exists', 'check_type: artifact_exist'));
-    let out = await sluice(kernel, 'gate');
+    let out = await refreeze();
     assert.equal(out.exitCode, 2);
     assert.match(out.human ?? '', /COMPLIANCE_INVALID: \.sdlc\/compliance\/soc2-gates\.yaml, field gates\.2\.check_type/);
     await writeFile(file, text.replace(/    required_content:\n      - "rollback"\n/, ''));
-    out = await sluice(kernel, 'gate');
+    out = await refreeze();
     assert.match(out.human ?? '', /COMPLIANCE_INVALID: .*field gates\.8\.required_content/);
+    assert.equal((await sluice(kernel, 'gate')).error?.code, 'FROZEN_MODIFIED', 'nothing was re-frozen');
   });
 });
 
@@ -80,8 +88,7 @@ async function projectWithGates(gates: string, plugins: PluginDefinition[] = [])
   const dir = await tempDir();
   const kernel = await sdlcKernel(dir, { plugins });
   await sluice(kernel, 'init');
-  const profile = join(dir, '.sdlc/profile.yaml');
-  await writeFile(profile, `${await readFile(profile, 'utf8')}\nsluice:\n  gates:\n${gates}`);
+  await editFrozen(dir, '.sdlc/profile.yaml', (t) => `${t}\nsluice:\n  gates:\n${gates}`);
   await writeCurrentArtifacts(kernel);
   return { dir, kernel };
 }
@@ -155,7 +162,7 @@ describe('manual judgements: G6-quality and G7-exit-criteria', () => {
     await sluice(kernel, 'init');
     await writeCurrentArtifacts(kernel);
     const ids = data<{ unapproved: string[] }>(await sluice(kernel, 'next')).unapproved;
-    const partial = await sluice(kernel, 'next', { approve: [ids[0], ids[2]], signedBy: 'Kim', confirmed: true });
+    const partial = await sluice(kernel, 'next', { approve: [ids[0], ids[2]], signedBy: 'Kim' });
     assert.equal(partial.exitCode, 1);
     assert.deepEqual(data<{ unapproved: string[] }>(partial).unapproved, [ids[1], ids[3]]);
     const done = await sluice(kernel, 'next', { approve: ids, signedBy: 'Kim', confirmed: true, justification: 'Discovery signed off in the steering meeting' });

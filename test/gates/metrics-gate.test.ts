@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { coverageUnder, parseCoverage } from '../../gates/coverage/read-coverage.ts';
 import { join } from 'node:path';
 import type { GateResult } from '../../core/index.ts';
-import { data, sdlcKernel, sluice, tempDir, walkTo, writeCoverage, writeCurrentArtifacts, writeFileIn } from '../sdlc/sdlc-fixture.ts';
+import { data, editFrozen, sdlcKernel, sluice, tempDir, walkTo, writeCoverage, writeCurrentArtifacts, writeFileIn } from '../sdlc/sdlc-fixture.ts';
 
 const fixture = (name: string) => readFile(new URL(`../fixtures/sdlc/coverage-reports/${name}`, import.meta.url), 'utf8');
 
@@ -93,9 +93,7 @@ describe('G3-metrics in the Build loop', () => {
     const dir = await tempDir();
     const kernel = await sdlcKernel(dir);
     await sluice(kernel, 'init');
-    const profile = join(dir, '.sdlc', 'profile.yaml');
-    const text = (await readFile(profile, 'utf8')).replace('coverage_minimum: 60', 'coverage_minimum: 65\n  coverage_critical: 100');
-    await writeFile(profile, `${text}\nsluice:\n  coverage_reports: [reports/coverage.xml]\n  critical_paths: [src/auth/]\n`);
+    await editFrozen(dir, '.sdlc/profile.yaml', (t) => `${t.replace('coverage_minimum: 60', 'coverage_minimum: 65\n  coverage_critical: 100')}\nsluice:\n  coverage_reports: [reports/coverage.xml]\n  critical_paths: [src/auth/]\n`);
     await walkTo(kernel, 'build');
     await writeCurrentArtifacts(kernel);
     await writeFileIn(dir, 'reports/.keep', '');

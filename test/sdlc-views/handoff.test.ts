@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -102,15 +103,61 @@ describe('sluice handoff', () => {
     const empty = await sluice(none, ['handoff', '--hook', 'claude']);
     assert.equal(empty.code, 0);
     assert.deepEqual(JSON.parse(empty.stdout), {});
-    const broken = await project((d) => ({ ...d, session_number: -1 }));
+    const broken = await project('{\n  "$schema": "session-handoff-v1",\n  "phase": build\n}');
     const warn = await sluice(broken, ['handoff', '--hook', 'claude']);
     assert.equal(warn.code, 0);
     const ctx = (JSON.parse(warn.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
-    assert.match(ctx, /^\[SDLC\] The session handoff could not be read.*STATE_INVALID.*session_number/);
+    assert.match(ctx, /^\[SDLC\] The session handoff could not be read.*STATE_CORRUPT/);
     const other = await sluice(none, ['handoff', '--hook', 'cursor']);
     assert.equal(other.code, 2);
     await rm(none, { recursive: true });
     await rm(broken, { recursive: true });
+  });
+
+  it('--hook claude summarises the valid fields and warns about each one left out; a missing $schema keeps the context', async () => {
+    const dir = await project((d) => {
+      const { $schema: _schema, ...rest } = d;
+      return { ...rest, session_number: -1, sections: [...(d.sections as object[]), { id: 'SECTION-010', name: 'Export', status: 'done' }] };
+    });
+    const r = await sluice(dir, ['handoff', '--hook', 'claude']);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext.split('\n');
+    assert.equal(lines[0], '[SDLC] Session Handoff: 3/8 sections complete, 1 in progress, 0 blocked (session #?)', 'the bad section is left out, the others counted');
+    assert.equal(lines[1], 'Context for this session: SECTION-004 routing layer is 60% done. Start with route registration in gateway.ts.');
+    const warnings = lines.filter((l) => l.startsWith('[SDLC] WARNING: '));
+    assert.equal(warnings.length, 3, warnings.join('\n'));
+    assert.match(warnings.join('\n'), /has no "\$schema"/);
+    assert.match(warnings.join('\n'), /session_number: must not be negative; ignored/);
+    assert.match(warnings.join('\n'), /sections\.8\.status: must be one of .*; entry ignored/);
+    await rm(dir, { recursive: true });
+  });
+
+  it("--hook claude reads the reference's own handoff template, saying its \"phase\": 4 is wrong instead of failing", async (t) => {
+    const template = await readFile(resolve('../shared/reference/claude-code-sdlc/templates/phases/build/session-handoff.json'), 'utf8').catch(() => undefined);
+    const text = template ?? JSON.stringify({ ...(JSON.parse(await readFile(fixture, 'utf8')) as object), phase: 4 });
+    if (!template) t.diagnostic('../shared/reference is absent: the fixture with "phase": 4 stands in for the reference template');
+    const dir = await project(text);
+    const r = await sluice(dir, ['handoff', '--hook', 'claude']);
+    assert.equal(r.code, 0, r.stderr);
+    const ctx = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    assert.match(ctx, /^\[SDLC\] Session Handoff: \d+\/\d+ sections complete/);
+    assert.match(ctx, /WARNING: .*phase is 4, but the handoff belongs to the Build loop, whose id is "build"/);
+    await rm(dir, { recursive: true });
+  });
+
+  it("--hook claude opens with the project/phase line the reference's session-start hook prints", async () => {
+    const dir = await project((d) => d);
+    assert.equal((await sluice(dir, ['init', '--name', 'Claims API', '--type', 'service'])).code, 0);
+    const r = await sluice(dir, ['handoff', '--hook', 'claude']);
+    const lines = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext.split('\n');
+    assert.equal(lines[0], '[SDLC] Project: Claims API | Profile: starter | Phase 0: Discovery | Artifacts: 5');
+    assert.equal(lines[1], SUMMARY);
+    const hook = resolve('../shared/reference/claude-code-sdlc/hooks/sdlc-session-start.sh');
+    const reference = await new Promise<string | undefined>((done) => {
+      execFile('bash', [hook], { cwd: dir }, (error, stdout) => done(error ? undefined : stdout));
+    });
+    if (reference !== undefined) assert.equal(lines[0], reference.split('\n')[0], "the same line as the reference's hook");
+    await rm(dir, { recursive: true });
   });
 
   it('sluice schema session-handoff-v1 prints the JSON Schema of the file', async () => {

@@ -61,7 +61,8 @@ describe('gate audit', () => {
     const a = auditGates(state);
     assert.equal(a.runs, 1);
     assert.deepEqual(a.gates.map((g) => [g.gate, g.results]), [['G1-integrity', 1], ['G7-exit-criteria', 1]]);
-    assert.deepEqual(a.overrides, [{ kind: 'approval', phase: '0', gate: 'G7-exit-criteria', subject: 'G7:a', at: T(2), approver: 'bob', justification: null }]);
+    assert.deepEqual(a.approvals, [{ phase: '0', gate: 'G7-exit-criteria', subject: 'G7:a', at: T(2), signedBy: 'bob', via: null, justification: null }]);
+    assert.deepEqual(a.overrides, [], 'an approval is not an override');
   });
 
   it('flags always-passing gates only with enough results, and gates failing in more than half', () => {
@@ -91,7 +92,7 @@ describe('gate audit', () => {
     );
     const a = auditGates(state);
     assert.equal(a.runs, 0);
-    assert.deepEqual(a.transitions, { advances: 1, skips: 1, reentries: 1 });
+    assert.deepEqual(a.transitions, { advances: 1, skips: 1, reentries: 1, signoffs: 0 });
     assert.deepEqual(a.skips, [{ from: '1', to: '2', at: T(3), justification: 'not needed', approver: 'carol' }]);
     assert.deepEqual(a.reentries, [{ from: '2', to: '1', at: T(4), justification: 'gap', approver: null }]);
   });

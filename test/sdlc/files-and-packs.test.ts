@@ -14,6 +14,16 @@ async function project() {
   return { dir, kernel, state: await readFile(statePath(dir), 'utf8') };
 }
 
+/**
+ * Drops the frozen-file checksums from state.yaml, as in a project set up by another tool: the
+ * tests below damage frozen files on purpose to see how they are read, which a checksummed
+ * project refuses earlier (FROZEN_MODIFIED, see frozen-files.test.ts).
+ */
+async function forgetChecksums(dir: string): Promise<void> {
+  const text = await readFile(statePath(dir), 'utf8');
+  await writeFile(statePath(dir), text.replace(/^frozen_files:\n(?: {2}.*\n)*/m, ''));
+}
+
 /** Runs `next --confirmed` (and `gate`) on a damaged file: exit 2, a one-line error naming file and field, the file unchanged. */
 async function refuses(dir: string, file: string, code: RegExp, field?: RegExp): Promise<Outcome> {
   const kernel = await sdlcKernel(dir);
@@ -64,6 +74,7 @@ describe('bad input: a clear error, exit 2, nothing written', () => {
 
   it('an unknown gate type in the frozen profile is refused by name', async () => {
     const { dir } = await project();
+    await forgetChecksums(dir);
     const profile = join(dir, '.sdlc', 'profile.yaml');
     await writeFile(profile, `${await readFile(profile, 'utf8')}\nsluice:\n  gates:\n    - id: sast\n      type: acme-sast\n      phases: [0]\n`);
     const out = await refuses(dir, profile, /GATE_TYPE_UNKNOWN/, /sluice\.gates\.0\.type/);
@@ -72,6 +83,7 @@ describe('bad input: a clear error, exit 2, nothing written', () => {
 
   it('an artifact path escaping the project is refused, in the registry and in a compliance file', async () => {
     const { dir } = await project();
+    await forgetChecksums(dir);
     const registry = join(dir, '.sdlc', 'phase-registry.yaml');
     const text = await readFile(registry, 'utf8');
     await writeFile(registry, text.replace('- "constitution.md"\n', '- "../../etc/passwd"\n'));
@@ -81,6 +93,7 @@ describe('bad input: a clear error, exit 2, nothing written', () => {
     const soc2 = await tempDir();
     const k = await sdlcKernel(soc2);
     await sluice(k, 'init', { profile: 'enterprise' });
+    await forgetChecksums(soc2);
     const compliance = join(soc2, '.sdlc', 'compliance', 'soc2-gates.yaml');
     const c = await readFile(compliance, 'utf8');
     // Phase 0 has no soc2 checks; put one there that points outside.
@@ -89,14 +102,14 @@ describe('bad input: a clear error, exit 2, nothing written', () => {
     assert.match(out.human ?? '', /"\.sdlc\/artifacts\/00-discovery\/\.\.\/\.\.\/\.\.\/\.\.\/etc\/passwd" leads outside the project/);
   });
 
-  it('usage errors of next, reenter and init are exit 2 with the reason; a partial approval is review required (1)', async () => {
+  it('usage errors of next, reenter and init are exit 2 with the reason; a partial approval without --confirmed is review required (1)', async () => {
     const { dir, kernel } = await project();
     await writeCurrentArtifacts(kernel);
     const ids = data<{ unapproved: string[] }>(await sluice(kernel, 'next')).unapproved;
     const cases: [Outcome, number, RegExp][] = [
       [await sluice(kernel, 'next', { approve: ['G7:not-a-gate'], signedBy: 'Ana', confirmed: true }), 2, /G7:not-a-gate is not a manual gate of phase 0; manual gates: G7:/],
       [await sluice(kernel, 'next', { approve: ids, confirmed: true }), 2, /--approve needs --signed-by/],
-      [await sluice(kernel, 'next', { approve: ids.slice(0, 2), signedBy: 'Ana', confirmed: true }), 1, /REVIEW REQUIRED: 2 manual gates need sign-off/],
+      [await sluice(kernel, 'next', { approve: ids.slice(0, 2), signedBy: 'Ana' }), 1, /REVIEW REQUIRED: 2 manual gates need sign-off/],
       [await sluice(kernel, 'reenter', { justification: 'x' }, ['7']), 2, /TRANSITION_INVALID: .*re-entry goes back: phase 7 is not before the current phase 0/],
       [await sluice(kernel, 'reenter', {}, ['0']), 2, /--justification.*a justification is required/],
       [await sluice(kernel, 'skip', { confirmed: true }), 2, /a justification is required/],
@@ -262,7 +275,7 @@ describe('profile packs', () => {
     assert.equal(await exists(join(dir, '.sdlc')), false);
   });
 
-  it('--force re-initialises: state starts over, a framework file the new profile does not list is removed, artifacts stay', async () => {
+  it('--force re-initialises only with --confirmed once there is history: state starts over, a backup is kept, a framework file the new profile does not list is removed, artifacts stay', async () => {
     const dir = await tempDir();
     const kernel = await sdlcKernel(dir);
     await sluice(kernel, 'init', { profile: 'enterprise' });
@@ -270,7 +283,15 @@ describe('profile packs', () => {
     const refused = await sluice(kernel, 'init', { profile: 'starter' });
     assert.equal(refused.exitCode, 2);
     assert.equal(refused.error?.code, 'PROJECT_EXISTS');
-    assert.equal((await sluice(kernel, 'init', { profile: 'starter', force: true })).exitCode, 0);
+    const unconfirmed = await sluice(kernel, 'init', { profile: 'starter', force: true });
+    assert.equal(unconfirmed.exitCode, 1, 'history would be dropped: confirmation required');
+    assert.equal(unconfirmed.error?.code, 'APPROVAL_REQUIRED');
+    assert.equal((await readState(kernel)).history.length, 1, 'nothing changed');
+    const forced = await sluice(kernel, 'init', { profile: 'starter', force: true, confirmed: true });
+    assert.equal(forced.exitCode, 0);
+    const backup = data<{ backup: string }>(forced).backup;
+    assert.match(await readFile(join(dir, backup, 'state.yaml'), 'utf8'), /from: "0"/, 'the old history is kept in the backup');
+    assert.equal(await exists(join(dir, backup, 'compliance/soc2-gates.yaml')), true);
     const state = await readState(kernel);
     assert.deepEqual([state.profile_id, state.history.length, String(state.current_phase)], ['starter', 0, '0']);
     assert.equal(await exists(join(dir, '.sdlc/compliance')), false);

@@ -78,7 +78,12 @@ describe('full lifecycle on the reference registry', () => {
     assert.equal(state.phase_name, 'close');
     for (const id of ORDER.slice(0, -1)) assert.ok(state.phases[id].completed_at, `phase ${id} has completed_at`);
 
-    // The terminal phase: `next` reports completion and writes nothing.
+    // The terminal phase is signed off like any other exit; afterwards `next` reports completion and writes nothing.
+    await passPhase(kernel);
+    const closed = await readState(kernel);
+    assert.equal(closed.phases.close.status, 'completed');
+    assert.equal(closed.history.at(-1)?.signoff, true);
+    assert.ok((closed.history.at(-1)?.approvals ?? []).length > 0, 'the approvals of close are kept');
     const before = await readFile(join(dir, '.sdlc/state.yaml'), 'utf8');
     const done = await sluice(kernel, 'next', { confirmed: true });
     assert.equal(done.exitCode, 0);
@@ -164,12 +169,13 @@ describe('sdlc demo', () => {
     assert.equal(summary.finalPhase, 'close');
     const state = await readState(kernel);
     assert.equal(summary.historyLength, state.history.length);
-    assert.equal(state.history.length, 11);
+    assert.equal(state.history.length, 12, 'ten moves and the sign-off of close');
+    assert.equal(state.phases.close.status, 'completed');
     assert.equal(summary.approvals, state.history.reduce((n, h) => n + (h.approvals?.length ?? 0), 0));
     const outcomes = summary.steps.map((s) => s.outcome);
     assert.equal(outcomes[1], 'blocked');
     assert.ok(outcomes.includes('reenter') && outcomes.includes('skip'));
-    assert.equal(outcomes[outcomes.length - 1], 'complete');
+    assert.deepEqual(outcomes.slice(-2), ['signed-off', 'complete']);
     assert.equal(lines.length, summary.steps.length);
     assert.equal(summary.statePath, `${dir}/.sdlc/state.yaml`);
   });

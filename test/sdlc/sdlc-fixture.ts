@@ -84,3 +84,15 @@ export async function walkTo(kernel: Kernel, phaseId: string): Promise<void> {
 }
 
 export const data = <T = Record<string, unknown>>(o: Outcome) => o.data as T;
+
+/**
+ * Changes a frozen file (`.sdlc/profile.yaml`, the registry, a compliance file) on purpose and records
+ * it with `sluice refreeze`, as a team changing its rules does: without the re-freeze, gate and next
+ * refuse with FROZEN_MODIFIED.
+ */
+export async function editFrozen(dir: string, rel: string, edit: (text: string) => string): Promise<void> {
+  const full = join(dir, rel);
+  await writeFile(full, edit(await readFile(full, 'utf8')));
+  const out = await runCommand(await sdlcKernel(dir), 'refreeze', [rel], { reason: 'test: the rules changed on purpose', signedBy: 'test' });
+  if (out.exitCode !== 0) throw new Error(`refreeze ${rel} failed: ${out.human}`);
+}

@@ -91,7 +91,7 @@ describe('approvals signed with SSH keys (built CLI)', { skip: sshKeygenMissing 
     const a = await audit(dir);
     assert.equal(a.code, 0, 'unsigned entries are reported, not failed, when the profile does not require signatures');
     assert.equal(a.doc.signatures.entries[1]!.status, 'unsigned');
-    assert.match(a.human, /phase 1, by Dana Ruiz \(CTO\) \(unverified\)/);
+    assert.match(a.human, /phase 1, signed by Dana Ruiz \(CTO\) \(unverified\)/);
     assert.match(a.human, /#1 .* by Dana Ruiz \(CTO\) \(unverified\): unsigned/);
     const status = await runSluice(dir, ['status']);
     assert.match(status.stdout, /0 → 1 advance .* by alice@example\.com \(signed\)/);

@@ -34,10 +34,10 @@ export function renderNext(r: NextReport, s: Style): { human: string; data: unkn
   };
   const lines: string[] = [];
   if (r.status === 'complete') {
-    lines.push(`${s.green('Already complete')}: ${phaseTitle(r.phase)} is the terminal phase. Run ${s.cyan('sluice gate')} to review its exit criteria.`);
+    lines.push(`${s.green('Already complete')}: ${phaseTitle(r.phase)}, the final phase, is signed off. Run ${s.cyan('sluice status')} for the summary.`);
     return { human: lines.join('\n'), data };
   }
-  lines.push(s.bold(`${phaseTitle(r.phase)} → ${r.next ? phaseTitle(r.next) : '?'}`));
+  lines.push(s.bold(`${phaseTitle(r.phase)} → ${r.next ? phaseTitle(r.next) : 'sign-off (final phase)'}`));
   if (r.run) lines.push(...renderResults(r.run, s), renderSummary(r.run, s));
   switch (r.status) {
     case 'blocked':
@@ -47,10 +47,18 @@ export function renderNext(r: NextReport, s: Style): { human: string; data: unkn
       lines.push(s.yellow(`REVIEW REQUIRED: ${r.unapproved.length} manual gate${r.unapproved.length > 1 ? 's' : ''} need${r.unapproved.length > 1 ? '' : 's'} sign-off`));
       for (const m of r.unapproved) lines.push(`  - ${s.cyan(approvalId(m))}  ${m.check ?? m.artifact ?? ''} ${s.dim(`(${m.severity})`)}`);
       lines.push(`Have the stakeholder review each, then: sluice next ${r.unapproved.map((m) => `--approve ${approvalId(m)}`).join(' ')} --signed-by NAME --confirmed`);
+      lines.push(
+        r.perGateApproval
+          ? s.dim('The profile requires an --approve per manual gate (sluice.per_gate_approval): --confirmed alone approves none.')
+          : s.dim('Or, once every listed gate is reviewed: sluice next --signed-by NAME --confirmed (records an approval for each listed gate).'),
+      );
       break;
     case 'dry-run':
       lines.push(s.green('Dry run complete -- all automated gates passed') + (r.approvals.length ? ` and ${r.approvals.length} manual gate${r.approvals.length > 1 ? 's' : ''} approved` : ''));
-      lines.push(`Re-run with --confirmed to advance to ${r.next ? phaseTitle(r.next) : 'the next phase'}.`);
+      lines.push(r.next ? `Re-run with --confirmed to advance to ${phaseTitle(r.next)}.` : 'Re-run with --confirmed to sign off the final phase and complete the project.');
+      break;
+    case 'signed-off':
+      lines.push(`${s.green('Project complete')}: ${phaseTitle(r.phase)} signed off by ${r.entry?.confirmed_by}${r.approvals.length ? ` with ${r.approvals.length} manual gate${r.approvals.length > 1 ? 's' : ''} approved` : ''}.`);
       break;
     case 'advanced':
       lines.push(`${s.green('Advanced')}: ${phaseTitle(r.phase)} completed, ${phaseTitle(r.next!)} is active (confirmed by ${personLabel(r.entry?.confirmed_by, r.entry?.signature?.principal)}).`);

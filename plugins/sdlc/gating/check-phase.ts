@@ -16,7 +16,7 @@ export interface PhaseCheck {
  * results in `phases.<id>.gate_results`, replacing the previous run's, as the seed's check_gates does.
  */
 export async function checkPhase(kernel: Kernel, o: { phase?: string; signal?: AbortSignal } = {}): Promise<PhaseCheck> {
-  const project = await openProject(kernel);
+  const project = await openProject(kernel, { verifyFrozen: true });
   const phase = o.phase === undefined ? project.model.require(project.state.current_phase) : project.model.require(o.phase, { field: '--phase' });
   const run = await runPhaseGates(kernel, project, phase, o.signal);
   await kernel.store.update(project.stateFile, (state) => recordGateResults(state, phase, run.results), { purpose: 'sluice gate' });

@@ -1,9 +1,11 @@
+import type { HandoffFields } from './lenient-handoff.ts';
 import type { SessionHandoff } from './session-handoff-schema.ts';
 
 /** `sluice handoff --json`: what the next session needs, derived from the handoff file. */
 export interface HandoffSummary {
-  session: number;
-  overallStatus: SessionHandoff['overall_status'];
+  /** null only when a hook read a file without a valid session_number. */
+  session: number | null;
+  overallStatus: SessionHandoff['overall_status'] | null;
   lastUpdated: string | null;
   sections: { total: number; complete: number; inProgress: number; blocked: number };
   /** `[SDLC] Session Handoff: 3/8 sections complete, 1 in progress, 0 blocked (session #3)` */
@@ -15,17 +17,17 @@ export interface HandoffSummary {
 
 const present = (s: string | null | undefined): string | undefined => (s === null || s === undefined || s.trim() === '' ? undefined : s);
 
-/** Pure: the counts and pointers the seed's session-start hook shows. */
-export function summarizeHandoff(h: SessionHandoff): HandoffSummary {
+/** Pure: the counts and pointers the seed's session-start hook shows (from a valid file, or the valid fields of one). */
+export function summarizeHandoff(h: SessionHandoff | HandoffFields): HandoffSummary {
   const count = (status: string) => h.sections.filter((s) => s.status === status).length;
   const sections = { total: h.sections.length, complete: count('complete'), inProgress: count('in_progress'), blocked: count('blocked') };
   const first = h.next_actions?.[0];
   return {
-    session: h.session_number,
-    overallStatus: h.overall_status,
+    session: h.session_number ?? null,
+    overallStatus: h.overall_status ?? null,
     lastUpdated: h.last_updated ?? null,
     sections,
-    line: `[SDLC] Session Handoff: ${sections.complete}/${sections.total} sections complete, ${sections.inProgress} in progress, ${sections.blocked} blocked (session #${h.session_number})`,
+    line: `[SDLC] Session Handoff: ${sections.complete}/${sections.total} sections complete, ${sections.inProgress} in progress, ${sections.blocked} blocked (session #${h.session_number ?? '?'})`,
     context: present(h.context_for_next_session) ?? null,
     firstAction: first
       ? {

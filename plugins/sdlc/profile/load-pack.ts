@@ -8,7 +8,8 @@ import { PhaseRegistrySchema, type PhaseRegistry } from '../registry/registry-sc
 import { checkCompliance, checkProfile, profileFrameworks } from './check-profile.ts';
 import { ComplianceFileSchema, type ComplianceFile } from './compliance-schema.ts';
 import { ProfileSchema, type Profile } from './profile-schema.ts';
-import { builtinPackDir, type PackLocation } from './resolve-pack.ts';
+import { findComplianceFile } from './pack-compliance.ts';
+import type { PackLocation } from './resolve-pack.ts';
 
 export interface LoadedPack {
   location: PackLocation;
@@ -17,9 +18,6 @@ export interface LoadedPack {
   model: PhaseModel;
   compliance: { framework: string; file: SdlcFile<ComplianceFile> }[];
 }
-
-/** Compliance files any pack may use when it does not carry its own (hipaa, gdpr written for sluice; soc2 from the enterprise pack). */
-const sharedComplianceDirs = () => [builtinPackDir('compliance'), join(builtinPackDir('enterprise'), 'compliance')];
 
 /**
  * Reads and validates everything `sluice init` freezes from a pack: the profile, its phase registry
@@ -37,8 +35,7 @@ export async function loadPack(kernel: Kernel, location: PackLocation): Promise<
 
   const compliance: LoadedPack['compliance'] = [];
   for (const framework of profileFrameworks(profile.value)) {
-    const candidates = [join(location.dir, 'compliance'), ...sharedComplianceDirs()].map((dir) => join(dir, `${framework}-gates.yaml`));
-    const path = candidates.find((p) => existsSync(p));
+    const path = findComplianceFile([location.dir, location.fallbackDir], framework);
     if (!path) {
       throw new SluiceError('PROFILE_INVALID', { file: kernel.display(profilePath), field: 'compliance.frameworks', message: `framework ${framework} has no gate file: add compliance/${framework}-gates.yaml to the pack` });
     }

@@ -90,6 +90,7 @@ export const SluiceProfileSettingsSchema = v.strictObject({
   coverage_reports: v.optional(v.pipe(v.array(str), v.description('Coverage files for G3, relative to the project root; default: the usual lcov, json-summary and Cobertura locations.'))),
   critical_paths: v.optional(v.pipe(v.array(str), v.description('Source path prefixes that quality.coverage_critical applies to.'))),
   gates: v.optional(v.array(ProfileGateSchema)),
+  per_gate_approval: v.optional(v.pipe(v.boolean(), v.description('true: `next --confirmed` alone does not approve manual gates; each needs its own `--approve ID --signed-by NAME`. Default false: the confirmation approves every manual gate it listed (seed §6 step 5).'))),
   require_signed_approvals: v.optional(v.pipe(bool, v.description('Refuse `next --confirmed`, `skip` and `reenter` without --sign (an SSH signature by a key in .sdlc/allowed_signers).'))),
 });
 

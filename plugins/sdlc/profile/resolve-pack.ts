@@ -11,9 +11,11 @@ const MAX_PROFILE_BYTES = 1024 * 1024;
 /** Where a profile pack was found: a folder holding profile.yaml, compliance/*.yaml and an optional phase-registry.yaml. */
 export interface PackLocation {
   dir: string;
-  source: 'builtin' | 'folder' | 'package' | 'config';
+  source: 'builtin' | 'folder' | 'package' | 'config' | 'project';
   /** What the user asked for. */
   spec: string;
+  /** Where compliance files missing from `dir` are looked up next (the pack a kept profile's id names). */
+  fallbackDir?: string;
 }
 
 /** Built-in pack ids. `microsoft-enterprise` is the reference id of the enterprise pack. */

@@ -1,6 +1,7 @@
 import { SluiceError, type Kernel } from '../../../core/index.ts';
 import { checkCompliance, checkProfile, profileFrameworks } from '../profile/check-profile.ts';
 import { ComplianceFileSchema, type ComplianceFile } from '../profile/compliance-schema.ts';
+import { findComplianceFile, packDirForProfileId } from '../profile/pack-compliance.ts';
 import { bundledRegistryPath } from '../registry/bundled-registry-path.ts';
 import { ProfileSchema, type Profile } from '../profile/profile-schema.ts';
 import { createPhaseModel, type PhaseModel } from '../registry/phase-model.ts';
@@ -9,6 +10,7 @@ import { sdlcStateFile, type SdlcStateFile } from '../state/state-file.ts';
 import { activePhaseProblem } from '../state/state-invariant.ts';
 import type { SdlcState } from '../state/state-schema.ts';
 import { sdlcPaths, type SdlcPaths } from './project-paths.ts';
+import { assertFrozenIntact } from './frozen-files.ts';
 import { readSdlcFile } from './read-sdlc-file.ts';
 
 /** Everything the commands need about one project, read and validated once. */
@@ -28,16 +30,17 @@ export interface SdlcProject {
 
 /**
  * Opens the project at the kernel's root: state (validated), the frozen profile and compliance files,
- * and the frozen registry (or the bundled one for projects set up by another tool).
+ * and the frozen registry (or the bundled one for projects set up by another tool). `verifyFrozen`
+ * (gate and the transitions) first checks the frozen files against their recorded checksums.
  */
-export async function openProject(kernel: Kernel): Promise<SdlcProject> {
+export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean } = {}): Promise<SdlcProject> {
   const { host } = kernel;
   const paths = sdlcPaths(kernel.projectRoot);
   const stateFile = sdlcStateFile(paths.state);
-  if (!(await kernel.store.exists(paths.state))) {
-    throw new SluiceError('PROJECT_MISSING', { file: kernel.display(paths.state), message: `no SDLC project in ${kernel.projectRoot} (.sdlc/state.yaml does not exist)` });
-  }
+  await assertProjectExists(kernel, paths);
   const state = await kernel.store.read(stateFile);
+  // Before the frozen files are parsed: an edited profile is reported as edited, not as invalid.
+  if (o.verifyFrozen) await assertFrozenIntact(kernel, paths, state);
   const profile = await readSdlcFile(host, paths.profile, ProfileSchema, 'PROFILE_INVALID', kernel.display(paths.profile));
   const registryPath = (await host.stat(paths.registry)) ? paths.registry : bundledRegistryPath();
   const registry = await readSdlcFile(host, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', kernel.display(registryPath));
@@ -47,8 +50,11 @@ export async function openProject(kernel: Kernel): Promise<SdlcProject> {
 
   const compliance: SdlcProject['compliance'] = [];
   const missingCompliance: SdlcProject['missingCompliance'] = [];
+  // No .sdlc/compliance/ at all: a project the reference set up, which reads the pack its profile_id names.
+  const frozenCompliance = (await host.stat(paths.complianceDir))?.kind === 'dir';
+  const packDir = frozenCompliance ? undefined : packDirForProfileId(profile.value.company.profile_id, kernel.projectRoot, kernel.config.profiles);
   for (const framework of profileFrameworks(profile.value)) {
-    const path = paths.complianceFile(framework);
+    const path = (frozenCompliance ? undefined : findComplianceFile([packDir], framework)) ?? paths.complianceFile(framework);
     const display = kernel.display(path);
     if (!(await host.stat(path))) {
       missingCompliance.push({ framework, display });
@@ -59,6 +65,13 @@ export async function openProject(kernel: Kernel): Promise<SdlcProject> {
     compliance.push({ framework, display, value: file.value });
   }
   return { root: kernel.projectRoot, paths, stateFile, state, profile: profile.value, profileDisplay: kernel.display(paths.profile), model, registryDisplay: kernel.display(registryPath), compliance, missingCompliance };
+}
+
+/** PROJECT_MISSING (exit 2) when the folder has no `.sdlc/state.yaml`. */
+export async function assertProjectExists(kernel: Kernel, paths: SdlcPaths): Promise<void> {
+  if (!(await kernel.store.exists(paths.state))) {
+    throw new SluiceError('PROJECT_MISSING', { file: kernel.display(paths.state), message: `no SDLC project in ${kernel.projectRoot} (.sdlc/state.yaml does not exist)` });
+  }
 }
 
 /** The state names registry phases and has exactly one active phase: the current one. */

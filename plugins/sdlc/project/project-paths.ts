@@ -9,6 +9,13 @@ export interface SdlcPaths {
   registry: string;
   complianceDir: string;
   artifacts: string;
+  /** Project-wide rules the session hook loads first (seed layout). */
+  constitution: string;
+  /** Frozen context layers (`phase*.md`) and document intake summaries (seed layout). */
+  contextLayers: string;
+  contextIntake: string;
+  /** Where `init --force` keeps what it replaces, one folder per re-initialisation. */
+  backups: string;
   /** `.sdlc/artifacts/<slug>`, relative to the root. */
   artifactDirRel(slug: string): string;
   complianceFile(framework: string): string;
@@ -24,6 +31,10 @@ export function sdlcPaths(root: string): SdlcPaths {
     registry: join(dir, 'phase-registry.yaml'),
     complianceDir: join(dir, 'compliance'),
     artifacts: join(dir, 'artifacts'),
+    constitution: join(dir, 'constitution.md'),
+    contextLayers: join(dir, 'context', 'layers'),
+    contextIntake: join(dir, 'context', 'intake'),
+    backups: join(dir, 'backups'),
     artifactDirRel: (slug) => `.sdlc/artifacts/${slug}`,
     complianceFile: (framework) => join(dir, 'compliance', `${framework}-gates.yaml`),
   };

@@ -1,5 +1,6 @@
 import { isPair, isScalar, LineCounter, visit, type Document, type Node } from 'yaml';
-import { CodecError, parseYamlDocument, yamlCodec, yamlToData, type Codec } from '../../../core/index.ts';
+import { CodecError, parseYamlDocument, yamlToData, type Codec } from '../../../core/index.ts';
+import { stringifyForPyYaml } from './pyyaml-safe-stringify.ts';
 
 /**
  * The kernel's YAML rules (one-line syntax errors, alias-bomb cap, empty file refused) plus two
@@ -17,7 +18,8 @@ export const safeYamlCodec: Codec = {
     remember(text, value);
     return structuredClone(value);
   },
-  stringify: yamlCodec.stringify,
+  // Written so the reference's Python scripts (PyYAML, YAML 1.1) read the same strings back.
+  stringify: stringifyForPyYaml,
 };
 
 /**

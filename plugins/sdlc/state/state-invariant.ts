@@ -4,7 +4,7 @@ import type { SdlcState } from './state-schema.ts';
 /**
  * The rules every write of state.yaml keeps, checked by the store after the update function ran:
  * history is append-only (never shorter, earlier entries unchanged) and exactly one phase is
- * active, the one `current_phase` names.
+ * active, the one `current_phase` names; the checksums recorded at init never change.
  */
 export function sdlcStateInvariant(before: SdlcState, after: SdlcState): string | undefined {
   if (after.history.length < before.history.length) {
@@ -12,6 +12,9 @@ export function sdlcStateInvariant(before: SdlcState, after: SdlcState): string 
   }
   for (let i = 0; i < before.history.length; i++) {
     if (stableJson(before.history[i]) !== stableJson(after.history[i])) return `history is append-only: entry ${i} would be changed`;
+  }
+  if (before.frozen_files !== undefined && stableJson(before.frozen_files) !== stableJson(after.frozen_files)) {
+    return 'frozen_files is written once at init; a deliberate change of a frozen file is recorded with `sluice refreeze`';
   }
   return activePhaseProblem(after);
 }
@@ -21,6 +24,8 @@ export function activePhaseProblem(state: SdlcState): string | undefined {
   const active = Object.entries(state.phases)
     .filter(([, p]) => p.status === 'active')
     .map(([id]) => id);
+  // The terminal phase signed off: nothing is active any more, the project is complete.
+  if (active.length === 0 && state.phases[phaseKey(state.current_phase)]?.status === 'completed') return undefined;
   if (active.length !== 1) return `exactly one phase must be active, found ${active.length}${active.length ? ` (${active.join(', ')})` : ''}`;
   if (active[0] !== phaseKey(state.current_phase)) return `current_phase ${phaseKey(state.current_phase)} is not the active phase (${active[0]})`;
   return undefined;

@@ -1,9 +1,8 @@
 import * as v from 'valibot';
 import { GateResultSchema } from './gate-result-schema.ts';
-import { HistoryEntrySchema } from './history-schema.ts';
+import { FrozenFilesSchema, HistoryEntrySchema } from './history-schema.ts';
 import { PhaseIdSchema } from './phase-id.ts';
 import { TimestampSchema as Timestamp } from './timestamp.ts';
-
 
 export const PROJECT_TYPES = ['service', 'app', 'library', 'skill', 'cli'] as const;
 export const ProjectTypeSchema = v.pipe(v.picklist(PROJECT_TYPES), v.description('Project type; selects which `required_for` artifacts apply.'));
@@ -61,6 +60,7 @@ export const SdlcStateSchema = v.pipe(
     phase_name: v.pipe(v.string(), v.description('Name of the current phase (mirrors the registry).')),
     phases: v.pipe(v.record(v.string(), PhaseRecordSchema), v.description('Tracking data by phase id.')),
     history: v.pipe(v.array(HistoryEntrySchema), v.description('Append-only transition log.')),
+    frozen_files: v.optional(FrozenFilesSchema),
   }),
   v.description('.sdlc/state.yaml: phase progress, gate results and transition history of one project.'),
 );

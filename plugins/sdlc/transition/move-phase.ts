@@ -60,7 +60,7 @@ async function writeMove(kernel: Kernel, project: SdlcProject, kind: Extract<Tra
 /** `sluice skip`: the current phase is skipped without gates; the next phase by order becomes active. */
 export async function skipPhase(kernel: Kernel, o: MoveOptions): Promise<MoveReport> {
   requireJustification(o.justification);
-  const project = await openProject(kernel);
+  const project = await openProject(kernel, { verifyFrozen: true });
   const from = project.model.require(project.state.current_phase);
   const to = project.model.next(from.id);
   if (!to) throw new SluiceError('TRANSITION_INVALID', { message: `phase ${phaseKey(from.id)} is terminal: there is no phase to skip to` });
@@ -70,7 +70,7 @@ export async function skipPhase(kernel: Kernel, o: MoveOptions): Promise<MoveRep
 /** `sluice reenter PHASE`: an earlier completed or skipped phase becomes active again (`reentry: true`). */
 export async function reenterPhase(kernel: Kernel, target: string, o: MoveOptions): Promise<MoveReport> {
   requireJustification(o.justification);
-  const project = await openProject(kernel);
+  const project = await openProject(kernel, { verifyFrozen: true });
   const from = project.model.require(project.state.current_phase);
   const to = project.model.require(target, { field: 'PHASE' });
   if (to.order >= from.order) {

@@ -1,15 +1,15 @@
 import { SluiceError, type GateResult, type Kernel } from '../../../core/index.ts';
-import { approvalId } from '../gating/gate-verdict.ts';
 import { runPhaseGates, type PhaseGateRun } from '../gating/run-phase-gates.ts';
 import { openProject } from '../project/open-project.ts';
 import type { PhaseDefinition } from '../registry/registry-schema.ts';
 import type { Approval, HistoryEntry } from '../state/history-schema.ts';
 import { phaseKey } from '../state/phase-id.ts';
 import type { PhaseRecord, ProjectType } from '../state/state-schema.ts';
-import { resolveSigner, signedUpdate, type SignOption } from '../signing/sign-transition.ts';
 import { askBeforeAdvance } from './ask-before-advance.ts';
 import { confirmer } from './confirmer.ts';
-import { advanceState, assertUnchanged } from './transitions.ts';
+import { resolveSigner, signedUpdate, type SignOption } from '../signing/sign-transition.ts';
+import { approveManualResults } from './approvals.ts';
+import { advanceState, assertUnchanged, signOffState } from './transitions.ts';
 
 export interface NextOptions {
   confirmed?: boolean;
@@ -23,11 +23,11 @@ export interface NextOptions {
 }
 
 /** The seed's decision tree outcomes. */
-export type NextStatus = 'complete' | 'blocked' | 'review-required' | 'dry-run' | 'advanced';
+export type NextStatus = 'complete' | 'blocked' | 'review-required' | 'dry-run' | 'advanced' | 'signed-off';
 
 export interface NextReport {
   status: NextStatus;
-  /** 0 complete/dry-run/advanced, 1 blocked/review-required. */
+  /** 0 complete/dry-run/advanced/signed-off, 1 blocked/review-required. */
   exitCode: 0 | 1;
   phase: PhaseDefinition;
   next?: PhaseDefinition;
@@ -39,19 +39,8 @@ export interface NextReport {
   entry?: HistoryEntry;
   artifactDir?: string;
   projectType?: ProjectType | null;
-}
-
-/** Checks --approve ids against the manual results: an unknown id is a usage error listing the valid ones. */
-function collectApprovals(run: PhaseGateRun, o: NextOptions, at: string): Approval[] {
-  const ids = [...new Set(o.approve ?? [])];
-  if (ids.length === 0) return [];
-  if (!o.signedBy?.trim()) throw new SluiceError('USAGE', { field: '--signed-by', message: '--approve needs --signed-by NAME: approvals record who signed' });
-  const manualIds = run.manual.map(approvalId);
-  const unknown = ids.filter((id) => !manualIds.includes(id));
-  if (unknown.length > 0) {
-    throw new SluiceError('USAGE', { field: '--approve', message: `${unknown.join(', ')} ${unknown.length > 1 ? 'are not manual gates' : 'is not a manual gate'} of phase ${run.phase}; manual gates: ${manualIds.join(', ') || 'none'}` });
-  }
-  return ids.map((gate) => ({ gate, signed_by: o.signedBy!.trim(), at }));
+  /** The profile asks for an --approve per manual gate (review-required only). */
+  perGateApproval?: boolean;
 }
 
 /** The metric values G5 reported for locking at this exit. */
@@ -61,45 +50,56 @@ function metricsToLock(results: readonly GateResult[]): PhaseRecord['locked_metr
 }
 
 /**
- * `sluice next`, the seed's decision tree: terminal → complete; MUST failures → blocked; manual results
- * not each approved → review required; no --confirmed → dry run; else advance to the next phase by
- * order. Gates run outside the state lock; the write re-checks that nobody moved the project meanwhile.
+ * `sluice next`, the seed's decision tree: MUST failures → blocked; manual results without a sign-off
+ * → review required (`--confirmed` signs every listed one off unless the profile asks for per-gate
+ * approval, see approvals.ts); no --confirmed → dry run; else advance to the next phase by order. The
+ * terminal phase is signed off the same way (it becomes completed, the project complete); once it is,
+ * `next` reports "Already complete" and writes nothing. Gates run outside the state lock; the write
+ * re-checks that nobody moved the project meanwhile.
  */
 export async function nextPhase(kernel: Kernel, options: NextOptions = {}): Promise<NextReport> {
-  const project = await openProject(kernel);
+  const project = await openProject(kernel, { verifyFrozen: true });
   // With --sign the person is known (and checked against allowed_signers) before any gate runs.
   const signer = await resolveSigner(kernel, project, options.sign);
   const o = { ...options, signedBy: options.signedBy ?? signer?.principal };
   const phase = project.model.require(project.state.current_phase, { file: kernel.display(project.paths.state), field: 'current_phase' });
   const base = { phase, unapproved: [], approvals: [], projectType: project.state.project_type };
-  if (phase.terminal) return { ...base, status: 'complete', exitCode: 0 };
-  const next = project.model.next(phase.id);
-  if (!next) throw new SluiceError('TRANSITION_INVALID', { file: project.registryDisplay, message: `phase ${phaseKey(phase.id)} is the last by order but not marked terminal` });
+  const fromKey = phaseKey(phase.id);
+  if (phase.terminal && project.state.phases[fromKey]?.status === 'completed') return { ...base, status: 'complete', exitCode: 0 };
+  const next = phase.terminal ? undefined : project.model.next(phase.id);
+  if (!phase.terminal && !next) throw new SluiceError('TRANSITION_INVALID', { file: project.registryDisplay, message: `phase ${fromKey} is the last by order but not marked terminal` });
 
   const run = await runPhaseGates(kernel, project, phase, o.signal);
   if (run.blockers.length > 0) return { ...base, next, run, status: 'blocked', exitCode: 1 };
   const at = kernel.host.now().toISOString();
-  const approvals = collectApprovals(run, o, at);
-  const unapproved = run.manual.filter((r) => !approvals.some((a) => a.gate === approvalId(r)));
-  if (unapproved.length > 0) return { ...base, next, run, approvals, unapproved, status: 'review-required', exitCode: 1 };
+  const confirmedBy = confirmer(kernel.host, o.signedBy);
+  const { approvals, unapproved } = approveManualResults(run.manual, run.phase, {
+    approve: o.approve ?? [],
+    signedBy: o.signedBy?.trim() || undefined,
+    confirmed: o.confirmed === true,
+    confirmer: confirmedBy,
+    perGateApproval: project.profile.sluice?.per_gate_approval === true,
+    at,
+  });
+  if (unapproved.length > 0) return { ...base, next, run, approvals, unapproved, status: 'review-required', exitCode: 1, perGateApproval: project.profile.sluice?.per_gate_approval === true };
   if (!o.confirmed) return { ...base, next, run, approvals, status: 'dry-run', exitCode: 0 };
 
-  const expected = { current: phaseKey(phase.id), historyLength: project.state.history.length };
-  const confirmedBy = confirmer(kernel.host, o.signedBy);
-  const write = await signedUpdate(kernel, project, signer, `advancing phase ${expected.current}`, (state) =>
-    advanceState(state, { from: phase, to: next, at, results: run.results, summary: run.summary, approvals, confirmedBy, justification: o.justification, lockedMetrics: metricsToLock(run.results) }),
-  );
-  await askBeforeAdvance(kernel, { projectRoot: project.root, kind: 'advance', from: expected.current, to: phaseKey(next.id), results: run.results, approvals, ...(o.justification ? { justification: o.justification } : {}) });
+  const expected = { current: fromKey, historyLength: project.state.history.length };
+  const toKey = next ? phaseKey(next.id) : fromKey;
+  await askBeforeAdvance(kernel, { projectRoot: project.root, kind: 'advance', from: fromKey, to: toKey, results: run.results, approvals, ...(o.justification ? { justification: o.justification } : {}) });
   const display = kernel.display(project.paths.state);
+  const input = { from: phase, at, results: run.results, summary: run.summary, approvals, confirmedBy, justification: o.justification, lockedMetrics: metricsToLock(run.results) };
+  const write = await signedUpdate(kernel, project, signer, next ? `advancing phase ${fromKey}` : `signing off phase ${fromKey}`, (state) => (next ? advanceState(state, { ...input, to: next }) : signOffState(state, input)));
   const { after } = await kernel.store.update(
     project.stateFile,
     (state) => {
       assertUnchanged(state, expected, display);
       return write(state);
     },
-    { purpose: `sluice next ${expected.current} → ${phaseKey(next.id)}` },
+    { purpose: `sluice next ${fromKey} → ${next ? toKey : 'signed off'}` },
   );
   const entry = after.history[after.history.length - 1];
-  await kernel.hooks.call('phase:advanced', { projectRoot: project.root, kind: 'advance', from: expected.current, to: phaseKey(next.id), entry });
+  await kernel.hooks.call('phase:advanced', { projectRoot: project.root, kind: 'advance', from: fromKey, to: toKey, entry });
+  if (!next) return { ...base, run, approvals, status: 'signed-off', exitCode: 0, entry };
   return { ...base, next, run, approvals, status: 'advanced', exitCode: 0, entry, artifactDir: project.paths.artifactDirRel(next.slug) };
 }

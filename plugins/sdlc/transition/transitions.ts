@@ -82,6 +82,42 @@ export function advanceState(state: SdlcState, a: AdvanceInput): SdlcState {
   return moveTo(state, a.to, { ...state.phases, [fromKey]: completed, [toKey]: activate(state, a.to, a.at) }, entry);
 }
 
+/**
+ * `sluice next --confirmed` on the terminal phase: it is signed off like any exit (completed, its
+ * gate_results the summary, a history entry with the results, approvals and signer, `signoff: true`)
+ * but nothing follows it, so no phase is active: the project is complete.
+ */
+export function signOffState(state: SdlcState, a: Omit<AdvanceInput, 'to'>): SdlcState {
+  const key = phaseKey(a.from.id);
+  const completed: PhaseRecord = { ...record(state, a.from), status: 'completed', completed_at: a.at, gate_results: { ...a.summary } };
+  const entry: HistoryEntry = {
+    from: key,
+    to: key,
+    at: a.at,
+    gate_results: a.summary,
+    justification: a.justification ?? `Project signed off: all MUST gates passed${a.approvals.length ? `, ${a.approvals.length} manual gate${a.approvals.length > 1 ? 's' : ''} approved` : ''}; confirmed by ${a.confirmedBy}`,
+    results: storable(a.results),
+    approvals: a.approvals,
+    confirmed_by: a.confirmedBy,
+    signoff: true,
+  };
+  return { ...state, phases: { ...state.phases, [key]: completed }, history: [...state.history, entry] };
+}
+
+export interface RefreezeInput {
+  phase: string;
+  at: string;
+  files: Record<string, string | null>;
+  reason: string;
+  confirmedBy: string;
+}
+
+/** `sluice refreeze`: new checksums for frozen files, with who and why; the phase does not move. */
+export function refreezeState(state: SdlcState, r: RefreezeInput): SdlcState {
+  const entry: HistoryEntry = { from: r.phase, to: r.phase, at: r.at, refreeze: true, frozen_files: r.files, justification: r.reason, confirmed_by: r.confirmedBy };
+  return { ...state, history: [...state.history, entry] };
+}
+
 export interface SkipInput {
   from: PhaseDefinition;
   to: PhaseDefinition;

@@ -1,15 +1,25 @@
 import type { Style } from '../../../../core/index.ts';
-import type { GateAudit, GateComparison, Override } from '../model/gate-audit.ts';
+import type { GateAudit, GateComparison } from '../model/gate-audit.ts';
 import { formatTimestamp } from '../model/timestamps.ts';
 import { textTable } from '../text-table.ts';
 
 const pct = (rate: number) => `${Math.round(rate * 100)}%`;
 
-/** The human audit: per-gate rates, the flags, then every human decision that let a transition through. */
+/** Items of one transition together, in first-seen order. */
+function groupBy<T>(items: readonly T[], keyOf: (item: T) => unknown[]): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = JSON.stringify(keyOf(item));
+    groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  return [...groups.values()];
+}
+
+/** The human audit: per-gate rates, the flags, then every human decision that let a transition through, by kind; `signer` labels a name as signed or unverified. */
 export function renderAudit(a: GateAudit, s: Style, signer: (at: string, name: string | null) => string = (_at, name) => `${name ?? 'unknown'} (unverified)`): string {
   const lines = [
     s.bold(`Gate audit: ${a.project}`),
-    `${a.runs} recorded gate run${a.runs === 1 ? '' : 's'}; ${a.transitions.advances} advance${a.transitions.advances === 1 ? '' : 's'}, ${a.transitions.skips} skip${a.transitions.skips === 1 ? '' : 's'}, ${a.transitions.reentries} re-entr${a.transitions.reentries === 1 ? 'y' : 'ies'}`,
+    `${a.runs} recorded gate run${a.runs === 1 ? '' : 's'}; ${a.transitions.advances} advance${a.transitions.advances === 1 ? '' : 's'}, ${a.transitions.skips} skip${a.transitions.skips === 1 ? '' : 's'}, ${a.transitions.reentries} re-entr${a.transitions.reentries === 1 ? 'y' : 'ies'}${a.transitions.signoffs ? `, final phase signed off` : ''}`,
     '',
   ];
   if (a.gates.length === 0) lines.push(s.dim('No gate results recorded yet (run `sluice gate` or `sluice next`).'));
@@ -21,21 +31,29 @@ export function renderAudit(a: GateAudit, s: Style, signer: (at: string, name: s
   lines.push(`Always passing (≥ ${a.thresholds.alwaysPassMinResults} results, never failed or manual; may be too lenient): ${a.alwaysPassing.length ? a.alwaysPassing.join(', ') : '—'}`);
   lines.push(`Failing over ${pct(a.thresholds.failingOver)} of results (may need adjustment): ${a.failingOverHalf.length ? s.red(a.failingOverHalf.join(', ')) : '—'}`);
   const why = (j: string | null) => (j ? JSON.stringify(j) : s.dim('no justification recorded'));
-  // One block per transition: who signed, why, and which results were approved or let through.
-  const groups = new Map<string, Override[]>();
-  for (const o of a.overrides) {
-    const key = JSON.stringify([o.phase, o.at, o.approver, o.justification]);
-    groups.set(key, [...(groups.get(key) ?? []), o]);
+  // One block per transition: who signed, why, and which results were approved.
+  const approvalGroups = groupBy(a.approvals, (o) => [o.phase, o.at, o.signedBy, o.justification]);
+  lines.push('', s.bold(`Approvals (${a.approvals.length})`));
+  if (a.approvals.length === 0) lines.push(s.dim('  (none)'));
+  for (const group of approvalGroups) {
+    const [first] = group;
+    lines.push(`  ${formatTimestamp(first.at)}  phase ${first.phase}, signed by ${signer(first.at, first.signedBy)}; ${why(first.justification)}`);
+    const named = group.filter((o) => o.via !== 'confirmed').map((o) => o.subject);
+    const confirmed = group.filter((o) => o.via === 'confirmed').map((o) => o.subject);
+    if (named.length) lines.push(`    approved: ${named.join(', ')}`);
+    if (confirmed.length) lines.push(`    approved by confirming the listed gates: ${confirmed.join(', ')}`);
   }
+  const overrideGroups = groupBy(a.overrides, (o) => [o.phase, o.at, o.approver, o.justification]);
   lines.push('', s.bold(`Overrides (${a.overrides.length})`));
   if (a.overrides.length === 0) lines.push(s.dim('  (none)'));
-  for (const group of groups.values()) {
+  for (const group of overrideGroups) {
     const [first] = group;
     lines.push(`  ${formatTimestamp(first.at)}  phase ${first.phase}, by ${signer(first.at, first.approver)}; ${why(first.justification)}`);
-    const approved = group.filter((o) => o.kind === 'approval').map((o) => o.subject);
-    if (approved.length) lines.push(`    approved: ${approved.join(', ')}`);
-    for (const o of group.filter((x) => x.kind === 'warning-accepted')) lines.push(`    advanced past failing ${o.gate}: ${o.subject}`);
+    for (const o of group) lines.push(`    advanced past failing ${o.gate}: ${o.subject}`);
   }
+  lines.push('', s.bold(`Re-freezes (${a.refreezes.length})`));
+  if (a.refreezes.length === 0) lines.push(s.dim('  (none)'));
+  for (const r of a.refreezes) lines.push(`  ${formatTimestamp(r.at)}  ${r.files.join(', ')} (phase ${r.phase}), by ${signer(r.at, r.approver)}; ${why(r.justification)}`);
   lines.push('', s.bold(`Skips (${a.skips.length})`));
   if (a.skips.length === 0) lines.push(s.dim('  (none)'));
   for (const k of a.skips) lines.push(`  ${formatTimestamp(k.at)}  skipped ${k.from} → ${k.to}, by ${signer(k.at, k.approver)}; ${why(k.justification)}`);

@@ -30,8 +30,31 @@ export interface GateRun {
   results: StoredGateResult[];
 }
 
+/** One manual gate signed off: with `next --approve ID` or by the confirmation of the run that listed it. */
+export interface ApprovalNote {
+  phase: string;
+  gate: string;
+  /** The approved result id. */
+  subject: string;
+  at: string;
+  signedBy: string;
+  /** approve: named with --approve; confirmed: listed by a confirmed run; null: written by another tool. */
+  via: 'approve' | 'confirmed' | null;
+  justification: string | null;
+}
+
+/** A frozen file accepted again after a deliberate change (`sluice refreeze`). */
+export interface RefreezeNote {
+  phase: string;
+  at: string;
+  files: string[];
+  approver: string | null;
+  justification: string | null;
+}
+
+/** A SHOULD/MAY failure a transition went past: the project moved on despite it. */
 export interface Override {
-  kind: 'approval' | 'warning-accepted';
+  kind: 'warning-accepted';
   phase: string;
   gate: string;
   /** The approved result id, or the failing SHOULD/MAY result's artifact/check. */
@@ -53,11 +76,13 @@ export interface TransitionNote {
 export interface GateAudit {
   project: string;
   runs: number;
-  transitions: { advances: number; skips: number; reentries: number };
+  transitions: { advances: number; skips: number; reentries: number; signoffs: number };
   gates: GateRates[];
   alwaysPassing: string[];
   failingOverHalf: string[];
+  approvals: ApprovalNote[];
   overrides: Override[];
+  refreezes: RefreezeNote[];
   skips: TransitionNote[];
   reentries: TransitionNote[];
   thresholds: { alwaysPassMinResults: number; failingOver: number };
@@ -94,7 +119,8 @@ export function gateRuns(state: SdlcState): GateRun[] {
 /**
  * Pure: gate effectiveness over a project's recorded runs (INFO rows are reports, not verdicts, and
  * are left out), the gates that never fail and the ones that mostly do, and every human decision
- * that let a transition through: manual approvals, accepted SHOULD/MAY failures, skips, re-entries.
+ * that let a transition through, each kind apart: manual approvals, accepted SHOULD/MAY failures
+ * (overrides), skips, re-entries, and re-freezes of frozen files.
  */
 export function auditGates(state: SdlcState): GateAudit {
   const runs = gateRuns(state);
@@ -116,17 +142,22 @@ export function auditGates(state: SdlcState): GateAudit {
     .map((g) => ({ ...g, passRate: round(g.passed / g.results), failRate: round(g.failed / g.results), manualRate: round(g.manual / g.results) }))
     .sort((a, b) => compareText(a.gate, b.gate));
 
+  const approvals: ApprovalNote[] = [];
   const overrides: Override[] = [];
+  const refreezes: RefreezeNote[] = [];
   const skips: TransitionNote[] = [];
   const reentries: TransitionNote[] = [];
   let advances = 0;
+  let signoffs = 0;
   for (const h of state.history) {
     const note: TransitionNote = { from: phaseKey(h.from), to: phaseKey(h.to), at: h.at, justification: text(h.justification), approver: approverOf(h) };
-    if (h.reentry) reentries.push(note);
+    if (h.refreeze) refreezes.push({ phase: note.from, at: h.at, files: Object.keys(h.frozen_files ?? {}), approver: note.approver, justification: note.justification });
+    else if (h.reentry) reentries.push(note);
     else if (h.skipped) skips.push(note);
     else {
-      advances++;
-      for (const a of h.approvals ?? []) overrides.push({ kind: 'approval', phase: note.from, gate: gateOfResult(h.results, a.gate), subject: a.gate, at: a.at, approver: a.signed_by, justification: note.justification });
+      if (h.signoff) signoffs++;
+      else advances++;
+      for (const a of h.approvals ?? []) approvals.push({ phase: note.from, gate: gateOfResult(h.results, a.gate), subject: a.gate, at: a.at, signedBy: a.signed_by, via: a.via ?? null, justification: note.justification });
       for (const r of h.results ?? []) {
         if (r.passed !== false || r.severity === 'MUST' || r.severity === 'INFO') continue;
         overrides.push({ kind: 'warning-accepted', phase: note.from, gate: r.gate, subject: r.artifact ?? r.check ?? r.message, at: h.at, approver: note.approver, justification: note.justification });
@@ -136,11 +167,13 @@ export function auditGates(state: SdlcState): GateAudit {
   return {
     project: state.project_name,
     runs: runs.length,
-    transitions: { advances, skips: skips.length, reentries: reentries.length },
+    transitions: { advances, skips: skips.length, reentries: reentries.length, signoffs },
     gates,
     alwaysPassing: gates.filter((g) => g.failed === 0 && g.manual === 0 && g.results >= ALWAYS_PASS_MIN_RESULTS).map((g) => g.gate),
     failingOverHalf: gates.filter((g) => g.failRate > FAILING_OVER).map((g) => g.gate),
+    approvals,
     overrides,
+    refreezes,
     skips,
     reentries,
     thresholds: { alwaysPassMinResults: ALWAYS_PASS_MIN_RESULTS, failingOver: FAILING_OVER },

@@ -6,6 +6,10 @@ export interface TransitionLike {
   at: string;
   reentry?: boolean;
   skipped?: boolean;
+  /** A re-freeze of frozen files: no move. */
+  refreeze?: boolean;
+  /** The terminal phase signed off: nothing is active after it. */
+  signoff?: boolean;
 }
 
 /** One stretch of time a phase was active; `open` while it still is. */
@@ -30,8 +34,16 @@ export function phaseIntervals(createdAt: string, firstPhase: string, history: r
   let current = firstPhase;
   let since = timestampMs(createdAt);
   let startedBy: ActiveInterval['startedBy'] = 'start';
+  let finished = false;
   for (const entry of history) {
+    if (entry.refreeze) continue;
     const at = timestampMs(entry.at);
+    if (entry.signoff) {
+      push(String(entry.from), { start: since, end: at, open: false, endedBy: 'advance', startedBy });
+      finished = true;
+      continue;
+    }
+    finished = false;
     const kind = entry.reentry ? 'reentry' : entry.skipped ? 'skip' : 'advance';
     push(String(entry.from), { start: since, end: at, open: false, endedBy: kind, startedBy });
     // A history written by hand may not chain (from ≠ the phase we think is active); follow the entry.
@@ -39,6 +51,6 @@ export function phaseIntervals(createdAt: string, firstPhase: string, history: r
     since = at;
     startedBy = kind;
   }
-  push(current, { start: since, end: Math.max(since, timestampMs(now)), open: true, startedBy });
+  if (!finished) push(current, { start: since, end: Math.max(since, timestampMs(now)), open: true, startedBy });
   return out;
 }

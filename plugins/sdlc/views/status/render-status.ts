@@ -9,7 +9,7 @@ const statusColour = (s: Style, status: string, text: string) =>
 
 /** `0 → 1 advance (6 passed, 0 failed, 1 manual) by alice: "All gates passed"` */
 export function describeTransition(h: HistoryLine): string {
-  const kind = h.kind === 'reentry' ? 're-entry' : h.kind;
+  const kind = h.kind === 'reentry' ? 're-entry' : h.kind === 'signoff' ? 'signed off, project complete' : h.kind === 'refreeze' ? 're-freeze of frozen files' : h.kind;
   const gates = h.gateSummary ? ` (${h.gateSummary.passed} passed, ${h.gateSummary.failed} failed, ${h.gateSummary.manual} manual)` : '';
   const by = h.approver || h.signedBy ? ` by ${personLabel(h.approver, h.signedBy)}` : '';
   const why = h.justification ? `: ${JSON.stringify(h.justification)}` : '';
@@ -20,7 +20,7 @@ export function describeTransition(h: HistoryLine): string {
 export function renderStatus(v: StatusView, s: Style): string {
   const lines = [
     `${s.bold(v.project)} ${s.dim(`(profile ${v.profile}, type ${v.projectType ?? '—'}, started ${formatTimestamp(v.createdAt)})`)}`,
-    `Current phase: ${s.bold(v.currentPhase.display)} [${v.currentPhase.id}] ${statusColour(s, v.currentPhase.status, v.currentPhase.status)}${v.currentPhase.terminal ? ' (final phase)' : ''}`,
+    `Current phase: ${s.bold(v.currentPhase.display)} [${v.currentPhase.id}] ${statusColour(s, v.currentPhase.status, v.currentPhase.status)}${v.currentPhase.terminal ? (v.currentPhase.status === 'completed' ? ' (final phase) — project complete' : ' (final phase)') : ''}`,
     `Progress: ${v.progress.done}/${v.progress.total} phases done (${v.progress.completed} completed, ${v.progress.skipped} skipped), ${v.progress.percent}%`,
     '',
   ];
