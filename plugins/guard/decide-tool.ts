@@ -54,6 +54,7 @@ export async function decideTool(payload: PreToolUsePayload, env: GuardEnv): Pro
     // Working inside the records' folders, every relative path may be one of them.
     const inside = pathsOf('.', cwd).some((p) => /\/(\.sdlc|\.sluice|\.prizmkit|\.claude)(\/|$)/.test(p) || protectedRead(p, env.places) !== undefined);
     if (!inside && !needsParsing(command, env.projectDir)) return allow;
+    // This module and the parser (about 200 kB) load only for commands the prefilter could not clear.
     const { judgeShell } = await import('./shell-guard.ts');
     return judgeShell(command, { cwd, projectDir: env.projectDir, places: env.places });
   }
