@@ -21,7 +21,9 @@ export interface GuardEnv {
 /** The project (CLAUDE_PROJECT_DIR, else the payload's cwd) and sluice's user config folder. */
 export function guardEnv(payload: PreToolUsePayload, env: Record<string, string | undefined>, cwd: string): GuardEnv {
   const projectDir = absolutePath(env.CLAUDE_PROJECT_DIR || payload.cwd || cwd, cwd);
-  const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  // As the trust store finds it: a relative XDG_CONFIG_HOME is invalid and ignored (XDG spec).
+  const xdg = env.XDG_CONFIG_HOME;
+  const configHome = xdg && xdg.startsWith('/') ? xdg : join(env.HOME || homedir(), '.config');
   return { projectDir, places: { userConfigDir: absolutePath(join(configHome, 'sluice'), '/') } };
 }
 
@@ -54,6 +56,7 @@ export async function decideTool(payload: PreToolUsePayload, env: GuardEnv): Pro
     // Working inside the records' folders, every relative path may be one of them.
     const inside = pathsOf('.', cwd).some((p) => /\/(\.sdlc|\.sluice|\.prizmkit|\.claude)(\/|$)/.test(p) || protectedRead(p, env.places) !== undefined);
     if (!inside && !needsParsing(command, env.projectDir)) return allow;
+    // This module and the parser (about 200 kB) load only for commands the prefilter could not clear.
     const { judgeShell } = await import('./shell-guard.ts');
     return judgeShell(command, { cwd, projectDir: env.projectDir, places: env.places });
   }

@@ -14,14 +14,17 @@ import { unwrapCommand } from './unwrap-command.ts';
  */
 const MAX_DEPTH = 8;
 
+type Parse = (source: string, options?: { mode?: 'bash' | 'posix' }) => ShellNode;
+
 interface Walk {
+  parse: Parse;
   rawText: string;
   depth: number;
   decision: Decision;
 }
 
 export function judgeShell(command: string, scope: ShellScope): Decision {
-  const walk: Walk = { rawText: command, depth: 0, decision: allow };
+  const walk: Walk = { parse, rawText: command, depth: 0, decision: allow };
   judgeText(command, scope, walk);
   return walk.decision;
 }
@@ -29,7 +32,7 @@ export function judgeShell(command: string, scope: ShellScope): Decision {
 function judgeText(text: string, scope: ShellScope, walk: Walk): void {
   let ast: ShellNode;
   try {
-    ast = parse(text, { mode: 'bash' });
+    ast = walk.parse(text, { mode: 'bash' });
   } catch {
     add(walk, { verdict: 'ask', reason: 'the command uses shell syntax sluice\'s guard cannot read, so it cannot tell what it writes' });
     return;
@@ -105,14 +108,19 @@ function substitutions(words: ShellWord[], scope: ShellScope, walk: Walk): void 
 
 /** A nested tree's verdict, walked in a copy so its `cd` does not leak out. */
 function nestedDecision(ast: ShellNode, scope: ShellScope, walk: Walk): Decision {
-  const inner: Walk = { rawText: walk.rawText, depth: walk.depth + 1, decision: allow };
+  const inner: Walk = { ...walk, depth: walk.depth + 1, decision: allow };
   node(ast, scope, inner);
   return inner.decision;
 }
 
+/** Variables that hand sluice a person's trust, grant or key: an agent setting one vouches for itself. */
+const PERSON_ONLY_VARIABLE = /^(SLUICE_TRUSTED_HASH|SLUICE_COMMIT_GRANT|SLUICE_SIGNING_KEY)\+?=/;
+
 function simpleCommand(n: ShellNode, scope: ShellScope, walk: Walk): ShellScope {
   const parts = commandParts(n);
   substitutions([...parts.assignments, ...parts.words, ...parts.redirects.map((r) => r.file)], scope, walk);
+  const vouching = [...parts.assignments, ...parts.words].find((w) => PERSON_ONLY_VARIABLE.test(w.text));
+  if (vouching) add(walk, { verdict: 'deny', reason: `${vouching.text.split('=')[0]} carries a person's trust, grant or signing key: only the person sets it` });
   for (const r of parts.redirects) if (writesFile(r)) add(walk, checkWrite(r.file, scope, 'the redirection target'));
   if (parts.words.length === 0) return scope;
   const cmd = unwrapCommand(parts.words);
@@ -130,7 +138,7 @@ function simpleCommand(n: ShellNode, scope: ShellScope, walk: Walk): ShellScope 
     rawText: walk.rawText,
     nested: (text, s) => {
       if (walk.depth >= MAX_DEPTH) return { verdict: 'ask', reason: 'the command nests shells too deeply for sluice\'s guard' };
-      const inner: Walk = { rawText: walk.rawText, depth: walk.depth + 1, decision: allow };
+      const inner: Walk = { ...walk, depth: walk.depth + 1, decision: allow };
       judgeText(text, s, inner);
       return inner.decision;
     },

@@ -23,9 +23,9 @@ let base: string;
 let project: string;
 let config: string;
 
-function runGuard(input: string, cwd: string): Promise<GuardRun> {
+function runGuard(input: string, cwd: string, bin = cliBundle()): Promise<GuardRun> {
   return new Promise((resolve, reject) => {
-    const child = spawnReaped(process.execPath, [cliBundle(), 'guard'], { cwd, env: { ...process.env, CLAUDE_PROJECT_DIR: project, XDG_CONFIG_HOME: config }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawnReaped(process.execPath, [bin, 'guard'], { cwd, env: { ...process.env, CLAUDE_PROJECT_DIR: project, XDG_CONFIG_HOME: config }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d) => (stdout += d));
@@ -78,6 +78,13 @@ describe('sluice guard answers recorded PreToolUse payloads (built CLI)', () => 
 
   it('answers ask, not silence, when the payload is not JSON', async () => {
     assert.equal(verdictOf(await runGuard('{not json', project)).verdict, 'ask');
+  });
+
+  it('the installed command (bin/sluice.mjs) answers the same through its shortcut', async () => {
+    const payload = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', cwd: project, tool_input: { command: 'cd .sdlc && sed -i s/1/9/ state.yaml' } });
+    const got = verdictOf(await runGuard(payload, project, join(repoRoot, 'bin/sluice.mjs')));
+    assert.equal(got.verdict, 'deny');
+    assert.match(got.reason!, /state\.yaml is an SDLC record/);
   });
 
   it('says nothing for other hook events', async () => {
