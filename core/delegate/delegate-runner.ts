@@ -2,6 +2,7 @@ import { dirname, join, relative } from 'pathe';
 import { SluiceError } from '../errors/sluice-error.ts';
 import type { FileWriter } from '../host/host.ts';
 import { isInside, realPathInside } from '../paths/inside.ts';
+import { credentialFreeHost } from './credential-free-host.ts';
 import { createSecretRedactor, createStreamRedactor, type SecretRedactor } from '../secrets/redact-secrets.ts';
 import type { DelegateFinishEvent } from '../hooks/core-hooks.ts';
 import type { Kernel } from '../kernel/kernel-types.ts';
@@ -54,6 +55,7 @@ export function createDelegateJob(kernel: Kernel) {
     const settings: DelegateSettings = kernel.config.delegates?.[backend] ?? {};
     await ensureAvailable(backend, def, settings);
     const { host, hooks } = kernel;
+    const backendHost = credentialFreeHost(host);
     // A missing working directory is the caller's mistake; spawning would only report a vague ENOENT.
     if ((await host.stat(request.cwd))?.kind !== 'dir') {
       throw new SluiceError('FILE_NOT_FOUND', { file: kernel.display(request.cwd), message: 'the delegate working directory does not exist' });
@@ -99,7 +101,7 @@ export function createDelegateJob(kernel: Kernel) {
         // One streaming decoder per stream, so a character split across two chunks arrives whole.
         const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
         attempt = await runAttempt(def, request, {
-          host,
+          host: backendHost,
           settings,
           signal: job.signal,
           transcript,

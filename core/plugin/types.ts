@@ -91,6 +91,8 @@ export interface CommandIO {
   /** Asks on the terminal; throws USAGE when not interactive, so scripts never hang on a question. */
   choose(question: string, choices: string[], defaultChoice?: string): Promise<string>;
   confirm(question: string): Promise<boolean>;
+  /** Free text typed at the terminal (trimmed); throws USAGE when not interactive. */
+  ask?(question: string): Promise<string>;
 }
 
 export interface CommandContext {

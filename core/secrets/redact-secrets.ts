@@ -1,3 +1,4 @@
+import { isSluiceCredential } from './sluice-credentials.ts';
 /**
  * Keeps secrets out of transcripts, state files and --json output: values of environment variables
  * whose names mark a secret (`*_TOKEN`, `*_KEY`, `*SECRET*`, `*PASSWORD*`, `NPM_AUTHTOKEN`, ...)
@@ -63,7 +64,7 @@ function outputForms(value: string): string[] {
 
 export function createSecretRedactor(env: Record<string, string | undefined>): SecretRedactor {
   const values = Object.entries(env)
-    .filter(([name, value]) => value !== undefined && value.length >= MIN_SECRET_LENGTH && isSecretName(name))
+    .filter(([name, value]) => value !== undefined && value.length >= MIN_SECRET_LENGTH && (isSecretName(name) || isSluiceCredential(name)))
     .flatMap(([name, value]) => outputForms(value!).map((form) => [name, form] as const))
     // Longest first, so a secret that contains another is replaced whole.
     .sort((a, b) => b[1].length - a[1].length);

@@ -1,5 +1,5 @@
 import { SluiceError } from '../errors/sluice-error.ts';
-import { HostNotFoundError, type HeldFile, type Host } from '../host/host.ts';
+import { HostNotFoundError, HostNotRegularError, HostTooLargeError, type HeldFile, type Host } from '../host/host.ts';
 
 /**
  * Exclusive file locks with stale-lock detection, built on the Host's create-exclusive primitive.
@@ -94,9 +94,23 @@ interface Holder {
   ageMs: number;
 }
 
+/**
+ * The lock file's text; a file sluice cannot have written (over the size cap, a FIFO) reads as one
+ * fixed text, so it counts as an owner nobody can read and goes stale like a half-written lock.
+ */
+async function readLockText(host: Host, lockPath: string): Promise<string> {
+  try {
+    return await host.readText(lockPath, { maxBytes: MAX_LOCK_BYTES });
+  } catch (error) {
+    if (error instanceof HostTooLargeError || error instanceof HostNotRegularError) return NOT_A_LOCK;
+    throw error;
+  }
+}
+const NOT_A_LOCK = '\0not a lock file sluice wrote';
+
 async function readHolder(host: Host, lockPath: string): Promise<Holder | 'gone'> {
   try {
-    const [text, info] = await Promise.all([host.readText(lockPath, { maxBytes: MAX_LOCK_BYTES }), host.stat(lockPath)]);
+    const [text, info] = await Promise.all([readLockText(host, lockPath), host.stat(lockPath)]);
     if (info === null) return 'gone';
     const ageMs = host.now().getTime() - info.mtimeMs;
     try {
@@ -138,7 +152,7 @@ async function takeOver(host: Host, lockPath: string, staleText: string, mine: s
     return;
   }
   try {
-    const current = await host.readText(lockPath, { maxBytes: MAX_LOCK_BYTES }).catch(() => undefined);
+    const current = await readLockText(host, lockPath).catch(() => undefined);
     if (current === staleText) await host.remove(lockPath);
   } finally {
     await host.remove(stealPath).catch(() => {});

@@ -2,6 +2,7 @@ import { isAbsolute, join } from 'pathe';
 import type { SluiceConfig } from '../config/config-schema.ts';
 import type { DelegateSettings } from '../delegate/contract.ts';
 import type { Host } from '../host/host.ts';
+import { isSecretName } from '../secrets/redact-secrets.ts';
 import { canonicalJson, sha256, type TrustSubject } from './trust-subject.ts';
 
 /**
@@ -23,7 +24,9 @@ export async function delegateSubject(file: string, backend: string, settings: D
   const line = [code.command, ...((code.args as string[] | undefined) ?? [])].filter((x) => typeof x === 'string').join(' ');
   // Everything else that changes the run is shown in full (env can name a PATH or NODE_OPTIONS): a person reviews it all.
   const extra = Object.entries(code).filter(([k]) => k !== 'command' && k !== 'args');
-  const rest = extra.map(([k, v]) => `${k}: ${canonicalJson(v)}`).join(', ');
+  // Secret-named env values are hashed but never shown or stored in the trust record.
+  const masked = (k: string, v: unknown) => (k === 'env' && v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([name, value]) => [name, isSecretName(name) ? '[REDACTED]' : value])) : v);
+  const rest = extra.map(([k, v]) => `${k}: ${canonicalJson(masked(k, v))}`).join(', ');
   return { file, what: `delegates.${backend}`, shows: `${line || `${backend} (installed)`}${rest ? ` (${rest})` : ''}`, hash: await sha256(canonicalJson(code)) };
 }
 

@@ -1,5 +1,5 @@
 import type { DelegateRequest, DelegateSettings } from '../../core/index.ts';
-import { extraArgs, modelOf } from '../cli-process/cli-settings.ts';
+import { extraArgs, modelOf } from '../cli-process/index.ts';
 
 /** Flags that let agy edit files or change its permission mode: never in analysis runs. */
 export const AGY_WRITE_FLAGS = ['--dangerously-skip-permissions', '--yolo', '--mode'] as const;

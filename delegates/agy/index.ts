@@ -1,5 +1,4 @@
-import { AgySettingsSchema } from '../cli-process/cli-settings-schema.ts';
-import { cliDelegatePlugin } from '../cli-process/define-cli-delegate.ts';
+import { AgySettingsSchema, cliDelegatePlugin } from '../cli-process/index.ts';
 
 /** The `agy` backend: Google Antigravity CLI in print mode with JSON output. */
 export const agyDelegatePlugin = cliDelegatePlugin({

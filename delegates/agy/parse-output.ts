@@ -1,7 +1,5 @@
 import type { DelegateAttempt } from '../../core/index.ts';
-import { boundText } from '../cli-process/bounded-capture.ts';
-import { exitFailureMessage, firstLine, lastLine, type CliProcessOutcome } from '../cli-process/run-cli-process.ts';
-import { isTransientFailure } from '../cli-process/transient-failure.ts';
+import { boundText, exitFailureMessage, firstLine, isTransientFailure, lastLine, type CliProcessOutcome } from '../cli-process/index.ts';
 
 /** The envelope of `agy --output-format json` (agy 1.1.x). */
 export interface AgyEnvelope {

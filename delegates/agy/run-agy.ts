@@ -2,8 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DelegateAttempt, DelegateRequest, DelegateRunContext, Kernel } from '../../core/index.ts';
-import { meaningfulLine } from '../cli-process/failure-message.ts';
-import { processFailure, runCliProcess, type CliProcessOutcome } from '../cli-process/run-cli-process.ts';
+import { meaningfulLine, processFailure, runCliProcess, type CliProcessOutcome } from '../cli-process/index.ts';
 import { agyArgs, agyPromptVia, agyStdinPrompt } from './args.ts';
 import { judgeAgy, parseAgyJson } from './parse-output.ts';
 

@@ -1,5 +1,5 @@
 import type { DelegateRequest, DelegateSettings } from '../../core/index.ts';
-import { extraArgs, modelOf } from '../cli-process/cli-settings.ts';
+import { extraArgs, modelOf } from '../cli-process/index.ts';
 
 /** Flags that let Claude Code edit files or run anything unasked: never in analysis runs. */
 export const CLAUDE_WRITE_FLAGS = ['--dangerously-skip-permissions', '--permission-mode', '--allowedTools', '--allowed-tools'] as const;

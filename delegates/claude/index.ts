@@ -1,5 +1,4 @@
-import { ClaudeSettingsSchema } from '../cli-process/cli-settings-schema.ts';
-import { cliDelegatePlugin } from '../cli-process/define-cli-delegate.ts';
+import { ClaudeSettingsSchema, cliDelegatePlugin } from '../cli-process/index.ts';
 
 /** The `claude` backend: Claude Code in print mode, prompt on stdin. */
 export const claudeDelegatePlugin = cliDelegatePlugin({

@@ -1,8 +1,5 @@
 import type { DelegateAttempt } from '../../core/index.ts';
-import { boundText } from '../cli-process/bounded-capture.ts';
-import { exitFailureMessage, lastLine, type CliProcessOutcome } from '../cli-process/run-cli-process.ts';
-import { meaningfulLine } from '../cli-process/failure-message.ts';
-import { isTransientFailure } from '../cli-process/transient-failure.ts';
+import { boundText, exitFailureMessage, isTransientFailure, lastLine, meaningfulLine, type CliProcessOutcome } from '../cli-process/index.ts';
 
 /** The final `result` message of `claude -p --output-format json|stream-json`. */
 export interface ClaudeResultMessage {

@@ -1,5 +1,5 @@
 import type { DelegateRequest, DelegateSettings } from '../../core/index.ts';
-import { extraArgs, modelOf } from '../cli-process/cli-settings.ts';
+import { extraArgs, modelOf } from '../cli-process/index.ts';
 
 /** Flags that widen codex's sandbox or drop approvals: never in analysis runs. */
 export const CODEX_WRITE_FLAGS = ['--sandbox', '-s', '--full-auto', '--dangerously-bypass-approvals-and-sandbox', '--yolo', '--add-dir'] as const;

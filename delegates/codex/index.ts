@@ -1,5 +1,4 @@
-import { CodexSettingsSchema } from '../cli-process/cli-settings-schema.ts';
-import { cliDelegatePlugin } from '../cli-process/define-cli-delegate.ts';
+import { CodexSettingsSchema, cliDelegatePlugin } from '../cli-process/index.ts';
 
 /** The `codex` backend: `codex exec - --json`, prompt on stdin, sandboxed by mode. */
 export const codexDelegatePlugin = cliDelegatePlugin({

@@ -1,7 +1,5 @@
 import type { DelegateAttempt } from '../../core/index.ts';
-import { boundText } from '../cli-process/bounded-capture.ts';
-import { exitFailureMessage, lastLine, type CliProcessOutcome } from '../cli-process/run-cli-process.ts';
-import { isTransientFailure } from '../cli-process/transient-failure.ts';
+import { boundText, exitFailureMessage, isTransientFailure, lastLine, type CliProcessOutcome } from '../cli-process/index.ts';
 
 /** What the JSONL event stream of `codex exec --json` adds up to; only bounded pieces are kept. */
 export interface CodexRunState {

@@ -1,5 +1,5 @@
 import type { DelegateAttempt, DelegateRequest, DelegateRunContext } from '../../core/index.ts';
-import { processFailure, runCliProcess } from '../cli-process/run-cli-process.ts';
+import { processFailure, runCliProcess } from '../cli-process/index.ts';
 import { codexArgs } from './args.ts';
 import { judgeCodex, newCodexRunState, readCodexEvent } from './parse-output.ts';
 

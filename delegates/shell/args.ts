@@ -1,5 +1,5 @@
 import type { DelegateRequest, DelegateSettings } from '../../core/index.ts';
-import { extraArgs, modelOf } from '../cli-process/cli-settings.ts';
+import { extraArgs, modelOf } from '../cli-process/index.ts';
 
 /** argv for a configured command: `args`, then `writeArgs` or `analysisArgs` for the run's mode. */
 export function shellArgs(request: DelegateRequest, settings: DelegateSettings): string[] {

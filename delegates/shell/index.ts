@@ -1,5 +1,4 @@
-import { ShellSettingsSchema } from '../cli-process/cli-settings-schema.ts';
-import { cliDelegatePlugin } from '../cli-process/define-cli-delegate.ts';
+import { ShellSettingsSchema, cliDelegatePlugin } from '../cli-process/index.ts';
 
 /** The `shell` backend: a configured command with the prompt on stdin (org tools, local models). */
 export const shellDelegatePlugin = cliDelegatePlugin({

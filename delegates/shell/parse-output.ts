@@ -1,7 +1,5 @@
 import type { DelegateAttempt } from '../../core/index.ts';
-import { boundText } from '../cli-process/bounded-capture.ts';
-import { exitFailureMessage, type CliProcessOutcome } from '../cli-process/run-cli-process.ts';
-import { isTransientFailure } from '../cli-process/transient-failure.ts';
+import { boundText, exitFailureMessage, isTransientFailure, type CliProcessOutcome } from '../cli-process/index.ts';
 
 export type ShellOutput = 'text' | 'json';
 

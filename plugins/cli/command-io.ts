@@ -50,6 +50,7 @@ export function createCommandIO(o: CommandIOOptions): CommandIO {
         process.stderr.write(`Please answer 1-${choices.length}.\n`);
       }
     },
+    ask,
     async confirm(question) {
       const answer = await ask(`${question} [y/N] `);
       return /^y(es)?$/i.test(answer);

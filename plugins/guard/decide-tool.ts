@@ -21,7 +21,9 @@ export interface GuardEnv {
 /** The project (CLAUDE_PROJECT_DIR, else the payload's cwd) and sluice's user config folder. */
 export function guardEnv(payload: PreToolUsePayload, env: Record<string, string | undefined>, cwd: string): GuardEnv {
   const projectDir = absolutePath(env.CLAUDE_PROJECT_DIR || payload.cwd || cwd, cwd);
-  const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  // As the trust store finds it: a relative XDG_CONFIG_HOME is invalid and ignored (XDG spec).
+  const xdg = env.XDG_CONFIG_HOME;
+  const configHome = xdg && xdg.startsWith('/') ? xdg : join(env.HOME || homedir(), '.config');
   return { projectDir, places: { userConfigDir: absolutePath(join(configHome, 'sluice'), '/') } };
 }
 

@@ -113,9 +113,14 @@ function nestedDecision(ast: ShellNode, scope: ShellScope, walk: Walk): Decision
   return inner.decision;
 }
 
+/** Variables that hand sluice a person's trust, grant or key: an agent setting one vouches for itself. */
+const PERSON_ONLY_VARIABLE = /^(SLUICE_TRUSTED_HASH|SLUICE_COMMIT_GRANT|SLUICE_SIGNING_KEY)\+?=/;
+
 function simpleCommand(n: ShellNode, scope: ShellScope, walk: Walk): ShellScope {
   const parts = commandParts(n);
   substitutions([...parts.assignments, ...parts.words, ...parts.redirects.map((r) => r.file)], scope, walk);
+  const vouching = [...parts.assignments, ...parts.words].find((w) => PERSON_ONLY_VARIABLE.test(w.text));
+  if (vouching) add(walk, { verdict: 'deny', reason: `${vouching.text.split('=')[0]} carries a person's trust, grant or signing key: only the person sets it` });
   for (const r of parts.redirects) if (writesFile(r)) add(walk, checkWrite(r.file, scope, 'the redirection target'));
   if (parts.words.length === 0) return scope;
   const cmd = unwrapCommand(parts.words);

@@ -2,4 +2,4 @@ export { createNodeHost } from './node-host.ts';
 export { writeFileAtomic, writeFileExclusive } from './atomic-write.ts';
 export { spawnProcess } from './spawn-process.ts';
 export { sluiceRoot, sluiceAsset } from './sluice-assets.ts';
-export { readBounded, readBoundedSync } from './read-bounded.ts';
+export { OPEN_READ_FLAGS, readBounded, readBoundedSync, requireRegular } from './read-bounded.ts';

@@ -1,5 +1,4 @@
 import { join, relative } from 'pathe';
-import { parseDocument } from 'yaml';
 import type { Kernel } from '../../core/index.ts';
 import { sluiceAsset } from '../host-node/index.ts';
 import { createLifecycleContext } from './lifecycle-context.ts';
@@ -27,9 +26,8 @@ export interface LifecycleDemoSummary {
 
 /**
  * The lifecycle part of `sluice demo`: makes `projectDir` a git repository (if it is not one), commits
- * a sluice.config.yaml whose `lifecycle.commitAuthorization` grants headless commits to the demo, starts
- * three requirements and runs them through every stage in parallel with the `script` backend and the
- * bundled demo script. `slugify` goes through a NEEDS_FIXES review, `csv-export` through a
+ * its ignore file, starts three requirements and runs them through every stage in parallel with the `script` backend and the
+ * bundled demo script; sluice, as the embedding host, authorizes the demo's three commits. `slugify` goes through a NEEDS_FIXES review, `csv-export` through a
  * test-infrastructure repair that skips the review; all three end COMMITTED.
  */
 export async function runLifecycleDemo(kernel: Kernel, projectDir: string = kernel.projectRoot, o: { say?(line: string): void; signal?: AbortSignal } = {}): Promise<LifecycleDemoSummary> {
@@ -41,7 +39,10 @@ export async function runLifecycleDemo(kernel: Kernel, projectDir: string = kern
   const lc = createLifecycleContext(kernel, projectDir);
   for (const r of DEMO_REQUIREMENTS) await startRequirement(lc, r.slug, { goal: r.goal });
   say(`lifecycle: ${DEMO_REQUIREMENTS.length} requirements in ${projectDir}`);
-  const summary = await runLifecycle(lc, { slugs: DEMO_REQUIREMENTS.map((r) => r.slug), backend: 'script', extra: { script: DEMO_SCRIPT }, signal: o.signal });
+  const slugs = DEMO_REQUIREMENTS.map((r) => r.slug);
+  // sluice itself is the trusted host here: it grants the demo's own requirements, nothing in the project does.
+  const hostGrant = { mode: 'sluice-demo', owner: 'sluice demo', local_commit_authorized: true as const, requirements: slugs };
+  const summary = await runLifecycle(lc, { slugs, backend: 'script', extra: { script: DEMO_SCRIPT }, signal: o.signal, authorize: { hostGrant } });
   const commits: LifecycleDemoSummary['commits'] = [];
   for (const r of summary.requirements) {
     if (!r.commit) continue;
@@ -65,7 +66,7 @@ export async function runLifecycleDemo(kernel: Kernel, projectDir: string = kern
   };
 }
 
-/** git init (when needed), a local identity, an ignore file and the committed authorization grant. */
+/** git init (when needed), a local identity and a committed ignore file. */
 async function prepareRepository(kernel: Kernel, dir: string): Promise<void> {
   const { host } = kernel;
   if ((await runGit(host, dir, ['rev-parse', '--show-toplevel'])).stdout.trim() !== dir) await git(host, dir, ['init', '-q']);
@@ -76,11 +77,6 @@ async function prepareRepository(kernel: Kernel, dir: string): Promise<void> {
   const ignored = (await host.stat(ignore)) ? await host.readText(ignore) : '';
   const missing = ['.sluice/', '.prizmkit/state/'].filter((l) => !ignored.split('\n').includes(l));
   if (missing.length) await host.writeAtomic(ignore, `${ignored}${ignored && !ignored.endsWith('\n') ? '\n' : ''}${missing.join('\n')}\n`);
-  // The grant lives in a committed config file: an agent cannot grant itself one by editing it.
-  const configPath = join(dir, 'sluice.config.yaml');
-  const doc = parseDocument((await host.stat(configPath)) ? await host.readText(configPath) : '');
-  doc.setIn(['lifecycle', 'commitAuthorization'], { mode: 'sluice-demo', owner: 'sluice demo', local_commit_authorized: true, requirements: DEMO_REQUIREMENTS.map((r) => r.slug) });
-  await host.writeAtomic(configPath, doc.toString());
-  await git(host, dir, ['add', '--', '.gitignore', 'sluice.config.yaml']);
-  await git(host, dir, ['commit', '-q', '-m', 'chore: sluice demo project with a headless commit grant', '--', '.gitignore', 'sluice.config.yaml']);
+  await git(host, dir, ['add', '--', '.gitignore']);
+  await git(host, dir, ['commit', '-q', '--allow-empty', '-m', 'chore: sluice demo project', '--', '.gitignore']);
 }

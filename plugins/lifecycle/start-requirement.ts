@@ -2,7 +2,8 @@ import { dirname, join } from 'pathe';
 import { realPathInside, SluiceError } from '../../core/index.ts';
 import type { LifecycleContext } from './lifecycle-context.ts';
 import { SPEC } from './readers/plan-tasks-reader.ts';
-import { applyTransition, emitTransition } from './record-stage.ts';
+import { loadRequirement, writeJournaled } from './journal/journaled-state.ts';
+import { applyTransition, emitTransition, readWorkflowState } from './record-stage.ts';
 import { ARTIFACT_KINDS, artifactDirFor, checkSlug, type ArtifactKind } from './slug.ts';
 import { newWorkflowState } from './state/new-workflow-state.ts';
 import { workflowStateFile } from './state/workflow-state-file.ts';
@@ -31,33 +32,37 @@ export async function startRequirement(lc: LifecycleContext, slug: string, o: St
   checkSlug(slug);
   const file = workflowStateFile(lc.root, slug);
   const orchestrator = o.orchestrator ?? null;
-  if (await lc.kernel.store.exists(file.path)) {
-    const existing = await lc.kernel.store.read(file);
+  const existing = await loadRequirement(lc, slug);
+  if (existing) {
+    // A journal without its state file is recover's to rebuild, never a fresh start (that would reset its counters).
+    const state = await readWorkflowState(lc, slug);
     // PrizmKit v4: the state's identity is its artifact folder's name; a state of another folder is a collision, never reused.
-    if (existing.artifact_dir.split('/').pop() !== slug) {
-      throw new SluiceError('INVARIANT_VIOLATED', { file: lc.kernel.display(file.path), field: 'artifact_dir', message: `this state belongs to ${existing.artifact_dir}, not to ${slug}; resolve the collision explicitly` });
+    if (state.artifact_dir.split('/').pop() !== slug) {
+      throw new SluiceError('INVARIANT_VIOLATED', { file: lc.kernel.display(file.path), field: 'artifact_dir', message: `this state belongs to ${state.artifact_dir}, not to ${slug}; resolve the collision explicitly` });
     }
-    if (o.kind && existing.artifact_dir !== artifactDirFor(o.kind, slug)) {
-      throw new SluiceError('INVARIANT_VIOLATED', { file: lc.kernel.display(file.path), field: 'artifact_dir', message: `artifact_dir is fixed at ${existing.artifact_dir}` });
+    if (o.kind && state.artifact_dir !== artifactDirFor(o.kind, slug)) {
+      throw new SluiceError('INVARIANT_VIOLATED', { file: lc.kernel.display(file.path), field: 'artifact_dir', message: `artifact_dir is fixed at ${state.artifact_dir}` });
     }
-    const state = orchestrator === null || existing.orchestrator === orchestrator ? existing : (await claimRequirement(lc, slug, orchestrator)).state;
-    return { state, created: false, specWritten: false };
+    const claimed = orchestrator === null || state.orchestrator === orchestrator ? state : (await claimRequirement(lc, slug, orchestrator)).state;
+    return { state: claimed, created: false, specWritten: false };
   }
   const artifactDir = await chooseArtifactDir(lc, slug, o.kind);
   // A symlinked .prizmkit/specs (or state folder) must not take the mkdir and the spec out of the project.
   await realPathInside(lc.host, lc.root, artifactDir, 'artifact folder');
   await realPathInside(lc.host, lc.root, file.path, 'workflow state');
   await lc.host.mkdir(join(lc.root, artifactDir));
-  await lc.host.mkdir(dirname(file.path));
   let specWritten = false;
   const spec = join(lc.root, artifactDir, SPEC);
   if (o.goal !== undefined && o.goal.trim() !== '' && (await lc.host.stat(spec)) === null) {
     await lc.host.writeAtomic(spec, `# ${slug}\n\n## Goal\n\n${o.goal.trim()}\n`);
     specWritten = true;
   }
-  const state = newWorkflowState(artifactDir, orchestrator, lc.now());
+  const fresh = newWorkflowState(artifactDir, orchestrator, lc.now());
   const started = performance.now();
-  await lc.kernel.store.create(file, state);
+  const { after: state } = await writeJournaled(lc, slug, orchestrator, (current) => {
+    if (current) throw new SluiceError('STATE_EXISTS', { file: lc.kernel.display(file.path), message: `requirement ${slug} was started meanwhile` });
+    return { state: fresh, row: 'start' };
+  });
   await emitTransition(lc, { slug, from: null, state, row: 'start', caller: orchestrator, writeMs: performance.now() - started });
   return { state, created: true, specWritten };
 }

@@ -58,6 +58,8 @@ export async function evaluateIteration(run: TuneRun, state: IterationState, rou
     outputs.push(entry);
     if (result.status !== 'ok') {
       problem = `the evaluator failed: ${failureOf(result)}`;
+      // A timeout used the run's whole budget already: another try only doubles the wait.
+      if (result.status === 'timeout') break;
       continue;
     }
     const read = parseEvaluationJson(result.text, result.json);

@@ -78,7 +78,8 @@ async function executeGroup(run: TuneRun, state: IterationState, round: number, 
       retry_note: attempts > 1 && result ? `\nThe previous attempt failed (${failureOf(result)}). Keep to the essentials this time.\n` : '',
     });
     result = await callRole(run, state, 'executor', { prompt, mode: 'write', cwd: artifacts, addDirs, transcript: P.transcript(round, transcriptName), label: `tune ${round} execute ${key}` });
-    if (result.status === 'ok') break;
+    // A timeout used the run's whole budget already (retries included): trying again doubles the wait for nothing.
+    if (result.status === 'ok' || result.status === 'timeout') break;
   }
   const r = result!;
   const outputRel = P.executorOutput(round, chain ? ids[0] : undefined);

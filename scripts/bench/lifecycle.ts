@@ -72,7 +72,6 @@ export async function run(): Promise<Record<string, unknown>> {
   git('config', 'commit.gpgsign', 'false');
   // The project keeps lifecycle artifacts out of git; commits carry the code only.
   await writeFile(join(root, '.gitignore'), '.sluice/\n.prizmkit/\n');
-  await writeFile(join(root, 'sluice.config.yaml'), 'lifecycle:\n  commitAuthorization:\n    mode: bench\n    owner: sluice bench\n    local_commit_authorized: true\n');
   await writeFile(join(root, 'script.json'), JSON.stringify(SCRIPT));
   git('add', '-A');
   git('commit', '-q', '-m', 'bench project');
@@ -96,7 +95,8 @@ export async function run(): Promise<Record<string, unknown>> {
   const startedAt = performance.now();
   for (let i = 0; i < slugs.length; i += CONCURRENCY) await Promise.all(slugs.slice(i, i + CONCURRENCY).map((slug) => startRequirement(lc, slug, { goal: `requirement ${slug}` })));
   const startMs = performance.now() - startedAt;
-  const summary = await runLifecycle(lc, { slugs, backend: 'script', extra: { script: 'script.json' } });
+  const hostGrant = { mode: 'bench', owner: 'sluice bench', local_commit_authorized: true as const };
+  const summary = await runLifecycle(lc, { slugs, backend: 'script', extra: { script: 'script.json' }, authorize: { hostGrant } });
   const totalMs = performance.now() - startedAt;
   const commits = Number(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: root, encoding: 'utf8' })) - 1;
   if (summary.counts.committed !== N || commits !== N) throw new Error(`only ${summary.counts.committed} of ${N} committed (${commits} commits): ${JSON.stringify(summary.requirements.find((r) => r.outcome !== 'committed'))}`);

@@ -4,7 +4,7 @@ import { defaultConfig } from '../../core/config/config-schema.ts';
 import { createMemoryHost } from '../../core/host/memory-host.ts';
 import { createKernel } from '../../core/kernel/create-kernel.ts';
 import { defineGate, definePlugin } from '../../core/plugin/define.ts';
-import { configSubjects, delegateCodeSettings } from '../../core/trust/config-subjects.ts';
+import { configSubjects, delegateCodeSettings, delegateSubject } from '../../core/trust/config-subjects.ts';
 import { diffSubjects, makeManifest, type TrustManifest } from '../../core/trust/trust-subject.ts';
 import { createWorkspaceTrust, type TrustRecord } from '../../core/trust/workspace-trust.ts';
 import { describeValue, issueMessage } from '../../core/text/quote-value.ts';
@@ -22,6 +22,9 @@ describe('workspace trust subjects', () => {
     assert.equal(delegateCodeSettings({ model: 'opus', timeout: 60, retries: 1 }), undefined);
     assert.deepEqual(delegateCodeSettings({ model: 'x', env: { PATH: './bin' } }), { env: { PATH: './bin' } });
     assert.deepEqual(delegateCodeSettings({ someNewKey: 1 }), { someNewKey: 1 }, 'unknown keys fail closed');
+    const withEnv = await delegateSubject('sluice.config.yaml', 'claude', { env: { NODE_OPTIONS: '--require ./x.js', API_TOKEN: 'tok-0123456789' } });
+    assert.equal(withEnv?.shows, 'claude (installed) (env: {"API_TOKEN":"[REDACTED]","NODE_OPTIONS":"--require ./x.js"})', 'a person sees what changes the run, never a secret');
+    assert.notEqual(withEnv?.hash, (await delegateSubject('sluice.config.yaml', 'claude', { env: { NODE_OPTIONS: '--require ./x.js', API_TOKEN: 'other-0123456789' } }))?.hash, 'the secret still counts in the hash');
   });
 
   it('a changed plugin file changes its hash and the manifest hash, and the diff names it', async () => {

@@ -7,7 +7,7 @@ import { runCli } from '../helpers/run-cli.ts';
 import { KILL_SLUGS, killResumeScript, ruleLabel, SLEEPING } from '../fixtures/lifecycle/kill-resume-script.ts';
 import { recordStage } from '../../plugins/lifecycle/record-stage.ts';
 import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
-import { evidence, gitIn, GRANT_CONFIG, makeLifecycle, makeRepo, readJson, writeFiles } from './lifecycle-fixture.ts';
+import { evidence, gitIn, makeLifecycle, makeRepo, readJson, writeFiles } from './lifecycle-fixture.ts';
 import { spawnReaped } from '../helpers/reap-children.ts';
 
 const sluice = (root: string, args: string[], env: Record<string, string> = {}) => runCli(['--cwd', root, ...args], { env });
@@ -44,14 +44,7 @@ describe('sluice lifecycle (CLI)', () => {
     assert.equal(gitIn(root, 'rev-list', '--count', 'HEAD').trim(), '1', 'nothing was committed');
     const status = json((await sluice(root, ['lifecycle', 'status', 'feat', '--json'])).stdout);
     assert.equal(status.requirements[0].status, 'COMMIT_PENDING');
-    // The operator commits a grant; now the same command commits.
-    await writeFiles(root, { 'sluice.config.yaml': GRANT_CONFIG });
-    gitIn(root, 'add', 'sluice.config.yaml');
-    gitIn(root, 'commit', '-q', '-m', 'grant headless commits');
-    const ok = await sluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json']);
-    assert.equal(ok.code, 0, ok.stdout);
-    assert.equal(json(ok.stdout).status, 'COMMITTED');
-    assert.deepEqual(gitIn(root, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n'), ['src/feat.js']);
+    assert.match(json(unsigned.stdout).error.message, /no terminal to confirm on/);
   });
 
   it('reports rule violations (exit 1), bad slugs (exit 2) and the next invocation', async () => {
@@ -76,7 +69,7 @@ describe('sluice lifecycle (CLI)', () => {
   });
 
   it('a run killed mid-stage resumes without repeating any finished stage', async () => {
-    const root = await makeRepo({ 'sluice.config.yaml': GRANT_CONFIG });
+    const root = await makeRepo();
     // The sleeping stages sleep an hour: on a loaded machine the last requirement may take long to get there.
     await writeFile(join(root, 'script.json'), JSON.stringify(killResumeScript(3_600_000)));
     for (const slug of KILL_SLUGS) await writeFiles(root, { [`.prizmkit/specs/${slug}/spec.md`]: `# ${slug}\n\nGoal.\n` });
@@ -109,12 +102,13 @@ describe('sluice lifecycle (CLI)', () => {
     assert.equal(await exited, 'SIGKILL');
     const atKill = await sequences();
 
+    // Nobody outside the work tree granted commits: every requirement ends awaiting authorization (exit 1).
     const resumed = await sluice(root, args);
-    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    assert.equal(resumed.code, 1, resumed.stdout + resumed.stderr);
     const summary = json(resumed.stdout);
     const ranAgain = Object.fromEntries(summary.requirements.map((r: { slug: string; stages: { stage: string }[] }) => [r.slug, r.stages.map((s) => s.stage)]));
     assert.deepEqual(ranAgain, { alpha: ['retrospective', 'commit'], beta: ['commit'], gamma: ['test', 'retrospective', 'commit'] });
-    assert.ok(summary.requirements.every((r: { outcome: string; staleReset: string[] }) => r.outcome === 'committed' && r.staleReset.length === 0));
+    assert.ok(summary.requirements.every((r: { outcome: string; staleReset: string[] }) => r.outcome === 'awaiting-authorization' && r.staleReset.length === 0));
 
     // Across both runs every stage was called once, except the three that were killed while running.
     const calls = await sequences();
@@ -124,7 +118,7 @@ describe('sluice lifecycle (CLI)', () => {
         assert.equal(calls[`${slug} ${stage}`], expected, `${slug} ${stage}: ${calls[`${slug} ${stage}`]} calls (at kill: ${atKill[`${slug} ${stage}`] ?? 0})`);
       }
     }
-    assert.equal(gitIn(root, 'log', '--format=%s').trim().split('\n').length, 4, 'three requirement commits after the initial one');
-    assert.ok((await readFile(join(root, '.prizmkit/state/workflows/beta.json'), 'utf8')).includes('"COMMITTED"'));
+    assert.equal(gitIn(root, 'log', '--format=%s').trim().split('\n').length, 1, 'no commit without authorization');
+    assert.ok((await readFile(join(root, '.prizmkit/state/workflows/beta.json'), 'utf8')).includes('"COMMIT_PENDING"'));
   });
 });

@@ -96,11 +96,12 @@ describe('recovery (sluice lifecycle recover)', () => {
     assert.match(r.steps[2].finding, /not trusted: the workspace changed/);
   });
 
-  it('without state, artifacts alone never establish review or test: resumes at code-review', async () => {
+  it('without state and journal, artifacts alone never establish review or test: resumes at code-review', async () => {
     const root = await makeRepo();
     const { lc } = await makeLifecycle(root);
     await throughTest(root, lc);
     await rm(join(root, '.prizmkit/state/workflows/feature.json'));
+    await rm(join(root, '.prizmkit/state/journal/feature.jsonl'));
     const r = await recoverRequirement(lc, 'feature', null);
     assert.equal(r.written, true);
     assert.deepEqual(r.state.completed_stages, ['plan', 'implement']);
@@ -125,20 +126,22 @@ describe('recovery (sluice lifecycle recover)', () => {
     await writeFile(join(root, '.prizmkit/state/workflows/feature.json'), '{ "schema_version": 1, ');
     const r = await recoverRequirement(lc, 'feature', null);
     assert.match(r.movedAside ?? '', /^\.prizmkit\/state\/workflows\/feature\.json\.corrupt-/);
-    assert.equal(r.state.next_stage, 'code-review');
+    assert.equal(r.state.next_stage, 'retrospective', 'rebuilt from the journal: review and test still describe the code');
+    assert.equal((await readWorkflowState(lc, 'feature')).next_stage, 'retrospective');
   });
 
-  it('finds a committed requirement in git by its trailer when the state is gone', async () => {
+  it('a trailer commit nobody recorded an intent for is not taken as the requirement\'s commit (COMMIT_UNRECOGNIZED)', async () => {
     const root = await makeRepo();
     const { lc } = await makeLifecycle(root);
     await throughTest(root, lc);
     gitIn(root, 'add', '-A');
     gitIn(root, 'commit', '-q', '-m', 'feat: feature', '--trailer', 'Lifecycle-Requirement: feature');
     await rm(join(root, '.prizmkit/state/workflows/feature.json'));
+    await rm(join(root, '.prizmkit/state/journal/feature.jsonl'));
     const r = await recoverRequirement(lc, 'feature', null);
-    assert.equal(r.state.status, 'COMMITTED');
-    assert.equal(r.state.commit?.sha, gitIn(root, 'rev-parse', 'HEAD').trim());
-    assert.equal(r.state.commit?.authorized_by.source, 'recovered');
+    assert.notEqual(r.state.status, 'COMMITTED');
+    assert.equal(r.unrecognizedCommit, gitIn(root, 'rev-parse', 'HEAD').trim());
+    assert.match(r.steps[5].finding, /COMMIT_UNRECOGNIZED/);
   });
 
   it('refuses a slug with no artifacts, and a bad slug', async () => {

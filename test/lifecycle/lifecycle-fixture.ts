@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createKernel, type Kernel } from '../../core/index.ts';
@@ -64,4 +64,17 @@ export const evidence = {
   }),
 };
 
+/** A grant in a project's sluice.config.yaml: never honoured (the agent can write it), kept to prove that. */
 export const GRANT_CONFIG = 'lifecycle:\n  commitAuthorization:\n    mode: headless-ci\n    owner: ci.example\n    local_commit_authorized: true\n';
+
+/** What code embedding sluice may pass as `authorize.hostGrant`. */
+export const HOST_GRANT = { mode: 'headless-ci', owner: 'ci.example', local_commit_authorized: true as const };
+
+/** A user config outside every repository holding a grant, owner-only (mode 600) unless `mode` says otherwise. */
+export async function userGrantFile(body: string = GRANT_CONFIG, mode = 0o600): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'sluice-user-config-'));
+  const file = join(dir, 'config.yaml');
+  await writeFile(file, body);
+  await chmod(file, mode);
+  return file;
+}

@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { SluiceError, type CommandIO } from '../../core/index.ts';
-import { runCommitStage } from '../../plugins/lifecycle/commit/commit-stage.ts';
+import { execFileSync } from 'node:child_process';
+import { computeCommitIntent } from '../../plugins/lifecycle/commit/commit-intent.ts';
+import { recordIntent, runCommitStage } from '../../plugins/lifecycle/commit/commit-stage.ts';
 import { signCommitGrant } from '../../plugins/lifecycle/commit/signed-grant.ts';
 import type { LifecycleContext } from '../../plugins/lifecycle/lifecycle-context.ts';
 import { readWorkflowState, recordStage } from '../../plugins/lifecycle/record-stage.ts';
 import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
-import { evidence, gitIn, GRANT_CONFIG, makeLifecycle, makeRepo, writeFiles } from './lifecycle-fixture.ts';
+import { evidence, gitIn, GRANT_CONFIG, makeLifecycle, makeRepo, userGrantFile, writeFiles } from './lifecycle-fixture.ts';
 
 const SLUG = 'feature';
 
@@ -64,28 +66,47 @@ describe('commit authorization', () => {
     assert.equal(headCount(root), 1);
   });
 
-  it('refuses self-declared authorization: in the commit request, in an unsigned environment grant, in an uncommitted config', async () => {
-    const root = await makeRepo();
+  it('refuses self-declared authorization: in the commit request, in an unsigned environment grant, in a project config committed or not', async () => {
+    const root = await makeRepo({ 'sluice.config.yaml': GRANT_CONFIG });
     const forged = Buffer.from(JSON.stringify({ mode: 'agent', owner: 'me', local_commit_authorized: true })).toString('base64url');
     const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: `${forged}.${'0'.repeat(64)}`, LOCAL_COMMIT_AUTHORIZED: 'true' });
     await readyToCommit(root, lc);
     await writeFiles(root, evidence.commitRequest(SLUG, ['src/feature.js'], { local_commit_authorized: true, mode: 'headless', owner: 'agent' }));
-    await writeFiles(root, { 'sluice.config.yaml': GRANT_CONFIG });
-    await refusedCommit(lc, /sluice\.config\.yaml is ignored because the file is not committed.*SLUICE_COMMIT_GRANT cannot be verified/);
-    gitIn(root, 'add', 'sluice.config.yaml');
-    gitIn(root, 'commit', '-q', '-m', 'config without grant', '--allow-empty');
-    await writeFiles(root, { 'sluice.config.yaml': `${GRANT_CONFIG}# edited by the agent\n` });
-    await refusedCommit(lc, /modified since the last commit/);
-    assert.equal(headCount(root), 2);
+    // A committed, unmodified project config with a grant: the agent could have committed it; refused.
+    await refusedCommit(lc, /sluice\.config\.yaml is ignored: a grant never comes from a file inside the work tree.*SLUICE_COMMIT_GRANT cannot be verified/);
+    assert.equal(headCount(root), 1);
   });
 
-  it('a committed config grant commits exactly the requested paths, leaving other changes and the index alone', async () => {
-    const root = await makeRepo({ 'sluice.config.yaml': GRANT_CONFIG, 'src/other.js': 'old\n', 'notes.txt': 'old\n' });
+  it('a project config grant written during the lifecycle is refused too', async () => {
+    const root = await makeRepo();
+    const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: undefined });
+    await readyToCommit(root, lc, ['src/feature.js']);
+    await writeFiles(root, { 'sluice.config.yaml': GRANT_CONFIG });
+    await refusedCommit(lc, /sluice\.config\.yaml is ignored: a grant never comes from a file inside the work tree/);
+    assert.equal(headCount(root), 1);
+  });
+
+  it('a committed file edited after review and test sends the requirement back to code review; other files do not', async () => {
+    const root = await makeRepo();
     const { lc } = await makeLifecycle(root);
-    await readyToCommit(root, lc, ['src/feature.js', '.prizmkit/specs/feature']);
+    await readyToCommit(root, lc, ['src/feature.js']);
+    await writeFiles(root, { 'src/unrelated.js': 'a parallel requirement at work\n' });
+    await refusedCommit(lc, /no terminal/);
+    await writeFiles(root, { 'src/feature.js': 'export const x = 3; // after the tests\n' });
+    await assert.rejects(runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile() }), (e: SluiceError) => e.code === 'EVIDENCE_STALE' && /src\/feature\.js changed after the last recorded review and test/.test(e.message));
+    const state = await readWorkflowState(lc, SLUG);
+    assert.equal(state.next_stage, 'code-review');
+    assert.equal(state.reroutes.at(-1)?.kind, 'recovery');
+    assert.equal(headCount(root), 1);
+  });
+
+  it('a grant in the user config outside the repository commits exactly the requested paths, leaving other changes and the index alone', async () => {
+    const root = await makeRepo({ 'src/other.js': 'old\n', 'notes.txt': 'old\n' });
+    const { lc } = await makeLifecycle(root);
     await writeFiles(root, { 'src/other.js': 'someone else is editing\n', 'scratch.txt': 'untracked\n', 'notes.txt': 'staged by a person\n' });
     gitIn(root, 'add', 'notes.txt');
-    const result = await runCommitStage(lc, SLUG, null);
+    await readyToCommit(root, lc, ['src/feature.js', '.prizmkit/specs/feature']);
+    const result = await runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile() });
     assert.equal(result.state.status, 'COMMITTED');
     assert.deepEqual(result.state.commit?.authorized_by, { source: 'config', mode: 'headless-ci', owner: 'ci.example' });
     const files = gitIn(root, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').sort();
@@ -104,8 +125,19 @@ describe('commit authorization', () => {
     assert.deepEqual(status, ['?? scratch.txt', 'M  notes.txt', ' M src/other.js'].sort(), 'other work is neither committed nor unstaged');
   });
 
+  it('a user config grant others can read or write, or one inside the work tree, is refused', async () => {
+    const root = await makeRepo();
+    const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: undefined });
+    await readyToCommit(root, lc, ['src/feature.js']);
+    await assert.rejects(runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile(GRANT_CONFIG, 0o644) }), /can be read or written by others \(mode 644/);
+    await writeFiles(root, { 'build/config.yaml': GRANT_CONFIG });
+    await chmod(join(root, 'build/config.yaml'), 0o600);
+    await assert.rejects(runCommitStage(lc, SLUG, null, { userConfigFile: join(root, 'build/config.yaml') }), /is inside the work tree/);
+    assert.equal(headCount(root), 1);
+  });
+
   it('refuses a request naming a file without changes (ARTIFACT_INVALID naming the path)', async () => {
-    const root = await makeRepo({ 'sluice.config.yaml': GRANT_CONFIG });
+    const root = await makeRepo();
     const { lc } = await makeLifecycle(root);
     await readyToCommit(root, lc, ['src/feature.js', 'README.md']);
     await assert.rejects(runCommitStage(lc, SLUG, null), (e: SluiceError) => e.code === 'ARTIFACT_INVALID' && e.field === 'paths.1' && /README\.md has no uncommitted change/.test(e.message));
@@ -117,7 +149,7 @@ describe('commit authorization', () => {
     await readyToCommit(root, lc, ['src/feature.js']);
     const log: string[] = [];
     await refusedCommit(lc, /not confirmed/, fakeIo(false, log));
-    assert.match(log.join('\n'), /Commit for feature[\s\S]*feat\(feature\): add feature[\s\S]*Lifecycle-Requirement: feature[\s\S]*1 file:\n\s+A\s+src\/feature\.js/);
+    assert.match(log.join('\n'), /Commit for feature[\s\S]*feat\(feature\): add feature[\s\S]*Lifecycle-Requirement: feature[\s\S]*1 file:\n\s+add\s+src\/feature\.js\s+\+1 -0\n\s+1 file\(s\) changed, 1 insertion/);
     const done = await runCommitStage(lc, SLUG, null, { io: fakeIo(true) });
     assert.equal(done.state.commit?.authorized_by.source, 'interactive');
     assert.equal(headCount(root), 2);
@@ -127,44 +159,93 @@ describe('commit authorization', () => {
     const keyDir = await mkdtemp(join(tmpdir(), 'sluice-key-'));
     const keyFile = join(keyDir, 'commit-grant.key');
     await writeFile(keyFile, 'operator-secret-0123456789abcdef\n');
-    const grant = { mode: 'headless-ci', owner: 'runner-7', local_commit_authorized: true as const };
-    const attempt = async (value: string, ok: boolean, reason?: RegExp) => {
-      const root = await makeRepo();
+    const repos = await Promise.all([makeRepo(), makeRepo(), makeRepo(), makeRepo(), makeRepo()]);
+    const bound = (root: string) => ({ mode: 'headless-ci', owner: 'runner-7', local_commit_authorized: true as const, repository: gitIn(root, 'rev-parse', '--show-toplevel').trim(), requirements: ['feature'], expires_at: '2099-01-01T00:00:00Z' });
+    const grant = bound(repos[0]);
+    const attempt = async (root: string, value: string, ok: boolean, reason?: RegExp) => {
       const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: value });
       await readyToCommit(root, lc, ['src/feature.js']);
       if (!ok) return refusedCommit(lc, reason!);
       const r = await runCommitStage(lc, SLUG, null, { grantKeyFile: keyFile });
       assert.deepEqual(r.state.commit?.authorized_by, { source: 'signed-env', mode: 'headless-ci', owner: 'runner-7' });
     };
-    await attempt(signCommitGrant(grant, 'operator-secret-0123456789abcdef'), true);
+    await attempt(repos[0], signCommitGrant(grant, 'operator-secret-0123456789abcdef'), true);
     // refusedCommit runs without the test key file: the default location has no key here.
-    await attempt(signCommitGrant(grant, 'operator-secret-0123456789abcdef'), false, /cannot be verified: no key/);
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: signCommitGrant(grant, 'agent-made-key-0123456789abcdef') });
+    await attempt(repos[1], signCommitGrant(bound(repos[1]), 'operator-secret-0123456789abcdef'), false, /cannot be verified: no key/);
+    // Bound to another repository: refused here.
+    const elsewhere = await makeLifecycle(repos[2], { SLUICE_COMMIT_GRANT: signCommitGrant(grant, 'operator-secret-0123456789abcdef') });
+    await readyToCommit(repos[2], elsewhere.lc, ['src/feature.js']);
+    await assert.rejects(runCommitStage(elsewhere.lc, SLUG, null, { grantKeyFile: keyFile }), /is bound to .*, not /);
+    // Unbound (no repository, requirements or expiry): refused.
+    const loose = await makeLifecycle(repos[3], { SLUICE_COMMIT_GRANT: signCommitGrant({ mode: 'x', owner: 'y', local_commit_authorized: true } as never, 'operator-secret-0123456789abcdef') });
+    await readyToCommit(repos[3], loose.lc, ['src/feature.js']);
+    await assert.rejects(runCommitStage(loose.lc, SLUG, null, { grantKeyFile: keyFile }), /payload field (repository|requirements|expires_at)/);
+    const root = repos[4];
+    const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: signCommitGrant(bound(root), 'agent-made-key-0123456789abcdef') });
     await readyToCommit(root, lc, ['src/feature.js']);
     await assert.rejects(runCommitStage(lc, SLUG, null, { grantKeyFile: keyFile }), /invalid signature/);
     const expired = await makeRepo();
-    const e = await makeLifecycle(expired, { SLUICE_COMMIT_GRANT: signCommitGrant({ ...grant, expires_at: '2020-01-01T00:00:00Z' }, 'operator-secret-0123456789abcdef') });
+    const e = await makeLifecycle(expired, { SLUICE_COMMIT_GRANT: signCommitGrant({ ...bound(expired), expires_at: '2020-01-01T00:00:00Z' }, 'operator-secret-0123456789abcdef') });
     await readyToCommit(expired, e.lc, ['src/feature.js']);
     await assert.rejects(runCommitStage(e.lc, SLUG, null, { grantKeyFile: keyFile }), /expired/);
     const other = await makeRepo();
-    const o = await makeLifecycle(other, { SLUICE_COMMIT_GRANT: signCommitGrant({ ...grant, requirements: ['another'] }, 'operator-secret-0123456789abcdef') });
+    const o = await makeLifecycle(other, { SLUICE_COMMIT_GRANT: signCommitGrant({ ...bound(other), requirements: ['another'] }, 'operator-secret-0123456789abcdef') });
     await readyToCommit(other, o.lc, ['src/feature.js']);
     await assert.rejects(runCommitStage(o.lc, SLUG, null, { grantKeyFile: keyFile }), /does not list feature/);
   });
 
-  it('a commit made just before a crash is found by its trailer and recorded, not made again', async () => {
-    // The crash window: the commit is in git, the state still says COMMIT_PENDING.
-    const root2 = await makeRepo();
-    const second = await makeLifecycle(root2, { SLUICE_COMMIT_GRANT: undefined });
-    await readyToCommit(root2, second.lc, ['src/feature.js']);
-    await refusedCommit(second.lc, /no terminal/);
-    gitIn(root2, 'add', 'src/feature.js');
-    gitIn(root2, 'commit', '-q', '-m', 'feat: made by sluice before the crash', '--trailer', 'Lifecycle-Requirement: feature');
-    const r = await runCommitStage(second.lc, SLUG, null);
+  it('a commit sluice made just before a crash matches its recorded intent: found by its trailer and recorded, not made again', async () => {
+    const root = await makeRepo();
+    const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: undefined });
+    await readyToCommit(root, lc, ['src/feature.js']);
+    await refusedCommit(lc, /no terminal/);
+    // The crash window: intent journaled, `git commit` done, COMMITTED not yet recorded.
+    const intent = await computeCommitIntent(lc, SLUG, { message: `feat(${SLUG}): add ${SLUG}`, paths: ['src/feature.js'] });
+    await recordIntent(lc, SLUG, null, intent);
+    gitIn(root, 'add', 'src/feature.js');
+    execFileSync('git', ['commit', '-q', '--only', '--cleanup=verbatim', '-F', '-', '--', 'src/feature.js'], { cwd: root, input: `${intent.message}\n` });
+    const r = await runCommitStage(lc, SLUG, null);
     assert.equal(r.state.status, 'COMMITTED');
     assert.equal(r.state.commit?.authorized_by.source, 'recovered');
-    assert.equal(headCount(root2), 2);
+    assert.equal(headCount(root), 2);
+  });
+
+  it('a trailer commit sluice has no intent for is COMMIT_UNRECOGNIZED and leaves the requirement pending for a person', async () => {
+    const root = await makeRepo();
+    const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: undefined });
+    await readyToCommit(root, lc, ['src/feature.js']);
+    await refusedCommit(lc, /no terminal/);
+    gitIn(root, 'add', 'src/feature.js');
+    gitIn(root, 'commit', '-q', '-m', 'feat: I authorize myself', '--trailer', 'Lifecycle-Requirement: feature');
+    await assert.rejects(runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile() }), (e: SluiceError) => e.code === 'COMMIT_UNRECOGNIZED' && e.exitCode === 1 && /sluice recorded no intent/.test(e.message));
+    const state = await readWorkflowState(lc, SLUG);
+    assert.equal(state.status, 'COMMIT_PENDING');
+    assert.equal(state.commit, null);
+  });
+});
+
+describe('a project in a subfolder of its git repository', () => {
+  it('fingerprints, re-checks and commits relative to the project folder; changes outside it do not count', async () => {
+    const repo = await makeRepo({ 'other/notes.txt': 'old\n', 'app/README.md': '# app\n' });
+    const root = join(repo, 'app');
+    const { lc } = await makeLifecycle(root);
+    await readyToCommit(root, lc, ['src/feature.js', '.prizmkit/specs/feature']);
+    await writeFiles(repo, { 'other/notes.txt': 'another project in the same repository\n' });
+    const done = await runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile() });
+    assert.equal(done.state.status, 'COMMITTED');
+    assert.ok(done.state.commit?.paths.includes('src/feature.js'));
+    const files = gitIn(repo, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n');
+    assert.ok(files.includes('app/src/feature.js') && files.every((f) => f.startsWith('app/')), files.join(', '));
+    assert.match(gitIn(repo, 'status', '--porcelain'), /other\/notes\.txt/);
+  });
+
+  it('a file edited after review and test is found in the subfolder too', async () => {
+    const repo = await makeRepo({ 'app/README.md': '# app\n' });
+    const root = join(repo, 'app');
+    const { lc } = await makeLifecycle(root);
+    await readyToCommit(root, lc, ['src/feature.js']);
+    await writeFiles(root, { 'src/feature.js': 'export const x = "late";\n' });
+    await assert.rejects(runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile() }), (e: SluiceError) => e.code === 'EVIDENCE_STALE' && /src\/feature\.js changed/.test(e.message));
   });
 });
 

@@ -8,7 +8,7 @@ import type { LifecycleTransitionEvent } from '../../plugins/lifecycle/lifecycle
 import { readWorkflowState } from '../../plugins/lifecycle/record-stage.ts';
 import { runLifecycle } from '../../plugins/lifecycle/runner/run-lifecycle.ts';
 import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
-import { gitIn, GRANT_CONFIG, makeLifecycle, makeRepo, writeFiles } from './lifecycle-fixture.ts';
+import { gitIn, HOST_GRANT, makeLifecycle, makeRepo, writeFiles } from './lifecycle-fixture.ts';
 
 /** Delegate runs per "<slug> <stage>" label, counted from the kernel's delegate:finish hook. */
 function countCalls(kernel: Kernel): Map<string, number> {
@@ -20,6 +20,10 @@ function countCalls(kernel: Kernel): Map<string, number> {
 type Reply = { text?: string; files?: Record<string, string>; json?: unknown };
 const rule = (stage: string, reply: Reply | Reply[], slug = '(?<slug>\\S+)') => ({ match: `^Stage: ${stage}\\nRequirement: ${slug}\\n`, ...(Array.isArray(reply) ? { replies: reply } : { reply }) });
 const dir = '.prizmkit/specs/$<slug>';
+/** Implement replies that each change the code, as a real repair round does (an unchanged one is stale evidence). */
+const changingImplements = (n: number): Reply[] => Array.from({ length: n }, (_, i) => ({ text: 'done', files: { 'src/$<slug>.js': `export default ${i + 1};\n`, [`${dir}/plan.md`]: '- [x] [T-001] do it\n' } }));
+/** Test verdicts that differ per round (a byte-identical verdict from before the reroute is stale). */
+const failingTests = (n: number, verdict: object): Reply[] => Array.from({ length: n }, (_, i) => ({ text: 'fail', files: { [`${dir}/verdict.json`]: JSON.stringify({ ...verdict, run: i + 1 }) } }));
 const finalResult = (verdict: string, major: number) => `## Final Result\n\n- Verdict: ${verdict}\n- Critical: 0\n- Major: ${major}\n- Minor: 0\n- Total: ${major}\n`;
 
 /** A script where every stage succeeds, with per-stage overrides. */
@@ -28,20 +32,22 @@ function script(overrides: Partial<Record<string, Reply | Reply[]>> = {}) {
     plan: { text: 'planned', files: { [`${dir}/plan.md`]: '- [ ] [T-001] do it\n' } },
     implement: { text: 'done', files: { 'src/$<slug>.js': 'export default 1;\n', [`${dir}/plan.md`]: '- [x] [T-001] do it\n' } },
     'code-review': { text: `# Review\n\n${finalResult('PASS', 0)}` },
-    test: { text: 'ok', files: { [`${dir}/test-output.txt`]: 'ok 1\n', [`${dir}/verdict.json`]: '{"verdict":"TEST_PASS","evidence":["test-output.txt"]}' } },
-    retrospective: { text: 'ok', files: { [`${dir}/retrospective-result.json`]: '{"result":"NO_DOC_CHANGE"}' } },
+    // Each run writes its own evidence: a stage sent back must not hand in the bytes of its earlier run.
+    test: Array.from({ length: 5 }, (_, i) => ({ text: 'ok', files: { [`${dir}/test-output.txt`]: `ok ${i + 1}
+`, [`${dir}/verdict.json`]: JSON.stringify({ verdict: 'TEST_PASS', evidence: ['test-output.txt'], summary: `run ${i + 1}` }) } })),
+    retrospective: Array.from({ length: 5 }, (_, i) => ({ text: 'ok', files: { [`${dir}/retrospective-result.json`]: JSON.stringify({ result: 'NO_DOC_CHANGE', summary: `run ${i + 1}` }) } })),
     commit: { json: { message: 'feat: $<slug>', paths: ['src/$<slug>.js', dir] } },
   };
   return { version: 1, rules: Object.entries({ ...base, ...overrides }).map(([stage, reply]) => rule(stage, reply!)) };
 }
 
-async function setup(scriptBody: object, slugs = ['one'], files: Record<string, string> = {}) {
-  const root = await makeRepo({ 'sluice.config.yaml': GRANT_CONFIG, ...files });
+async function setup(scriptBody: object, slugs = ['one'], files: Record<string, string> = {}, hostGrant: typeof HOST_GRANT | null = HOST_GRANT) {
+  const root = await makeRepo(files);
   const { kernel, lc } = await makeLifecycle(root);
   await writeFile(join(root, 'script.json'), JSON.stringify(scriptBody));
   for (const slug of slugs) await startRequirement(lc, slug, { goal: `goal of ${slug}` });
   const calls = countCalls(kernel);
-  const run = () => runLifecycle(lc, { slugs, backend: 'script', extra: { script: 'script.json' } });
+  const run = (grant = hostGrant) => runLifecycle(lc, { slugs, backend: 'script', extra: { script: 'script.json' }, authorize: grant ? { hostGrant: grant } : {} });
   return { root, kernel, lc, calls, run };
 }
 
@@ -68,7 +74,7 @@ describe('lifecycle run', () => {
   });
 
   it(`stops a review that always needs fixes after 3 outer repair rounds: review fixes count (repair-round-limit)`, async () => {
-    const t = await setup(script({ 'code-review': { text: `# Review\n\n${finalResult('NEEDS_FIXES', 1)}` } }));
+    const t = await setup(script({ implement: changingImplements(12), 'code-review': { text: `# Review\n\n${finalResult('NEEDS_FIXES', 1)}` } }));
     const summary = await t.run();
     assert.equal(summary.requirements[0].outcome, 'blocked');
     assert.equal(summary.requirements[0].blocker?.rule, 'repair-round-limit');
@@ -79,7 +85,7 @@ describe('lifecycle run', () => {
   });
 
   it('stops tests that keep failing after 3 outer repair rounds (repair-round-limit)', async () => {
-    const t = await setup(script({ test: { text: 'fail', files: { [`${dir}/verdict.json`]: '{"verdict":"TEST_FAIL","repair_scope":"runtime","failures":[{"test":"t"}]}' } } }));
+    const t = await setup(script({ implement: changingImplements(6), test: failingTests(6, { verdict: 'TEST_FAIL', repair_scope: 'runtime', failures: [{ test: 't' }] }) }));
     const summary = await t.run();
     assert.equal(summary.requirements[0].blocker?.rule, 'repair-round-limit');
     assert.equal(t.calls.get('one test'), 4);
@@ -106,13 +112,12 @@ describe('lifecycle run', () => {
   });
 
   it('without a grant it stops at COMMIT_PENDING; after a manual code change, review and test run again before the commit', async () => {
-    const t = await setup(script(), ['one'], { 'sluice.config.yaml': 'concurrency: 2\n' });
+    const t = await setup(script(), ['one'], { 'sluice.config.yaml': 'concurrency: 2\n' }, null);
     const first = await t.run();
     assert.equal(first.requirements[0].outcome, 'awaiting-authorization');
     assert.equal((await readWorkflowState(t.lc, 'one')).status, 'COMMIT_PENDING');
-    await writeFiles(t.root, { 'src/one.js': 'export default 2; // edited by hand\n', 'sluice.config.yaml': GRANT_CONFIG });
-    gitIn(t.root, 'commit', '-q', '-m', 'grant', '--', 'sluice.config.yaml');
-    const second = await t.run();
+    await writeFiles(t.root, { 'src/one.js': 'export default 2; // edited by hand\n' });
+    const second = await t.run(HOST_GRANT);
     assert.deepEqual(second.requirements[0].staleReset, ['code-review', 'test', 'retrospective']);
     assert.deepEqual(second.requirements[0].stages.map((s) => s.stage), ['code-review', 'test', 'retrospective', 'commit']);
     assert.equal(second.requirements[0].outcome, 'committed');

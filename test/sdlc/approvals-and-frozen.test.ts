@@ -145,7 +145,11 @@ describe('frozen files stay frozen', () => {
     assert.equal(notFrozen.code, 2);
     assert.match(notFrozen.stderr, /\.sdlc\/state\.yaml is not a frozen file/);
 
-    const re = await cli(dir, 'refreeze', '.sdlc/profile.yaml', '--reason', 'Pilot: coverage floor lowered by the QA board', '--signed-by', 'Ana Ruiz', '--json');
+    // The enterprise pack requires signed approvals: a re-freeze is one too.
+    const unsigned = await cli(dir, 'refreeze', '.sdlc/profile.yaml', '--reason', 'Pilot', '--signed-by', 'Ana Ruiz');
+    assert.equal(unsigned.code, 1);
+    assert.match(unsigned.stderr, /SIGNATURE_REQUIRED: .*re-freezing \.sdlc\/profile\.yaml needs --sign/);
+    const re = await cli(dir, 'refreeze', '.sdlc/profile.yaml', '--reason', 'Pilot: coverage floor lowered by the QA board', '--signed-by', 'Ana Ruiz', '--json', ...(await signArgs(dir)));
     assert.equal(re.code, 0, re.stderr);
     const after = await readState(await sdlcKernel(dir));
     const entry = after.history.at(-1)!;
@@ -157,7 +161,8 @@ describe('frozen files stay frozen', () => {
     assert.doesNotMatch((await cli(dir, 'gate')).stderr, /FROZEN_MODIFIED/);
 
     const audit = await cli(dir, 'audit');
-    assert.match(audit.stdout, /Re-freezes \(1\)\n.*\.sdlc\/profile\.yaml \(phase 0\), by Ana Ruiz \(unverified\); "Pilot: coverage floor lowered by the QA board"/);
+    assert.match(audit.stdout, /Re-freezes \(1\)\n.*\.sdlc\/profile\.yaml \(phase 0\), by .*\(signed\); "Pilot: coverage floor lowered by the QA board"/);
+    assert.equal(audit.code, 0, 'the signed re-freeze verifies');
     assert.match(audit.stdout, /Frozen files \(3\)\n {2}intact/);
     assert.equal(json<GateAudit>((await cli(dir, 'audit', '--json')).stdout).refreezes.length, 1);
   });

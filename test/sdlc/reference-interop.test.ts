@@ -93,7 +93,7 @@ describe("after any sluice write the reference's scripts still run", { skip }, (
     await step('reenter', ['reenter', '1', '--justification', 'NFRs missing', ...signArgs]);
     const profile = join(dir, '.sdlc', 'profile.yaml');
     await writeFile(profile, `${await readFile(profile, 'utf8')}\n# reviewed by the QA board\n`);
-    await step('refreeze', ['refreeze', '.sdlc/profile.yaml', '--reason', 'comment added', '--signed-by', 'Ana Ruiz']);
+    await step('refreeze', ['refreeze', '.sdlc/profile.yaml', '--reason', 'comment added', '--signed-by', 'Ana Ruiz', ...signArgs]);
     await step('init --force', ['init', '--force', '--confirmed']);
 
     // A starter project walked to the end and signed off.

@@ -130,3 +130,18 @@ describe('tune scoring through the built CLI', () => {
     assert.notEqual(ended.code, 0);
   });
 });
+
+describe('tune and timeouts', () => {
+  it('does not retry a step whose delegate timed out (the run\u2019s budget is spent), executor or evaluator', async () => {
+    const executorTimesOut = await tuneProject({ w: skillText('w') }, [{ match: 'role=execute ', reply: { status: 'timeout', error: 'did not finish within 600 s' } }]);
+    const r1 = await tune(executorTimesOut, '--max-iterations', '1', '--json');
+    assert.equal(r1.code, 1, r1.stderr);
+    const s1 = JSON.parse(await readFile(join(JSON.parse(r1.stdout).runDir, 'iteration-state.json'), 'utf8'));
+    assert.equal(s1.iterations[0].execution.skills[0].attempts, 1);
+    const evaluatorTimesOut = await tuneProject({ w: skillText('w') }, [executeAny, { match: 'role=evaluate ', reply: { status: 'timeout', error: 'did not finish within 600 s' } }]);
+    const r2 = await tune(evaluatorTimesOut, '--max-iterations', '1', '--json');
+    assert.equal(r2.code, 1, r2.stderr);
+    const s2 = JSON.parse(await readFile(join(JSON.parse(r2.stdout).runDir, 'iteration-state.json'), 'utf8'));
+    assert.equal(s2.iterations[0].evaluation.attempts, 1);
+  });
+});

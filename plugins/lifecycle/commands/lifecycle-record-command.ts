@@ -26,7 +26,7 @@ export const lifecycleRecordCommand = defineCommand({
     const blocked = options.blocked as string | undefined;
     const result =
       stage === 'unblock'
-        ? await record.unblockRequirement(lc, slug, (options.resolution as string | undefined) ?? '', caller)
+        ? await record.unblockRequirement(lc, slug, (options.resolution as string | undefined) ?? '', caller, { io: ctx.io })
         : blocked !== undefined
           ? await record.recordBlocked(lc, slug, stage as Stage, blocked, caller)
           : stage === 'commit'

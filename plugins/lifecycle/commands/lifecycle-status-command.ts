@@ -1,6 +1,7 @@
 import { join } from 'pathe';
 import { defineCommand, toSluiceError } from '../../../core/index.ts';
 import { createLifecycleContext } from '../lifecycle-context.ts';
+import { loadRequirement } from '../journal/journaled-state.ts';
 import { readWorkflowState } from '../record-stage.ts';
 import { judgeFreshness, loadRecordedFingerprints } from '../recovery/freshness.ts';
 import { checkSlug } from '../slug.ts';
@@ -22,8 +23,11 @@ export const lifecycleStatusCommand = defineCommand({
     const rows = await Promise.all(
       slugs.map(async (slug) => {
         try {
-          const state = await readWorkflowState(lc, slug);
-          return { data: { ...summarizeState(slug, state), freshness: judgeFreshness(state, current, recorded) }, line: stateLine(s, slug, state) };
+          const loaded = await loadRequirement(lc, slug);
+          const state = loaded?.provenance === 'journal' || loaded?.provenance === 'unjournaled' || loaded?.provenance === 'cache-behind' ? loaded.state : await readWorkflowState(lc, slug);
+          const records = { journal: loaded!.provenance, entries: loaded!.journal?.entries.length ?? 0 };
+          const note = records.journal === 'unjournaled' ? s.yellow(' · no journal yet (history starts at the next write)') : s.dim(` · journal ${records.entries} entries, verified`);
+          return { data: { ...summarizeState(slug, state), freshness: judgeFreshness(state, current, recorded), records }, line: `${stateLine(s, slug, state)}${note}` };
         } catch (error) {
           if (named.length > 0) throw error;
           const e = toSluiceError(error);

@@ -1,34 +1,64 @@
+import { SluiceError } from '../../../core/index.ts';
+import { recheckEvidence, routeBackStale } from '../evidence/recheck-evidence.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { readCommitRequest } from '../readers/commit-request-reader.ts';
 import { findRequirementCommits, readGitCommit, type GitCommit } from '../readers/git-commit-reader.ts';
-import { applyTransition, assertCanRecord, type TransitionResult } from '../record-stage.ts';
-import type { WorkflowState } from '../state/workflow-state-schema.ts';
-import { applyEvent } from '../transition-table.ts';
+import { applyTransition, assertCanRecord, readWorkflowState, type TransitionResult } from '../record-stage.ts';
+import type { CommitIntent, WorkflowState } from '../state/workflow-state-schema.ts';
+import { applyEvent, checkCanRecord } from '../transition-table.ts';
 import { authorizeCommit, type AuthorizeOptions } from './authorize-commit.ts';
-import { createCommit, previewCommit } from './create-commit.ts';
-import { exactlyCovers } from './path-coverage.ts';
+import { computeCommitIntent, intentMismatch } from './commit-intent.ts';
+import { createCommit, filesToCommit, previewCommit, withCommitLock } from './create-commit.ts';
+import { refuseSecretPaths } from './secret-paths.ts';
 
 /**
- * The commit stage, done by sluice itself: read `commit-request.json`, record COMMIT_PENDING, get
- * authorization (COMMIT_NOT_AUTHORIZED leaves the requirement pending), commit exactly the requested
- * paths, read the commit back from git and record COMMITTED. A commit made just before a crash is found
- * by its trailer and recorded, never made twice.
+ * The commit stage, done by sluice itself: read `commit-request.json`, re-check every gate's evidence,
+ * record COMMIT_PENDING, get authorization (COMMIT_NOT_AUTHORIZED leaves the requirement pending),
+ * re-check again, record the intent (tree, parent, message, paths), commit exactly the requested paths,
+ * and record COMMITTED only for a commit that matches the intent. A commit made just before a crash is
+ * found by its trailer and recorded if it matches the intent; any other is COMMIT_UNRECOGNIZED.
  */
 export async function runCommitStage(lc: LifecycleContext, slug: string, caller: string | null, authorize: AuthorizeOptions = {}): Promise<TransitionResult> {
   const state = await assertCanRecord(lc, slug, 'commit', caller);
   const request = await readCommitRequest(lc.host, lc.root, state.artifact_dir);
   if (state.status === 'COMMIT_PENDING') {
-    const earlier = await committedBeforeCrash(lc, slug, request.paths);
-    if (earlier) return recordCommitted(lc, slug, caller, earlier, { source: 'recovered', mode: 'git-history', owner: earlier.author });
+    const earlier = await committedBeforeCrash(lc, slug, state.commit_intent);
+    if (earlier) return recordCommitted(lc, slug, caller, earlier, { source: 'recovered', mode: 'commit-intent', owner: earlier.author });
   }
   const preview = await previewCommit(lc, slug, request);
+  await withCommitLock(lc, () => refuseStale(lc, slug, caller, state, preview.files.map((f) => f.path)));
+  await refuseSecretPaths(preview, request.file, authorize.io);
   if (state.status !== 'COMMIT_PENDING') {
     const fingerprint = await lc.fingerprint();
     await applyTransition(lc, slug, caller, (s) => applyEvent(s, { kind: 'verdict', stage: 'commit', verdict: 'COMMIT_PENDING', evidence: request.file }, { now: lc.now(), fingerprint, caller }));
   }
   const authorization = await authorizeCommit(lc, preview, authorize);
-  const commit = await createCommit(lc, slug, request);
-  return recordCommitted(lc, slug, caller, commit, authorization);
+  return withCommitLock(lc, async () => {
+    // Right before git commit, again: time passed while a person read the preview.
+    const committing = (await filesToCommit(lc, request)).map((f) => f.path);
+    await refuseStale(lc, slug, caller, await readWorkflowState(lc, slug), committing);
+    const intent = await computeCommitIntent(lc, slug, request);
+    await recordIntent(lc, slug, caller, intent);
+    const commit = await createCommit(lc, slug, request);
+    const mismatch = intentMismatch(intent, commit);
+    if (mismatch) throw unrecognized(slug, commit, `${mismatch} (the work tree changed while committing)`);
+    return recordCommitted(lc, slug, caller, commit, authorization);
+  });
+}
+
+async function refuseStale(lc: LifecycleContext, slug: string, caller: string | null, state: WorkflowState, committing: string[]): Promise<void> {
+  const stale = await recheckEvidence(lc, state, committing);
+  if (stale) await routeBackStale(lc, slug, caller, stale);
+}
+
+/** Journals what is about to be committed, before `git commit` runs. */
+export function recordIntent(lc: LifecycleContext, slug: string, caller: string | null, intent: CommitIntent): Promise<TransitionResult> {
+  return applyTransition(lc, slug, caller, (s) => {
+    const refused = checkCanRecord(s, 'commit', caller);
+    if (refused) return refused;
+    if (s.status !== 'COMMIT_PENDING') return { ok: false, rule: 'commit-needs-pending', code: 'LIFECYCLE_RULE', message: `rule commit-needs-pending: status is ${s.status ?? 'new'}` };
+    return { ok: true, state: { ...s, commit_intent: intent, updated_at: intent.at }, row: 'commit-intent' };
+  });
 }
 
 type AuthorizedBy = NonNullable<WorkflowState['commit']>['authorized_by'];
@@ -39,9 +69,19 @@ async function recordCommitted(lc: LifecycleContext, slug: string, caller: strin
   return applyTransition(lc, slug, caller, (s) => applyEvent(s, { kind: 'verdict', stage: 'commit', verdict: 'COMMITTED', commit: record, evidence: `git:${commit.sha}` }, { now: lc.now(), fingerprint, caller }));
 }
 
-async function committedBeforeCrash(lc: LifecycleContext, slug: string, paths: string[]): Promise<GitCommit | undefined> {
+export function unrecognized(slug: string, commit: GitCommit, why: string): SluiceError {
+  return new SluiceError('COMMIT_UNRECOGNIZED', {
+    message: `commit ${commit.sha.slice(0, 12)} carries Lifecycle-Requirement: ${slug} but is not the commit sluice recorded the intent for: ${why}; ${slug} is left for a person to decide`,
+    data: { sha: commit.sha, reason: why },
+  });
+}
+
+/** The requirement's newest trailer commit, if it is the one the recorded intent describes; any other is refused. */
+async function committedBeforeCrash(lc: LifecycleContext, slug: string, intent: CommitIntent | null | undefined): Promise<GitCommit | undefined> {
   const [sha] = await findRequirementCommits(lc.host, lc.root, slug);
   if (!sha) return undefined;
   const commit = await readGitCommit(lc.host, lc.root, sha);
-  return exactlyCovers(paths, commit.paths) ? commit : undefined;
+  const mismatch = intentMismatch(intent, commit);
+  if (mismatch) throw unrecognized(slug, commit, mismatch);
+  return commit;
 }

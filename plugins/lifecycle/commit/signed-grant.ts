@@ -3,7 +3,16 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { readBounded } from '../../host-node/index.ts';
-import { CommitGrantSchema, type CommitGrant } from './commit-grant.ts';
+import { CommitGrantSchema } from './commit-grant.ts';
+
+/** A signed grant is bound: to one repository (its work tree's top folder), to named requirements, until a time. */
+export const SignedGrantSchema = v.object({
+  ...CommitGrantSchema.entries,
+  repository: v.pipe(v.string(), v.minLength(1)),
+  requirements: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1, 'requirements must name at least one requirement')),
+  expires_at: v.pipe(v.string(), v.isoTimestamp()),
+});
+export type SignedGrant = v.InferOutput<typeof SignedGrantSchema>;
 
 /** A signing key is a line; a FIFO or a big file in its place is refused without waiting or reading it. */
 const MAX_KEY_BYTES = 64 * 1024;
@@ -14,7 +23,7 @@ const MAX_KEY_BYTES = 64 * 1024;
  * operator's home (taken from the password database, not from $HOME, which a caller could change), so a
  * process that can set environment variables still cannot mint a grant. Make one with:
  *
- *   p=$(printf '%s' '{"mode":"ci","owner":"runner-7","local_commit_authorized":true}' | basenc --base64url -w0)
+ *   p=$(printf '%s' '{"mode":"ci","owner":"runner-7","local_commit_authorized":true,"repository":"/srv/app","requirements":["fix-42"],"expires_at":"2030-01-01T00:00:00Z"}' | basenc --base64url -w0)
  *   export SLUICE_COMMIT_GRANT="$p.$(printf '%s' "$p" | openssl dgst -sha256 -hmac "$(cat ~/.config/sluice/commit-grant.key)" -r | cut -d' ' -f1)"
  */
 export const GRANT_ENV = 'SLUICE_COMMIT_GRANT';
@@ -23,13 +32,13 @@ export function defaultGrantKeyFile(): string {
   return join(userInfo().homedir, '.config', 'sluice', 'commit-grant.key');
 }
 
-export function signCommitGrant(grant: CommitGrant, key: string | Uint8Array): string {
+export function signCommitGrant(grant: SignedGrant, key: string | Uint8Array): string {
   const payload = Buffer.from(JSON.stringify(grant)).toString('base64url');
   return `${payload}.${createHmac('sha256', key).update(payload).digest('hex')}`;
 }
 
 /** The grant, or the reason it is refused. The key's trailing newline (from `echo`) is ignored. */
-export async function verifySignedGrant(value: string, keyFile: string): Promise<{ grant: CommitGrant } | { refused: string }> {
+export async function verifySignedGrant(value: string, keyFile: string): Promise<{ grant: SignedGrant } | { refused: string }> {
   const [payload, signature, extra] = value.trim().split('.');
   if (!payload || !signature || extra !== undefined) return { refused: `${GRANT_ENV} is not "<payload>.<signature>"` };
   let key: string;
@@ -48,7 +57,7 @@ export async function verifySignedGrant(value: string, keyFile: string): Promise
   } catch {
     return { refused: `${GRANT_ENV} payload is not JSON` };
   }
-  const parsed = v.safeParse(CommitGrantSchema, raw);
+  const parsed = v.safeParse(SignedGrantSchema, raw);
   if (!parsed.success) return { refused: `${GRANT_ENV} payload field ${v.getDotPath(parsed.issues[0]) ?? ''}: ${parsed.issues[0].message}` };
   return { grant: parsed.output };
 }

@@ -1,4 +1,5 @@
 import { SluiceError, type Host } from '../../../core/index.ts';
+import { fromRepository, repositoryRoot } from '../workspace/repository-root.ts';
 import { runGit } from '../workspace/run-git.ts';
 
 /** Every lifecycle commit carries this trailer, so recovery can find it in git when state is lost. */
@@ -6,6 +7,9 @@ export const REQUIREMENT_TRAILER = 'Lifecycle-Requirement';
 
 export interface GitCommit {
   sha: string;
+  /** The commit's tree and its parents (none for a root commit). */
+  tree: string;
+  parents: string[];
   message: string;
   /** Files the commit changed, relative to the repository root. */
   paths: string[];
@@ -14,11 +18,15 @@ export interface GitCommit {
 
 /** The commit as git has it: the authority on whether a requirement was committed. */
 export async function readGitCommit(host: Host, root: string, rev: string): Promise<GitCommit> {
-  // One call: `<sha>\0<author>\0<message>\0\n<file>\0<file>\0…` (the root commit lists its files too).
-  const log = await runGit(host, root, ['log', '-1', '-z', '--name-only', '--no-renames', '--format=%H%x00%an <%ae>%x00%B', rev, '--']);
+  // One call: `<sha>\0<tree>\0<parents>\0<author>\0<message>\0\n<file>\0<file>\0…` (the root commit lists its files too).
+  const log = await runGit(host, root, ['log', '-1', '-z', '--name-only', '--no-renames', '--format=%H%x00%T%x00%P%x00%an <%ae>%x00%B', rev, '--']);
   if (log.code !== 0) throw new SluiceError('ARTIFACT_MISSING', { message: `commit ${rev} is not in git`, field: 'commit.sha' });
-  const [sha, author, message, ...files] = log.stdout.split('\0');
-  return { sha, author, message: message.replace(/\n+$/, ''), paths: files.map((f) => f.replace(/^\n/, '')).filter(Boolean) };
+  const [sha, tree, parents, author, message, ...files] = log.stdout.split('\0');
+  // Paths relative to the project, which may be a subfolder of the repository (git prints them from the top).
+  const { prefix } = await repositoryRoot(host, root);
+  const up = '../'.repeat(prefix.split('/').filter(Boolean).length);
+  const paths = files.map((f) => f.replace(/^\n/, '')).filter(Boolean).map((f) => fromRepository(prefix, f) ?? `${up}${f}`);
+  return { sha, tree, parents: parents.split(' ').filter(Boolean), author, message: message.replace(/\n+$/, ''), paths };
 }
 
 /** Commits whose trailer names exactly this requirement, newest first. */

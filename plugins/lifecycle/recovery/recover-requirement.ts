@@ -3,10 +3,12 @@ import { isSluiceError, SluiceError } from '../../../core/index.ts';
 import { readStageEvidence } from '../evidence/read-stage-evidence.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { readCommitRequest } from '../readers/commit-request-reader.ts';
+import { intentMismatch } from '../commit/commit-intent.ts';
 import { exactlyCovers } from '../commit/path-coverage.ts';
 import { findRequirementCommits, readGitCommit } from '../readers/git-commit-reader.ts';
 import { readPlanTasks } from '../readers/plan-tasks-reader.ts';
-import { applyTransition, emitTransition } from '../record-stage.ts';
+import { loadRequirement, writeJournaled } from '../journal/journaled-state.ts';
+import { emitTransition } from '../record-stage.ts';
 import { ARTIFACT_KINDS, artifactDirFor, checkSlug } from '../slug.ts';
 import { newWorkflowState } from '../state/new-workflow-state.ts';
 import { workflowStateFile } from '../state/workflow-state-file.ts';
@@ -29,6 +31,8 @@ export interface RecoveryReport {
   state: WorkflowState;
   removed: Stage[];
   added: Stage[];
+  /** A trailer commit sluice did not make (COMMIT_UNRECOGNIZED): reported, left for a person. */
+  unrecognizedCommit?: string;
   /** Where an unreadable state file was moved before it was rebuilt. */
   movedAside?: string;
   written: boolean;
@@ -46,7 +50,7 @@ export async function recoverRequirement(lc: LifecycleContext, slug: string, cal
   const say = (step: number, title: string, finding: string) => steps.push({ step, title, finding });
   const file = workflowStateFile(lc.root, slug);
   const display = lc.kernel.display(file.path);
-  const { previous, movedAside } = await loadPrevious(lc, file.path);
+  const { previous, movedAside, fromJournal } = await loadPrevious(lc, slug, file.path);
   if (previous) {
     const refused = checkOwnership(previous, caller);
     if (refused && !refused.ok) throw new SluiceError(refused.code, { file: display, message: refused.message });
@@ -105,31 +109,34 @@ export async function recoverRequirement(lc: LifecycleContext, slug: string, cal
   say(9, 'resume', state.status === 'WORKFLOW_BLOCKED' ? `blocked (${state.blocker?.rule}); resolve and unblock first` : state.next_stage ? `at ${state.next_stage} (${state.resume_from})` : 'nothing left: committed');
 
   let written = false;
-  if (!previous) {
-    await lc.host.mkdir(dirname(file.path));
-    await lc.kernel.store.create(file, state, { overwrite: movedAside !== undefined });
-    await emitTransition(lc, { slug, from: null, state, row: 'recovery', caller, writeMs: 0 });
-    written = true;
-  } else if (state !== previous) {
+  // A state rebuilt from the journal (its file was deleted or unreadable) is written back even when unchanged.
+  if (!previous || state !== previous || fromJournal) {
     const rebuilt = state;
-    state = (await applyTransition(lc, slug, caller, () => ({ ok: true, state: rebuilt, row: 'recovery' }))).state;
+    const row = previous ? 'recovery' : 'recovery:new';
+    state = (await writeJournaled(lc, slug, caller, () => ({ state: rebuilt, row }))).after;
+    await emitTransition(lc, { slug, from: previous?.status ?? null, state, row, caller, writeMs: 0 });
     written = true;
   }
-  return { slug, artifactDir, steps, previous: previous && { status: previous.status, completed_stages: previous.completed_stages, next_stage: previous.next_stage }, state, removed: written ? removed : [], added: written ? added : [], ...(movedAside ? { movedAside } : {}), written };
+  return { slug, artifactDir, steps, previous: previous && { status: previous.status, completed_stages: previous.completed_stages, next_stage: previous.next_stage }, state, removed: written ? removed : [], added: written ? added : [], ...(movedAside ? { movedAside } : {}), ...(commit.unrecognized ? { unrecognizedCommit: commit.unrecognized } : {}), written };
 }
 
 const resultOf = (verdict: string): StageFinding['stageResult'] => (['PASS', 'TEST_PASS', 'DOCS_UPDATED', 'NO_DOC_CHANGE', 'NEEDS_FIXES', 'TEST_FAIL', 'TEST_BLOCKED'].includes(verdict) ? (verdict as StageFinding['stageResult']) : null);
 
-/** The old state, or null; a corrupt or invalid one is moved aside (never overwritten) and reported. */
-async function loadPrevious(lc: LifecycleContext, path: string): Promise<{ previous: WorkflowState | null; movedAside?: string }> {
-  if ((await lc.host.stat(path)) === null) return { previous: null };
+/**
+ * The old state: the journal's replay (the state file must agree with it, else STATE_TAMPERED), or a
+ * state file without a journal, or null. An unreadable state file is moved aside (never overwritten)
+ * and reported; with a journal the state comes from the journal all the same.
+ */
+async function loadPrevious(lc: LifecycleContext, slug: string, path: string): Promise<{ previous: WorkflowState | null; movedAside?: string; fromJournal: boolean }> {
   try {
-    return { previous: await lc.kernel.store.read({ ...workflowStateFile(lc.root, 'x'), path }) };
+    const loaded = await loadRequirement(lc, slug);
+    return { previous: loaded?.state ?? null, fromJournal: loaded !== null && loaded.provenance !== 'journal' && loaded.provenance !== 'unjournaled' };
   } catch (error) {
     if (!isSluiceError(error) || !['STATE_CORRUPT', 'STATE_INVALID'].includes(error.code)) throw error;
     const aside = `${path}.corrupt-${lc.now().replace(/[:.]/g, '-')}`;
     await lc.host.rename(path, aside);
-    return { previous: null, movedAside: lc.kernel.display(aside) };
+    const loaded = await loadRequirement(lc, slug);
+    return { previous: loaded?.state ?? null, movedAside: lc.kernel.display(aside), fromJournal: loaded !== null };
   }
 }
 
@@ -141,17 +148,25 @@ async function findArtifactDir(lc: LifecycleContext, slug: string): Promise<stri
   throw new SluiceError('USAGE', { message: `${slug} has artifacts in ${found.join(' and ')}; recovery never picks one for you, start it with --kind` });
 }
 
-/** Step 6: the commit counts only as git has it (recorded sha, or the requirement's trailer). */
-async function verifyCommit(lc: LifecycleContext, slug: string, artifactDir: string, previous: WorkflowState | null): Promise<{ valid: boolean; why: string; record?: WorkflowState['commit'] }> {
+/**
+ * Step 6: the commit counts only as git has it: the recorded sha, or a trailer commit matching the intent
+ * sluice journaled before committing. Any other trailer commit (an agent can write the trailer) is
+ * COMMIT_UNRECOGNIZED: reported, never counted.
+ */
+async function verifyCommit(lc: LifecycleContext, slug: string, artifactDir: string, previous: WorkflowState | null): Promise<{ valid: boolean; why: string; record?: WorkflowState['commit']; unrecognized?: string }> {
   const recorded = previous?.commit?.sha;
   const [found] = recorded ? [recorded] : await findRequirementCommits(lc.host, lc.root, slug);
   if (!found) return { valid: false, why: 'no commit for this requirement in git' };
   const commit = await readGitCommit(lc.host, lc.root, found).catch(() => undefined);
   if (!commit) return { valid: false, why: `recorded commit ${found.slice(0, 12)} is not in git` };
+  if (!recorded) {
+    const mismatch = intentMismatch(previous?.commit_intent, commit);
+    if (mismatch) return { valid: false, unrecognized: commit.sha, why: `COMMIT_UNRECOGNIZED: commit ${commit.sha.slice(0, 12)} carries the requirement's trailer, but ${mismatch}; not counted, left for a person` };
+  }
   const request = await readCommitRequest(lc.host, lc.root, artifactDir).catch(() => undefined);
   if (request && !exactlyCovers(request.paths, commit.paths)) {
     return { valid: false, why: `commit ${commit.sha.slice(0, 12)} does not contain exactly the paths of commit-request.json` };
   }
-  const record = previous?.commit ?? { sha: commit.sha, message: commit.message, paths: commit.paths, authorized_by: { source: 'recovered' as const, mode: 'git-history', owner: commit.author }, at: lc.now() };
+  const record = previous?.commit ?? { sha: commit.sha, message: commit.message, paths: commit.paths, authorized_by: { source: 'recovered' as const, mode: 'commit-intent', owner: commit.author }, at: lc.now() };
   return { valid: true, why: `commit ${commit.sha.slice(0, 12)} is in git with ${commit.paths.length} file(s)`, record };
 }

@@ -44,6 +44,9 @@ export interface StageRun {
 /** Codes that mean the whole run is misconfigured, not this requirement: they stop every requirement. */
 export const FATAL_CODES = new Set(['DELEGATE_UNKNOWN', 'DELEGATE_UNAVAILABLE', 'SCRIPT_INVALID', 'CONFIG_INVALID', 'CONFIG_MALFORMED']);
 
+/** Evidence problems a stage gets one more attempt for, with the error in its prompt. */
+const RETRIED_CODES = new Set(['ARTIFACT_MISSING', 'ARTIFACT_INVALID', 'EVIDENCE_STALE']);
+
 class Interrupted extends Error {}
 
 /**
@@ -66,7 +69,9 @@ export async function driveRequirement(rc: RunContext, slug: string, runs: Stage
     throw new SluiceError('INTERNAL', { message: `${slug}: more than 200 transitions in one run` });
   } catch (error) {
     if (error instanceof Interrupted) return { outcome: 'interrupted', state: await readWorkflowState(rc.lc, slug) };
-    if (isSluiceError(error, 'COMMIT_NOT_AUTHORIZED')) return { outcome: 'awaiting-authorization', state: await readWorkflowState(rc.lc, slug) };
+    if (isSluiceError(error, 'COMMIT_NOT_AUTHORIZED') || isSluiceError(error, 'SECRET_PATH_REFUSED')) return { outcome: 'awaiting-authorization', state: await readWorkflowState(rc.lc, slug) };
+    // Left for a person: a trailer commit sluice did not make.
+    if (isSluiceError(error, 'COMMIT_UNRECOGNIZED')) return { outcome: 'blocked', state: await readWorkflowState(rc.lc, slug) };
     throw error;
   } finally {
     rc.onStage(slug, null);
@@ -101,7 +106,7 @@ async function evidenceStage(rc: RunContext, slug: string, state: WorkflowState,
       runs[runs.length - 1].result = next.status;
       return next;
     } catch (error) {
-      if (!isSluiceError(error) || (error.code !== 'ARTIFACT_MISSING' && error.code !== 'ARTIFACT_INVALID')) throw error;
+      if (!isSluiceError(error) || !RETRIED_CODES.has(error.code)) throw error;
       problem = error.message;
     }
   }
@@ -141,7 +146,14 @@ async function commitStage(rc: RunContext, slug: string, state: WorkflowState, r
   }
   // Interactive confirmations are asked one at a time.
   const commit = () => runCommitStage(rc.lc, slug, RUNNER_ORCHESTRATOR, rc.authorize);
-  const next = (rc.authorize.io?.interactive ? await rc.lc.kernel.queue.exclusive('lifecycle:commit-confirmation', commit) : await commit()).state;
+  let next: WorkflowState;
+  try {
+    next = (rc.authorize.io?.interactive ? await rc.lc.kernel.queue.exclusive('lifecycle:commit-confirmation', commit) : await commit()).state;
+  } catch (error) {
+    // Stale evidence was routed back (to code review): the loop runs those stages again.
+    if (!isSluiceError(error, 'EVIDENCE_STALE')) throw error;
+    next = await readWorkflowState(rc.lc, slug);
+  }
   const last = runs.findLast((r) => r.stage === 'commit');
   if (last) last.result = next.status;
   return next;

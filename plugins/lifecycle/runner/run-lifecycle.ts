@@ -151,7 +151,8 @@ async function prepare(lc: LifecycleContext, slug: string, locks: Map<string, Lo
     state = (await startRequirement(lc, slug, { orchestrator: RUNNER_ORCHESTRATOR })).state;
   }
   const freshness = judgeFreshness(state, current, recorded);
-  if (freshness !== 'stale' && freshness !== 'unknown') return { slug, staleReset: [] };
+  // A blocked requirement stays blocked: only unblock lifts it (and reroutes a changed workspace).
+  if ((freshness !== 'stale' && freshness !== 'unknown') || state.status === 'WORKFLOW_BLOCKED') return { slug, staleReset: [] };
   const note = freshness === 'stale' ? 'the workspace changed outside the lifecycle after the last recorded result' : 'the workspace is not a git work tree, so recorded results cannot be trusted';
   const before = state.completed_stages;
   const after = await applyTransition(lc, slug, RUNNER_ORCHESTRATOR, (s) => ({ ok: true, state: reconstructState(s, staleFindings(s), { now: lc.now(), fingerprint: current, note }), row: 'recovery:stale' }));

@@ -17,6 +17,8 @@ export const ArtifactDirPattern = /^\.prizmkit\/(specs|bugfix|refactor)\/[\p{L}\
 export const FingerprintSchema = v.object({
   head: v.nullable(v.pipe(v.string(), v.regex(/^[0-9a-f]{40,64}$/))),
   diff: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+  /** Short content digest of every uncommitted file at that moment (path → digest), to tell which files changed later. */
+  files: v.optional(v.record(v.string(), v.string())),
 });
 export type Fingerprint = v.InferOutput<typeof FingerprintSchema>;
 
@@ -28,6 +30,8 @@ const StageRecordSchema = v.object({
   /** The format the artifact was recognised as: `sluice`, `prizmkit-v1` ... `prizmkit-v4`. */
   format: v.optional(v.string()),
   fingerprint: v.nullable(FingerprintSchema),
+  /** SHA-256 of every artifact the verdict was read from (path relative to the project → hex). */
+  artifacts: v.optional(v.record(v.string(), v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)))),
   at: Timestamp,
 });
 
@@ -64,6 +68,16 @@ export const CommitRecordSchema = v.object({
   at: Timestamp,
 });
 
+export const CommitIntentSchema = v.object({
+  /** The tree the commit will have, and the commit it goes on top of. */
+  tree: v.pipe(v.string(), v.regex(/^[0-9a-f]{40,64}$/)),
+  parent: v.nullable(v.pipe(v.string(), v.regex(/^[0-9a-f]{40,64}$/))),
+  message: v.string(),
+  paths: v.array(v.string()),
+  at: Timestamp,
+});
+export type CommitIntent = v.InferOutput<typeof CommitIntentSchema>;
+
 const uniqueStages = <T>(list: T[]) => new Set(list).size === list.length;
 
 export const WorkflowStateSchema = v.looseObject({
@@ -86,6 +100,10 @@ export const WorkflowStateSchema = v.looseObject({
   results: v.record(Stage, StageRecordSchema),
   reroutes: v.array(RerouteSchema),
   commit: v.nullable(CommitRecordSchema),
+  /** What sluice is about to commit, recorded before `git commit`; only a commit matching it counts. */
+  commit_intent: v.optional(v.nullable(CommitIntentSchema)),
+  /** The journal entry this file caches (`.prizmkit/state/journal/<slug>.jsonl`). */
+  journal: v.optional(v.object({ seq: v.pipe(v.number(), v.integer(), v.minValue(1)), hash: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)) })),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

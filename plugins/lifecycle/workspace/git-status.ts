@@ -1,4 +1,5 @@
 import { SluiceError, type Host } from '../../../core/index.ts';
+import { repositoryRoot } from './repository-root.ts';
 import { runGit } from './run-git.ts';
 
 export interface StatusEntry {
@@ -24,12 +25,16 @@ export const isSluiceRuntimePath = (path: string) => IGNORED_PREFIXES.some((p) =
  * every untracked file that is not ignored. Returns null outside a git work tree.
  */
 export async function readGitStatus(host: Host, root: string): Promise<GitStatus | null> {
-  const r = await runGit(host, root, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames']);
+  // Only the project's folder: it may be a subfolder of the repository (git prints paths from the top).
+  const r = await runGit(host, root, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames', '--', '.']);
   if (r.code !== 0) {
     if (/not a git repository/i.test(r.stderr)) return null;
     throw new SluiceError('GIT_FAILED', { message: `git status: ${r.stderr.trim().split('\n')[0] ?? `exit code ${r.code}`}` });
   }
-  return parsePorcelainV2(r.stdout);
+  const status = parsePorcelainV2(r.stdout);
+  const { prefix } = await repositoryRoot(host, root);
+  if (prefix === '') return status;
+  return { head: status.head, entries: status.entries.flatMap((e) => (e.path.startsWith(prefix) ? [{ ...e, path: e.path.slice(prefix.length) }] : [])) };
 }
 
 export function parsePorcelainV2(out: string): GitStatus {

@@ -11,8 +11,10 @@ import type { SdlcState } from '../state/state-schema.ts';
 export const STATEMENT_VERSION = 'sluice-transition-v1';
 
 /** Which kind of human decision an entry records. */
-export function transitionKind(entry: HistoryEntry): 'advance' | 'skip' | 'reenter' {
-  return entry.skipped ? 'skip' : entry.reentry ? 'reenter' : 'advance';
+export type TransitionKind = 'advance' | 'skip' | 'reenter' | 'signoff' | 'refreeze';
+
+export function transitionKind(entry: HistoryEntry): TransitionKind {
+  return entry.skipped ? 'skip' : entry.reentry ? 'reenter' : entry.refreeze ? 'refreeze' : entry.signoff ? 'signoff' : 'advance';
 }
 
 /** JSON with object keys sorted, so equal data always hashes the same. */
@@ -44,6 +46,8 @@ export function transitionStatement(project: Pick<SdlcState, 'project_name' | 'c
     `results-sha256: ${sha256Hex(canonicalJson(entry.results ?? []))}`,
     `summary-sha256: ${sha256Hex(canonicalJson(entry.gate_results ?? null))}`,
     `justification-sha256: ${sha256Hex(entry.justification ?? '')}`,
+    // A re-freeze signs the checksums it accepts (the line is absent for other entries, whose text is unchanged).
+    ...(entry.frozen_files ? [`frozen-sha256: ${sha256Hex(canonicalJson(entry.frozen_files))}`] : []),
     '',
   ].join('\n');
 }

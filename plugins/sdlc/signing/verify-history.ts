@@ -3,13 +3,13 @@ import type { SdlcProject } from '../project/open-project.ts';
 import type { HistoryEntry } from '../state/history-schema.ts';
 import { allowedSignersPath } from './allowed-signers-file.ts';
 import { signaturesRequired } from './sign-transition.ts';
-import { transitionKind, transitionStatement } from './transition-statement.ts';
+import { transitionKind, transitionStatement, type TransitionKind } from './transition-statement.ts';
 
 export type SignatureStatus = 'verified' | 'unsigned' | 'invalid' | 'unknown-signer' | 'replayed';
 
 export interface EntrySignatureCheck {
   index: number;
-  kind: 'advance' | 'skip' | 'reenter';
+  kind: TransitionKind;
   from: string;
   to: string;
   at: string;

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { OPEN_READ_FLAGS, requireRegular } from '../../host-node/read-bounded.ts';
+import { OPEN_READ_FLAGS, requireRegular } from '../../host-node/index.ts';
 import { specFile, type SpecFile } from './spec-backlog-types.ts';
 import { findFrontmatter, parseFrontmatter } from './spec-frontmatter.ts';
 import { openSpecScanCache, statStamp, type SpecScanCache } from './spec-scan-cache.ts';

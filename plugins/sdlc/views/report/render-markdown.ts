@@ -1,3 +1,4 @@
+import { terminalSafe } from '../../../../core/index.ts';
 import { escapeHtml, trusted, type SafeHtml } from './html-escape.ts';
 
 export type MarkdownRenderer = (source: string) => SafeHtml;
@@ -28,5 +29,6 @@ export async function createMarkdownRenderer(): Promise<MarkdownRenderer> {
       if (token.type === 'heading_open' || token.type === 'heading_close') token.tag = `h${Math.min(Number(token.tag.slice(1)) + 2, 6)}`;
     }
   });
-  return (source) => trusted(md.render(source));
+  // Control and bidi characters are shown, not obeyed (CRLF line ends are just line ends).
+  return (source) => trusted(md.render(terminalSafe(source.replace(/\r\n/g, '\n'))));
 }

@@ -1,0 +1,40 @@
+import { isAbsolute, join } from 'pathe';
+import type { LifecycleContext } from '../lifecycle-context.ts';
+import { REQUIREMENT_TRAILER, type GitCommit } from '../readers/git-commit-reader.ts';
+import type { CommitIntent } from '../state/workflow-state-schema.ts';
+import { git, runGit } from '../workspace/run-git.ts';
+
+/** The exact message sluice commits with: the request's message, a blank line, the requirement trailer. */
+export function commitMessage(message: string, slug: string): string {
+  return `${message.trim()}\n\n${REQUIREMENT_TRAILER}: ${slug}`;
+}
+
+/**
+ * What `git commit --only PATHS` is about to produce, computed in a private index: HEAD's tree with the
+ * requested paths as they are in the work tree. Recorded (journaled) before the commit; afterwards only a
+ * commit with this tree, parent and message counts as the requirement's.
+ */
+export async function computeCommitIntent(lc: LifecycleContext, slug: string, request: { message: string; paths: string[] }): Promise<CommitIntent> {
+  const head = await runGit(lc.host, lc.root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
+  const parent = head.code === 0 ? head.stdout.trim() : null;
+  const indexPath = (await git(lc.host, lc.root, ['rev-parse', '--git-path', `sluice-intent-${lc.host.pid}.index`])).trim();
+  const index = isAbsolute(indexPath) ? indexPath : join(lc.root, indexPath);
+  const env = { GIT_INDEX_FILE: index };
+  try {
+    await git(lc.host, lc.root, parent ? ['read-tree', parent] : ['read-tree', '--empty'], { env });
+    await git(lc.host, lc.root, ['add', '-A', '--', ...request.paths], { env });
+    const tree = (await git(lc.host, lc.root, ['write-tree'], { env })).trim();
+    return { tree, parent, message: commitMessage(request.message, slug), paths: [...request.paths], at: lc.now() };
+  } finally {
+    await lc.host.remove(index).catch(() => undefined);
+  }
+}
+
+/** Why a commit is not the one the intent describes, or undefined when it is. */
+export function intentMismatch(intent: CommitIntent | null | undefined, commit: GitCommit): string | undefined {
+  if (!intent) return 'sluice recorded no intent to commit';
+  if (commit.tree !== intent.tree) return `its tree ${commit.tree.slice(0, 12)} is not the recorded ${intent.tree.slice(0, 12)}`;
+  if ((commit.parents[0] ?? null) !== intent.parent || commit.parents.length > 1) return `its parent is not the recorded ${intent.parent?.slice(0, 12) ?? '(none)'}`;
+  if (commit.message.trim() !== intent.message.trim()) return 'its message is not the recorded one';
+  return undefined;
+}

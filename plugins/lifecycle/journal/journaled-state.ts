@@ -1,0 +1,134 @@
+import { dirname } from 'pathe';
+import { acquireLock, isSluiceError, realPathInside, SluiceError, validateData } from '../../../core/index.ts';
+import type { LifecycleContext } from '../lifecycle-context.ts';
+import { workflowStateFile } from '../state/workflow-state-file.ts';
+import { WorkflowStateSchema, type WorkflowState } from '../state/workflow-state-schema.ts';
+import { canonicalJson, makeEntry, type JournalEntry } from './journal-entry.ts';
+import { journalPath, journalStepBroken, readJournal, tampered, type Journal } from './requirement-journal.ts';
+
+/**
+ * Where a requirement's state came from: its journal (the state file matches the last entry), its
+ * journal with the state file missing or one write behind (a crash between the two writes), or a
+ * state file without a journal (written before journals, or by PrizmKit itself; adopted on the next write).
+ */
+export type Provenance = 'journal' | 'cache-missing' | 'cache-behind' | 'unjournaled';
+
+export interface LoadedRequirement {
+  state: WorkflowState;
+  provenance: Provenance;
+  journal: Journal | null;
+}
+
+type JournalHead = { seq: number; hash: string };
+
+/** The state without sluice's pointer to the journal entry it caches. */
+function withoutHead(state: WorkflowState): WorkflowState {
+  const { journal: _head, ...rest } = state as WorkflowState & { journal?: JournalHead };
+  return rest as WorkflowState;
+}
+
+/**
+ * The requirement's state as its journal has it, checked against the state file: a state file that
+ * differs from the replay (edited, or its journal deleted) is STATE_TAMPERED. Null when neither exists.
+ */
+export async function loadRequirement(lc: LifecycleContext, slug: string): Promise<LoadedRequirement | null> {
+  const file = workflowStateFile(lc.root, slug);
+  const shownState = lc.kernel.display(file.path);
+  const [journal, cache] = await Promise.all([
+    readJournal(lc, slug),
+    lc.kernel.store.read(file).catch((error) => {
+      if (isSluiceError(error, 'FILE_NOT_FOUND')) return undefined;
+      throw error;
+    }),
+  ]);
+  const head = (cache as { journal?: JournalHead } | undefined)?.journal;
+  if (!journal) {
+    if (!cache) return null;
+    if (head) throw tampered(lc.kernel.display(journalPath(lc.root, slug)), `the journal is missing, but ${shownState} says it has ${head.seq} entries`);
+    return { state: cache, provenance: 'unjournaled', journal };
+  }
+  const last = journal.entries.at(-1);
+  if (!last) throw tampered(lc.kernel.display(journal.path), 'the journal is empty');
+  const replay = journal.states.at(-1)!;
+  if (!cache) return { state: replay, provenance: 'cache-missing', journal };
+  const cached = canonicalJson(withoutHead(cache));
+  if (head?.seq === last.seq && head.hash === last.hash && cached === canonicalJson(replay)) return { state: replay, provenance: 'journal', journal };
+  const before = journal.entries.at(-2);
+  if (before && head?.seq === before.seq && head.hash === before.hash && cached === canonicalJson(journal.states.at(-2))) return { state: replay, provenance: 'cache-behind', journal };
+  throw tampered(shownState, `the state file does not match its journal: ${describeDifference(withoutHead(cache), replay, head, last)}`);
+}
+
+function describeDifference(file: WorkflowState, replay: WorkflowState, head: JournalHead | undefined, last: JournalEntry): string {
+  const keys = [...new Set([...Object.keys(file), ...Object.keys(replay)])].sort();
+  const differ = keys.filter((k) => canonicalJson((file as Record<string, unknown>)[k]) !== canonicalJson((replay as Record<string, unknown>)[k]));
+  const shown = differ.slice(0, 4).map((k) => {
+    const a = (file as Record<string, unknown>)[k];
+    const b = (replay as Record<string, unknown>)[k];
+    const simple = (x: unknown) => x === null || typeof x !== 'object';
+    return simple(a) && simple(b) ? `${k} is ${JSON.stringify(a)} in the file, ${JSON.stringify(b)} in the journal` : `${k} differs`;
+  });
+  if (differ.length === 0) return `it points at entry ${head?.seq ?? 'none'}, the journal ends at entry ${last.seq}`;
+  return `${shown.join('; ')}${differ.length > 4 ? `; and ${differ.length - 4} more field(s)` : ''}`;
+}
+
+export interface JournaledWrite {
+  before: WorkflowState | undefined;
+  after: WorkflowState;
+  written: boolean;
+}
+
+/**
+ * The only way lifecycle state is written: under the requirement's journal lock, load and check
+ * (journal + state file), compute, validate (schema, invariant, journal rules), append the entry to the
+ * journal, then write the state file as its cache. `compute` returns undefined for "no change" and
+ * throws a SluiceError to refuse; nothing is written then. A state without journal is adopted first.
+ */
+export async function writeJournaled(
+  lc: LifecycleContext,
+  slug: string,
+  caller: string | null,
+  compute: (current: LoadedRequirement | null) => { state: WorkflowState; row: string } | undefined,
+): Promise<JournaledWrite> {
+  const path = journalPath(lc.root, slug);
+  const file = workflowStateFile(lc.root, slug);
+  const shown = lc.kernel.display(file.path);
+  return lc.kernel.queue.exclusive(`lifecycle-journal:${path}`, async () => {
+    // A symlinked journal folder must not take sluice's records out of the project.
+    await realPathInside(lc.host, lc.root, path, 'lifecycle journal');
+    await lc.host.mkdir(dirname(path));
+    const lock = await acquireLock(lc.host, `${path}.lock`, { purpose: 'sluice lifecycle', display: lc.kernel.display(path), keepOpen: true });
+    try {
+      const current = await loadRequirement(lc, slug);
+      const out = compute(current);
+      if (!out) {
+        if (!current) throw new SluiceError('STATE_MISSING', { file: shown, message: `requirement ${slug} has no workflow state` });
+        // A crash between the journal and the state file: bring the cache up to the journal.
+        if (current.provenance === 'cache-behind') await writeCache(lc, file, current.state, current.journal!.entries.at(-1)!);
+        return { before: current.state, after: current.state, written: current.provenance === 'cache-behind' };
+      }
+      const after = withoutHead(validateData(WorkflowStateSchema, out.state, shown, 'INVARIANT_VIOLATED'));
+      const before = current?.state;
+      if (before) {
+        const broken = journalStepBroken(before, after, { row: out.row, caller });
+        if (broken) throw new SluiceError('INVARIANT_VIOLATED', { file: shown, message: broken });
+      }
+      const entries = current?.journal?.entries ?? [];
+      const added: JournalEntry[] = [];
+      const at = lc.now();
+      if (before && current?.provenance === 'unjournaled') added.push(makeEntry(undefined, { at, caller: before.orchestrator, row: 'adopt', state: before }));
+      added.push(makeEntry(added.at(-1) ?? entries.at(-1), { at, caller, row: out.row, state: after }));
+      const text = current?.journal?.text ?? '';
+      await lc.host.writeAtomic(path, `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${added.map((e) => JSON.stringify(e)).join('\n')}\n`);
+      await writeCache(lc, file, after, added.at(-1)!);
+      return { before, after, written: true };
+    } finally {
+      await lock.release();
+    }
+  });
+}
+
+/** The state file: the journal's last state plus the entry it caches. */
+async function writeCache(lc: LifecycleContext, file: ReturnType<typeof workflowStateFile>, state: WorkflowState, last: JournalEntry): Promise<void> {
+  await lc.host.mkdir(dirname(file.path));
+  await lc.kernel.store.create(file, { ...state, journal: { seq: last.seq, hash: last.hash } } as WorkflowState, { overwrite: true });
+}

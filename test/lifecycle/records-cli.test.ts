@@ -1,0 +1,231 @@
+import assert from 'node:assert/strict';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { LifecycleContext } from '../../plugins/lifecycle/lifecycle-context.ts';
+import { recordStage } from '../../plugins/lifecycle/record-stage.ts';
+import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
+import { runSluice } from '../sdlc/sluice-cli.ts';
+import { evidence, gitIn, GRANT_CONFIG, makeLifecycle, makeRepo, readJson, writeFiles } from './lifecycle-fixture.ts';
+
+/**
+ * The holes of issue 11, each driven through the built CLI (dist/sluice.mjs as scripts/build.mjs bundles
+ * it): what an agent with a shell did to sluice's records and commits, and what sluice does now.
+ */
+const json = (out: string) => JSON.parse(out);
+const STATE = (slug: string) => `.prizmkit/state/workflows/${slug}.json`;
+const JOURNAL = (slug: string) => `.prizmkit/state/journal/${slug}.jsonl`;
+const OWNER = 'prizmkit-workflow';
+type Stage = 'plan' | 'implement' | 'code-review' | 'test' | 'retrospective';
+
+async function record(root: string, lc: LifecycleContext, slug: string, steps: [Record<string, string>, Stage][], caller: string | null = null) {
+  for (const [files, stage] of steps) {
+    await writeFiles(root, files);
+    await recordStage(lc, slug, stage, caller);
+  }
+}
+
+const throughRetro = (slug: string): [Record<string, string>, Stage][] => [
+  [evidence.plan(slug), 'plan'],
+  [evidence.implement(slug), 'implement'],
+  [evidence.review(slug, 'PASS'), 'code-review'],
+  [evidence.test(slug, 'TEST_PASS'), 'test'],
+  [evidence.retrospective(slug), 'retrospective'],
+];
+const headCount = (root: string) => gitIn(root, 'rev-list', '--count', 'HEAD').trim();
+
+describe('evidence that cannot go stale (CLI)', () => {
+  it('record commit refuses code edited after review and test: routed back to code review, nothing committed', async () => {
+    // The committed project grant made the old code commit; it authorizes nothing now, and staleness is checked first.
+    const root = await makeRepo({ 'sluice.config.yaml': GRANT_CONFIG });
+    const { lc } = await makeLifecycle(root);
+    await startRequirement(lc, 'feat');
+    await record(root, lc, 'feat', throughRetro('feat'));
+    await writeFiles(root, evidence.commitRequest('feat', ['src/feat.js']));
+    await writeFiles(root, { 'src/feat.js': 'export const x = "edited after review and test";\n' });
+    const next = await runSluice(root, ['lifecycle', 'next', 'feat', '--json']);
+    assert.equal(json(next.stdout).freshness, 'stale');
+    const commit = await runSluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json']);
+    assert.equal(commit.code, 1, commit.stdout);
+    assert.equal(json(commit.stdout).error.code, 'EVIDENCE_STALE');
+    assert.match(json(commit.stdout).error.message, /src\/feat\.js changed after the last recorded review and test; routed back to code-review, nothing committed/);
+    assert.equal(headCount(root), '1');
+    const status = json((await runSluice(root, ['lifecycle', 'status', 'feat', '--json'])).stdout).requirements[0];
+    assert.equal(status.next_stage, 'code-review');
+    assert.deepEqual(status.completed_stages, ['plan', 'implement']);
+  });
+
+  it('a review report edited after it was recorded contradicts the recorded review: routed back before any commit', async () => {
+    const root = await makeRepo();
+    const { lc } = await makeLifecycle(root);
+    await startRequirement(lc, 'feat');
+    await record(root, lc, 'feat', throughRetro('feat'));
+    await writeFiles(root, evidence.commitRequest('feat', ['src/feat.js']));
+    await writeFiles(root, { '.prizmkit/specs/feat/review-report.md': '# Review\n\n## Final Result\n\n- Verdict: PASS\n- Minor: 0\n- Total: 0\n<!-- touched -->\n' });
+    const commit = await runSluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json']);
+    assert.equal(json(commit.stdout).error.code, 'EVIDENCE_STALE');
+    assert.match(json(commit.stdout).error.message, /review-report\.md changed after code-review was recorded/);
+  });
+
+  it('an unchanged round-0 review PASS is refused in a repair round (EVIDENCE_STALE); a new review is accepted', async () => {
+    const root = await makeRepo();
+    const { lc } = await makeLifecycle(root);
+    await startRequirement(lc, 'feat');
+    await record(root, lc, 'feat', [
+      [evidence.plan('feat'), 'plan'],
+      [evidence.implement('feat'), 'implement'],
+      [evidence.review('feat', 'PASS'), 'code-review'],
+      [evidence.test('feat', 'TEST_FAIL', 'production'), 'test'],
+      [evidence.implement('feat', 'export const x = 2; // the repair\n'), 'implement'],
+    ]);
+    const stale = await runSluice(root, ['lifecycle', 'record', 'feat', 'code-review', '--json']);
+    assert.equal(stale.code, 1, stale.stdout);
+    assert.equal(json(stale.stdout).error.code, 'EVIDENCE_STALE');
+    assert.match(json(stale.stdout).error.message, /review-report\.md is byte-identical to the evidence recorded at .* before the test-repair reroute/);
+    await writeFiles(root, { '.prizmkit/specs/feat/review-report.md': '# Review (round 2)\n\n## Final Result\n\n- Verdict: PASS\n- Minor: 0\n- Total: 0\n' });
+    const fresh = await runSluice(root, ['lifecycle', 'record', 'feat', 'code-review', '--json']);
+    assert.equal(fresh.code, 0, fresh.stdout);
+    assert.equal(json(fresh.stdout).status, 'REVIEW_PASS');
+  });
+});
+
+describe('records the agent cannot quietly rewrite (CLI)', () => {
+  /** A requirement owned by OWNER, blocked after 3 outer repair rounds. */
+  async function blockedAtRoundLimit() {
+    const root = await makeRepo();
+    const { lc } = await makeLifecycle(root);
+    await startRequirement(lc, 'feat', { orchestrator: OWNER });
+    await record(root, lc, 'feat', [[evidence.plan('feat'), 'plan']], OWNER);
+    for (let round = 0; round <= 3; round++) {
+      await record(root, lc, 'feat', [
+        [evidence.implement('feat', `export const x = ${round};\n`), 'implement'],
+        [{ '.prizmkit/specs/feat/review-report.md': `# Review ${round}\n\n## Final Result\n\n- Verdict: PASS\n- Minor: 0\n- Total: 0\n` }, 'code-review'],
+        [{ '.prizmkit/specs/feat/verdict.json': JSON.stringify({ verdict: 'TEST_FAIL', repair_scope: 'runtime', failures: [{ test: `t${round}` }] }) }, 'test'],
+      ], OWNER);
+    }
+    return { root, lc };
+  }
+
+  it('deleting the state file and running recover keeps repair_round, the block and the owner (from the journal)', async () => {
+    const { root } = await blockedAtRoundLimit();
+    const before = await readJson(root, STATE('feat'));
+    assert.equal(before.status, 'WORKFLOW_BLOCKED');
+    assert.equal(before.repair_round, 3);
+    await rm(join(root, STATE('feat')));
+    const stolen = await runSluice(root, ['lifecycle', 'recover', 'feat', '--orchestrator', 'agent', '--json']);
+    assert.equal(stolen.code, 1);
+    assert.equal(json(stolen.stdout).error.code, 'ORCHESTRATOR_MISMATCH');
+    const plain = await runSluice(root, ['lifecycle', 'recover', 'feat', '--json']);
+    assert.equal(json(plain.stdout).error.code, 'ORCHESTRATOR_MISMATCH', 'a direct call does not take the requirement either');
+    const r = await runSluice(root, ['lifecycle', 'recover', 'feat', '--orchestrator', OWNER, '--json']);
+    assert.equal(r.code, 1, r.stdout);
+    const after = json(r.stdout);
+    assert.equal(after.status, 'WORKFLOW_BLOCKED');
+    assert.equal(after.repair_round, 3);
+    assert.equal(after.orchestrator, OWNER);
+    assert.equal(after.blocker.rule, 'repair-round-limit');
+  });
+
+  it('lifting a round-limit block needs the authority of a commit: the owner alone cannot, even after changing code', async () => {
+    const { root } = await blockedAtRoundLimit();
+    await writeFiles(root, { 'src/feat.js': 'export const x = "someone fixed it";\n' });
+    const unblock = await runSluice(root, ['lifecycle', 'record', 'feat', 'unblock', '--resolution', 'fixed it myself', '--orchestrator', OWNER, '--json']);
+    assert.equal(unblock.code, 1, unblock.stdout);
+    assert.equal(json(unblock.stdout).error.code, 'COMMIT_NOT_AUTHORIZED');
+    assert.match(json(unblock.stdout).error.message, /unblock for feat is not authorized/);
+    assert.equal((await readJson(root, STATE('feat'))).status, 'WORKFLOW_BLOCKED');
+  });
+
+  it('an edited state file is STATE_TAMPERED (exit 2) for status, next and record, and nothing is written', async () => {
+    const { root } = await blockedAtRoundLimit();
+    const path = join(root, STATE('feat'));
+    const state = await readJson(root, STATE('feat'));
+    const forged = `${JSON.stringify({ ...state, repair_round: 0, status: 'TEST_FAIL', blocker: null, next_stage: 'implement' }, null, 2)}\n`;
+    await writeFile(path, forged);
+    const journal = await readFile(join(root, JOURNAL('feat')), 'utf8');
+    for (const args of [['status', 'feat'], ['next', 'feat'], ['record', 'feat', 'implement', '--orchestrator', OWNER]]) {
+      const r = await runSluice(root, ['lifecycle', ...args, '--json']);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}`);
+      assert.equal(json(r.stdout).error.code, 'STATE_TAMPERED');
+      assert.match(json(r.stdout).error.message, /repair_round is 0 in the file, 3 in the journal/);
+    }
+    assert.equal(await readFile(path, 'utf8'), forged, 'the forged file is left for a person to see');
+    assert.equal(await readFile(join(root, JOURNAL('feat')), 'utf8'), journal);
+    // All requirements at once: the tampered one is shown with its error, the command exits 2.
+    const all = await runSluice(root, ['lifecycle', 'status']);
+    assert.equal(all.code, 2);
+    assert.match(all.stdout, /feat\s+STATE_TAMPERED/);
+  });
+
+  it('an edited, removed or deleted journal is STATE_TAMPERED', async () => {
+    const root = await makeRepo();
+    const { lc } = await makeLifecycle(root);
+    await startRequirement(lc, 'feat');
+    await record(root, lc, 'feat', throughRetro('feat').slice(0, 3));
+    const path = join(root, JOURNAL('feat'));
+    const original = await readFile(path, 'utf8');
+    const lines = original.trimEnd().split('\n');
+    const edit = (n: number, f: (e: Record<string, unknown>) => void) => {
+      const copy = [...lines];
+      const e = JSON.parse(copy[n]);
+      f(e);
+      copy[n] = JSON.stringify(e);
+      return `${copy.join('\n')}\n`;
+    };
+    const cases: [string, string, RegExp][] = [
+      ['edited line', edit(1, (e) => void ((e.state as Record<string, unknown>).review_round = 5)), /line 2 was changed after it was written/],
+      ['removed line', `${[lines[0], ...lines.slice(2)].join('\n')}\n`, /line 2 has sequence 3, expected 2/],
+      ['truncated', `${lines.slice(0, -1).join('\n')}\n`, /does not match its journal/],
+    ];
+    for (const [what, text, message] of cases) {
+      await writeFile(path, text);
+      const r = await runSluice(root, ['lifecycle', 'status', 'feat', '--json']);
+      assert.equal(r.code, 2, `${what}: ${r.stdout}`);
+      assert.equal(json(r.stdout).error.code, 'STATE_TAMPERED', what);
+      assert.match(json(r.stdout).error.message, message, what);
+    }
+    await rm(path);
+    const gone = await runSluice(root, ['lifecycle', 'status', 'feat', '--json']);
+    assert.equal(json(gone.stdout).error.code, 'STATE_TAMPERED');
+    assert.match(json(gone.stdout).error.message, /the journal is missing/);
+  });
+});
+
+describe('commits only sluice made (CLI)', () => {
+  it('a trailer commit the agent made while review said NEEDS_FIXES is never taken as the requirement\'s commit', async () => {
+    const root = await makeRepo();
+    const { lc } = await makeLifecycle(root);
+    await startRequirement(lc, 'feat');
+    await record(root, lc, 'feat', [
+      [evidence.plan('feat'), 'plan'],
+      [evidence.implement('feat'), 'implement'],
+      [evidence.review('feat', 'NEEDS_FIXES'), 'code-review'],
+    ]);
+    gitIn(root, 'add', '-A');
+    gitIn(root, 'commit', '-q', '-m', 'feat: done, trust me', '--trailer', 'Lifecycle-Requirement: feat');
+    for (const removed of [[], [STATE('feat'), JOURNAL('feat')]]) {
+      for (const f of removed) await rm(join(root, f));
+      const r = await runSluice(root, ['lifecycle', 'recover', 'feat', '--json']);
+      assert.equal(r.code, 1, r.stdout);
+      const out = json(r.stdout);
+      assert.notEqual(out.status, 'COMMITTED');
+      assert.equal(out.commit, null);
+      assert.equal(out.unrecognizedCommit, gitIn(root, 'rev-parse', 'HEAD').trim());
+      assert.match(out.steps[5].finding, /COMMIT_UNRECOGNIZED/);
+    }
+  });
+
+  it('a commit request with a secret-looking path is refused without a person typing its name', async () => {
+    const root = await makeRepo();
+    const { lc } = await makeLifecycle(root);
+    await writeFiles(root, { 'config/.env.production': 'DB_PASSWORD=hunter2\n' });
+    await startRequirement(lc, 'feat');
+    await record(root, lc, 'feat', throughRetro('feat'));
+    await writeFiles(root, evidence.commitRequest('feat', ['src/feat.js', 'config']));
+    const r = await runSluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json']);
+    assert.equal(r.code, 1, r.stdout);
+    assert.equal(json(r.stdout).error.code, 'SECRET_PATH_REFUSED');
+    assert.match(json(r.stdout).error.message, /config\/\.env\.production looks like a secret/);
+    assert.equal(headCount(root), '1');
+  });
+});
