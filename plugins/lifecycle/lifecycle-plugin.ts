@@ -25,7 +25,7 @@ export const lifecyclePlugin = definePlugin({
     ctx.registerSchema('lifecycle-test-verdict', TestVerdictSchema, '{artifact_dir}/verdict.json (or test-result.json): the authoritative test verdict');
     ctx.registerSchema('lifecycle-retrospective-result', RetrospectiveResultSchema, '{artifact_dir}/retrospective-result.json');
     ctx.registerSchema('lifecycle-commit-request', CommitRequestSchema, '{artifact_dir}/commit-request.json: message and exact paths of a requirement\'s commit');
-    ctx.registerSchema('lifecycle-commit-grant', CommitGrantSchema, 'lifecycle.commitAuthorization in sluice.config, or the signed SLUICE_COMMIT_GRANT payload');
+    ctx.registerSchema('lifecycle-commit-grant', CommitGrantSchema, 'lifecycle.commitAuthorization in ~/.config/sluice/config.yaml, or the signed SLUICE_COMMIT_GRANT payload');
     // PrizmKit's formats, as sluice reads them (README: "PrizmKit artifacts").
     ctx.registerSchema('prizmkit-review-final-result', PrizmkitReviewResultSchema, 'review-report.md `## Final Result` as render_review_report.py writes it (v1–v4)');
     ctx.registerSchema('prizmkit-test-verdict-v1', V1VerdictSchema, 'PrizmKit v1 .prizmkit/test/evidence/<id>/verdict.json');

@@ -224,6 +224,52 @@ describe('commit authorization', () => {
   });
 });
 
+describe('production edits where only tests may change', () => {
+  async function through(root: string, lc: LifecycleContext, testVerdict: Record<string, string>) {
+    await startRequirement(lc, SLUG);
+    for (const [files, stage] of [
+      [evidence.plan(SLUG), 'plan'],
+      [evidence.implement(SLUG), 'implement'],
+      [evidence.review(SLUG, 'PASS'), 'code-review'],
+      [testVerdict, 'test'],
+    ] as const) {
+      await writeFiles(root, files);
+      await recordStage(lc, SLUG, stage, null);
+    }
+  }
+
+  it('on the test-infrastructure route (no review), a production edit sends the requirement back to code review', async () => {
+    const root = await makeRepo();
+    const { lc } = await makeLifecycle(root);
+    await through(root, lc, evidence.test(SLUG, 'TEST_FAIL', 'test-infrastructure'));
+    assert.equal((await readWorkflowState(lc, SLUG)).next_stage, 'implement');
+    await writeFiles(root, { 'test/feature.test.js': 'fixed the test\n', 'src/feature.js': 'export const x = "and the code too";\n' });
+    const r = await recordStage(lc, SLUG, 'implement', null);
+    assert.equal(r.row, 'production-route');
+    assert.equal(r.state.next_stage, 'code-review');
+    assert.match(r.state.reroutes.at(-1)?.note ?? '', /production files edited on the test-infrastructure route: src\/feature\.js changed/);
+  });
+
+  it('a test-only repair on that route goes straight to test', async () => {
+    const root = await makeRepo();
+    const { lc } = await makeLifecycle(root);
+    await through(root, lc, evidence.test(SLUG, 'TEST_FAIL', 'test-infrastructure'));
+    await writeFiles(root, { 'test/feature.test.js': 'fixed the test only\n' });
+    assert.equal((await recordStage(lc, SLUG, 'implement', null)).state.next_stage, 'test');
+  });
+
+  it('while TEST_BLOCKED, a production edit takes the production route instead of recording the test', async () => {
+    const root = await makeRepo();
+    const { lc } = await makeLifecycle(root);
+    await through(root, lc, evidence.test(SLUG, 'TEST_BLOCKED'));
+    await writeFiles(root, { 'src/feature.js': 'export const x = "patched while blocked";\n', ...evidence.test(SLUG, 'TEST_PASS') });
+    const r = await recordStage(lc, SLUG, 'test', null);
+    assert.equal(r.row, 'production-route');
+    assert.equal(r.state.status, 'IMPLEMENTED');
+    assert.equal(r.state.next_stage, 'code-review');
+  });
+});
+
 describe('a project in a subfolder of its git repository', () => {
   it('fingerprints, re-checks and commits relative to the project folder; changes outside it do not count', async () => {
     const repo = await makeRepo({ 'other/notes.txt': 'old\n', 'app/README.md': '# app\n' });

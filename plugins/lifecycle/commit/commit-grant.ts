@@ -2,8 +2,9 @@ import * as v from 'valibot';
 
 /**
  * A trusted host's authorization of headless local commits (seed: mode, owner, local_commit_authorized).
- * It comes from `lifecycle.commitAuthorization` in a committed sluice.config.yaml, from an HMAC-signed
- * `SLUICE_COMMIT_GRANT`, or from code that embeds sluice; never from a flag or an artifact.
+ * It comes from `lifecycle.commitAuthorization` in the user's own ~/.config/sluice/config.yaml (see
+ * user-config-grant.ts), from a signed, bound `SLUICE_COMMIT_GRANT`, or from code that embeds sluice;
+ * never from a file inside the work tree, a flag or an artifact.
  *
  *   lifecycle:
  *     commitAuthorization:
