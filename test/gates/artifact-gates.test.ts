@@ -96,6 +96,25 @@ describe('G2-completeness gate on real files', () => {
     assert.ok(rows.every((r) => r.severity === 'MUST' && r.gate === 'G2-completeness'));
   });
 
+  it('a repeated gate run with the same results leaves state.yaml untouched; a changed result is stored', async () => {
+    const dir = await tempDir();
+    const kernel = await sdlcKernel(dir);
+    await sluice(kernel, 'init');
+    await writeCurrentArtifacts(kernel);
+    await sluice(kernel, 'gate');
+    const state = join(dir, '.sdlc/state.yaml');
+    const { stat } = await import('node:fs/promises');
+    const before = await stat(state);
+    const text = await readFile(state, 'utf8');
+    await sluice(kernel, 'gate');
+    assert.equal((await stat(state)).mtimeMs, before.mtimeMs, 'nothing new to store: no rewrite');
+    assert.equal(await readFile(state, 'utf8'), text);
+    await writeFile(join(dir, '.sdlc/artifacts/00-discovery/constraints.md'), '# Constraints\n\nBudget: TBD\n');
+    await sluice(kernel, 'gate');
+    const stored = (await readState(kernel)).phases['0'].gate_results as GateResult[];
+    assert.equal(stored.find((r) => r.id === 'G2:constraints.md')?.passed, false);
+  });
+
   it('uses the markers of the frozen profile (sluice.placeholder_markers)', async () => {
     const dir = await tempDir();
     const kernel = await sdlcKernel(dir);

@@ -1,6 +1,7 @@
 import type { Kernel } from '../../../core/index.ts';
 import { openProject, type SdlcProject } from '../project/open-project.ts';
 import type { PhaseDefinition } from '../registry/registry-schema.ts';
+import { phaseKey } from '../state/phase-id.ts';
 import { recordGateResults } from '../transition/transitions.ts';
 import { runPhaseGates, type PhaseGateRun } from './run-phase-gates.ts';
 
@@ -19,6 +20,10 @@ export async function checkPhase(kernel: Kernel, o: { phase?: string; signal?: A
   const project = await openProject(kernel, { verifyFrozen: true });
   const phase = o.phase === undefined ? project.model.require(project.state.current_phase) : project.model.require(o.phase, { field: '--phase' });
   const run = await runPhaseGates(kernel, project, phase, o.signal);
-  await kernel.store.update(project.stateFile, (state) => recordGateResults(state, phase, run.results), { purpose: 'sluice gate' });
+  // The same results as stored (a re-run with nothing changed): nothing to write, so no lock, no
+  // YAML rewrite and no fsync. The reference's check_gates writes nothing at all.
+  const key = phaseKey(phase.id);
+  const unchanged = JSON.stringify(recordGateResults(project.state, phase, run.results).phases[key]) === JSON.stringify(project.state.phases[key]);
+  if (!unchanged) await kernel.store.update(project.stateFile, (state) => recordGateResults(state, phase, run.results), { purpose: 'sluice gate' });
   return { project, phase, current: phase === project.model.require(project.state.current_phase), run };
 }
