@@ -25,13 +25,15 @@ describe('safe output: control characters from data are shown, not obeyed', () =
     const root = await makeRepo();
     const { lc } = await makeLifecycle(root);
     await startRequirement(lc, 'feat', { goal: 'x' });
+    // The hostile file is part of the change that was reviewed and tested (an edit after review
+    // would be refused as stale before any preview).
+    mkdirSync(join(root, '.github', 'workflows', CURSOR), { recursive: true });
+    writeFileSync(join(root, '.github', 'workflows', CURSOR, 'ci.yml'), 'on: push\njobs: {}\n');
     const stages = [[evidence.plan('feat'), 'plan'], [evidence.implement('feat'), 'implement'], [evidence.review('feat', 'PASS'), 'code-review'], [evidence.test('feat', 'TEST_PASS'), 'test'], [evidence.retrospective('feat'), 'retrospective']] as const;
     for (const [files, stage] of stages) {
       await writeFiles(root, files);
       await recordStage(lc, 'feat', stage, null);
     }
-    mkdirSync(join(root, '.github', 'workflows', CURSOR), { recursive: true });
-    writeFileSync(join(root, '.github', 'workflows', CURSOR, 'ci.yml'), 'on: push\njobs: {}\n');
     await writeFiles(root, evidence.commitRequest('feat', ['src/feat.js', '.github']));
     const cli = `${JSON.stringify(process.execPath)} ${JSON.stringify(cliBundle())} --cwd ${JSON.stringify(root)} lifecycle record feat commit`;
     const tty = spawnSync('script', ['-qec', cli, '/dev/null'], { input: 'n\n', env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 60_000 });

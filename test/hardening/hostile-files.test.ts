@@ -95,19 +95,20 @@ describe('readers refuse what is not a regular file, without hanging or reading 
 
 describe('writes', () => {
   it('a state update that would pass the read limit is refused and nothing is written', async () => {
-    const dir = await lifecycleProject('cap');
-    const path = join(dir, '.prizmkit', 'state', 'workflows', 'demo.json');
-    const state = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
-    // Unknown keys survive a rewrite: pad the state to just under the 16 MiB read limit.
+    // SDLC state keeps keys other tools add, so a project can legitimately sit just under the
+    // 16 MiB read limit; the gate run's results would push it over. (A lifecycle state cannot be
+    // padded by hand: its journal reports that as STATE_TAMPERED.)
+    const dir = await sdlcProject('cap');
+    const path = join(dir, '.sdlc', 'state.yaml');
+    const original = await readFile(path, 'utf8');
     const limit = 16 * 1024 * 1024;
-    const bare = `${JSON.stringify({ ...state, padding: '' }, null, 2)}\n`;
-    const text = `${JSON.stringify({ ...state, padding: 'x'.repeat(limit - Buffer.byteLength(bare) - 8) }, null, 2)}\n`;
+    const text = `${original}x_other_tool: "${'x'.repeat(limit - Buffer.byteLength(original) - 64)}"\n`;
     await writeFile(path, text);
-    const claim = await sluice(dir, 'lifecycle', 'start', 'demo', '--orchestrator', 'an-orchestrator-with-a-long-name');
-    assert.equal(claim.code, 2, claim.stderr);
-    assert.match(claim.stderr, /INVARIANT_VIOLATED: \.prizmkit\/state\/workflows\/demo\.json: .*over the 16777216 byte limit.*nothing was written/);
+    const gate = await sluice(dir, 'gate');
+    assert.equal(gate.code, 2, gate.stderr);
+    assert.match(gate.stderr, /INVARIANT_VIOLATED: \.sdlc\/state\.yaml: .*over the 16777216 byte limit.*nothing was written/);
     assert.equal(await readFile(path, 'utf8'), text, 'the state file is untouched');
-    const status = await sluice(dir, 'lifecycle', 'status', 'demo');
+    const status = await sluice(dir, 'status');
     assert.equal(status.code, 0, `the project still works: ${status.stderr}`);
   });
 
