@@ -4,6 +4,7 @@ import { errorsCommand } from './commands/errors-command.ts';
 import { pluginsCommand } from './commands/plugins-command.ts';
 import { schemaCommand } from './commands/schema-command.ts';
 import { trustCommand } from './commands/trust-command.ts';
+import './cli-errors.ts';
 
 /** The CLI's own commands: introspection of the kernel, and the demo. */
 export const cliPlugin = definePlugin({

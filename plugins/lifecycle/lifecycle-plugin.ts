@@ -15,6 +15,7 @@ import { RetrospectiveResultSchema, RetrospectiveV4Schema } from './readers/retr
 import { TestVerdictSchema } from './readers/test-verdict-reader.ts';
 import { PrizmkitStateSchema } from './state/prizmkit-state-migration.ts';
 import { WorkflowStateSchema } from './state/workflow-state-schema.ts';
+import './lifecycle-errors.ts';
 
 /** The requirement lifecycle (seed: prizmkit-workflow-state-protocol.md): code is the only writer of its state. */
 export const lifecyclePlugin = definePlugin({

@@ -11,6 +11,7 @@ import type { WorkflowState } from './state/workflow-state-schema.ts';
 import { applyEvent, checkCanRecord, checkOwnership, type Stage, type TransitionOutcome } from './transition-table.ts';
 import { authorize, type AuthorizeOptions } from './commit/authorize-commit.ts';
 import { sameFingerprint } from './workspace/workspace-fingerprint.ts';
+import './lifecycle-errors.ts';
 
 /** What to run next; a direct stage call reports it and never claims it ran. */
 export interface NextInvocation {

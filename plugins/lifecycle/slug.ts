@@ -1,4 +1,5 @@
 import { SluiceError } from '../../core/index.ts';
+import './lifecycle-errors.ts';
 
 /** Where a requirement's artifacts live, by kind: `.prizmkit/<kind>/<slug>/`. */
 export const ARTIFACT_KINDS = ['specs', 'bugfix', 'refactor'] as const;

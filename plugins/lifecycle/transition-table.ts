@@ -8,6 +8,7 @@
  * is not completed. So REVIEW_NEEDS_FIXES → implement → code-review → test falls out of the data.
  */
 import type { Blocker, Fingerprint, Reroute, WorkflowState } from './state/workflow-state-schema.ts';
+import './lifecycle-errors.ts';
 
 export const STAGES = ['plan', 'implement', 'code-review', 'test', 'retrospective', 'commit'] as const;
 export type Stage = (typeof STAGES)[number];

@@ -11,6 +11,7 @@ import { PhaseRegistrySchema } from './registry/registry-schema.ts';
 import { sdlcHooks } from './sdlc-hooks.ts';
 import { HistoryEntrySchema } from './state/history-schema.ts';
 import { SdlcStateSchema } from './state/state-schema.ts';
+import './sdlc-errors.ts';
 
 /**
  * The SDLC phase workflow: init, gate, next, skip, reenter, refreeze over `.sdlc/state.yaml`. Loads early

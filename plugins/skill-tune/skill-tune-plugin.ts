@@ -2,6 +2,7 @@ import { definePlugin } from '../../core/index.ts';
 import { IterationStateSchema } from './iteration-state-schema.ts';
 import { tuneCommand } from './tune-command.ts';
 import { tuneHooks } from './tune-hooks.ts';
+import './tune-errors.ts';
 
 /** Skill tuning (seed: skill-iter-tune.md): `sluice tune`, its state format and its hooks. */
 export const skillTunePlugin = definePlugin({

@@ -12,6 +12,7 @@ import { copyTree } from './skill-folders.ts';
 import { beginIteration, markSetupComplete, markSnapshotted, recordEvaluation, recordExecution, recordImprovement, recordTermination, terminationOf } from './state-transitions.ts';
 import { interrupted } from './tune-delegate.ts';
 import { inRun, skillDirOf, updateState, workspacePaths as P, type TuneRun } from './tune-workspace.ts';
+import './tune-errors.ts';
 
 export interface TuneResult {
   /** Absolute run folder. */

@@ -53,6 +53,22 @@ describe('CLI conventions', () => {
     assert.ok(list.ok && list.schemas.some((x) => x.name === 'config'), 'a list is a named field of the envelope');
   });
 
+  it('`sluice errors --json` lists every code with its owner: the kernel keeps its own, each workflow owns its codes', async () => {
+    const r = await runSluice(dir, ['errors', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const { codes } = JSON.parse(r.stdout) as { codes: { code: string; owner: string; exitCode: number; hint: string }[] };
+    const owner = (code: string) => codes.find((c) => c.code === code)?.owner;
+    assert.equal(owner('USAGE'), 'sluice');
+    assert.equal(owner('LIFECYCLE_RULE'), 'sluice:lifecycle');
+    assert.equal(owner('FROZEN_MODIFIED'), 'sluice:sdlc');
+    assert.equal(owner('SKILL_NOT_FOUND'), 'sluice:skill-tune');
+    assert.equal(owner('SCRIPT_INVALID'), 'sluice:delegates');
+    assert.equal(new Set(codes.map((c) => c.code)).size, codes.length, 'each code once');
+    assert.ok(codes.every((c) => [1, 2, 3].includes(c.exitCode) && c.hint !== ''), 'every code has an exit code and a hint');
+    const one = await runSluice(dir, ['errors', 'lifecycle_rule']);
+    assert.match(one.stdout, /LIFECYCLE_RULE\s+exit 1 \(blocked\)/);
+  });
+
   it('an unknown key in sluice.config.yaml is an error that suggests the key meant', async () => {
     await writeFile(join(dir, 'sluice.config.yaml'), 'concurency: 4\n');
     try {

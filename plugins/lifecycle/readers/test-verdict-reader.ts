@@ -6,6 +6,7 @@ import { findEvidencePackage, checkEvidenceBinding, isV1Verdict, readEvidencePac
 import { keyValues, markdownSections } from './markdown-sections.ts';
 import { checkAgreement, parsePrizmkitTestResult, readTestReportFacts, testResultFormat } from './prizmkit-test-result.ts';
 import { artifactExists, artifactInvalid, checkCitedFiles, parseArtifactJson, readArtifact, readArtifactJson, type ArtifactFormat, type ArtifactRef } from './read-artifact.ts';
+import '../lifecycle-errors.ts';
 
 /**
  * sluice's own test verdict: `{artifact_dir}/verdict.json` (or `test-result.json` with the same fields).

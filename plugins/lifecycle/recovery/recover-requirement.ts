@@ -16,6 +16,7 @@ import type { WorkflowState } from '../state/workflow-state-schema.ts';
 import { checkOwnership, type Stage } from '../transition-table.ts';
 import { judgeFreshness, loadRecordedFingerprints } from './freshness.ts';
 import { reconstructState, type StageFinding } from './recovery-plan.ts';
+import '../lifecycle-errors.ts';
 
 export interface RecoveryStep {
   step: number;

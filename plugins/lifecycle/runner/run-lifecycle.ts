@@ -13,6 +13,7 @@ import { WORKFLOWS_DIR, workflowStatePath } from '../state/workflow-state-file.t
 import type { WorkflowState } from '../state/workflow-state-schema.ts';
 import type { Stage } from '../transition-table.ts';
 import { driveRequirement, FATAL_CODES, RUNNER_ORCHESTRATOR, type Outcome, type StageRun } from './drive-requirement.ts';
+import '../lifecycle-errors.ts';
 
 export interface RunLifecycleOptions {
   /** Requirements to run; default: every requirement with state that is not committed. */

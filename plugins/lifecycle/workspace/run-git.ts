@@ -1,4 +1,5 @@
 import { SluiceError, type Host } from '../../../core/index.ts';
+import '../lifecycle-errors.ts';
 
 export interface GitResult {
   code: number | null;

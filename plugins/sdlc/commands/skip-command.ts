@@ -1,4 +1,5 @@
 import { defineCommand, SluiceError } from '../../../core/index.ts';
+import '../sdlc-errors.ts';
 
 export const skipCommand = defineCommand({
   name: 'skip',

@@ -11,6 +11,7 @@ import { PhaseRegistrySchema } from '../registry/registry-schema.ts';
 import { complianceProblems, profileProblems, type SemanticProblem } from '../profile/profile-rules.ts';
 import { renderViolations } from './render-violations.ts';
 import { yamlViolations, type Violation, type YamlCheck } from './yaml-violations.ts';
+import '../sdlc-errors.ts';
 
 /** `sluice profile validate --json`. */
 export interface ProfileValidation {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isSluiceError } from '../../../core/index.ts';
 import { builtinPackDir, resolvePack } from './resolve-pack.ts';
+import '../sdlc-errors.ts';
 
 /** Compliance files any pack may use when it does not carry its own (hipaa, gdpr written for sluice; soc2 from the enterprise pack). */
 export const sharedComplianceDirs = () => [builtinPackDir('compliance'), join(builtinPackDir('enterprise'), 'compliance')];

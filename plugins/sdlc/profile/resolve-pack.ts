@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve as resolveSpecifier } from 'import-meta-resolve';
 import { SluiceError } from '../../../core/index.ts';
 import { readBoundedSync, sluiceAsset } from '../../host-node/index.ts';
+import '../sdlc-errors.ts';
 
 /** profile.yaml is a page of YAML; a FIFO or a huge file in its place is refused, not read. */
 const MAX_PROFILE_BYTES = 1024 * 1024;

@@ -13,6 +13,7 @@ import type { SdlcState } from '../state/state-schema.ts';
 import { sdlcPaths, type SdlcPaths } from './project-paths.ts';
 import { assertFrozenIntact } from './frozen-files.ts';
 import { readSdlcFile } from './read-sdlc-file.ts';
+import '../sdlc-errors.ts';
 
 /** Everything the commands need about one project, read and validated once. */
 export interface SdlcProject {

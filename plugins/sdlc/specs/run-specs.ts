@@ -4,6 +4,7 @@ import { renderSpecBacklog } from './render-spec-backlog.ts';
 import { parseCacheDir } from '../views/model/parsed-file-cache.ts';
 import { scanSpecs } from './scan-specs.ts';
 import { summarizeSpecs } from './summarize-specs.ts';
+import '../sdlc-errors.ts';
 
 /** `--wip-cap N`: a whole number of specs, zero allowed (a freeze). */
 export function parseWipCap(value: unknown): number | undefined {

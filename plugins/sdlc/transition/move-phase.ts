@@ -9,6 +9,7 @@ import { resolveSigner, signedUpdate, type SignOption } from '../signing/sign-tr
 import { askBeforeAdvance } from './ask-before-advance.ts';
 import { confirmer } from './confirmer.ts';
 import { assertUnchanged, reenterState, skipState } from './transitions.ts';
+import '../sdlc-errors.ts';
 
 export interface MoveReport {
   kind: 'skip' | 'reenter';

@@ -10,6 +10,7 @@ import { confirmer } from './confirmer.ts';
 import { resolveSigner, signedUpdate, type SignOption } from '../signing/sign-transition.ts';
 import { approveManualResults } from './approvals.ts';
 import { advanceState, assertUnchanged, signOffState } from './transitions.ts';
+import '../sdlc-errors.ts';
 
 export interface NextOptions {
   confirmed?: boolean;

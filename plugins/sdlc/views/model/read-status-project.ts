@@ -9,6 +9,7 @@ import { safeYamlCodec } from '../../state/safe-yaml-codec.ts';
 import { SdlcStateReadSchema } from '../../state/state-read-schema.ts';
 import type { SdlcState } from '../../state/state-schema.ts';
 import { parseCacheDir, parseWithCache } from './parsed-file-cache.ts';
+import '../../sdlc-errors.ts';
 
 export interface StatusProject {
   root: string;

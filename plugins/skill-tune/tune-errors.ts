@@ -1,0 +1,16 @@
+import { defineErrorCodes, ExitCode } from '../../core/index.ts';
+
+const usage = ExitCode.usage;
+
+/** The error codes sluice:skill-tune reports (`sluice errors` lists them with the kernel's). */
+export const tuneErrors = defineErrorCodes('sluice:skill-tune', {
+  SKILL_NOT_FOUND: { exit: usage, title: 'skill not found', hint: 'pass a skill folder or SKILL.md path' },
+  TUNE_RUN_INVALID: { exit: usage, title: 'tune run folder is not resumable', hint: 'pass a folder made by `sluice tune`' },
+  SKILL_INVALID: { exit: usage, title: 'skill does not pass validation', hint: 'SKILL.md needs YAML frontmatter with non-empty name and description, and a non-empty body' },
+});
+
+type TuneErrorCodes = typeof tuneErrors;
+
+declare module '../../core/errors/catalog.ts' {
+  interface ErrorCodes extends TuneErrorCodes {}
+}
