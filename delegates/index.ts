@@ -5,7 +5,6 @@ import { codexDelegatePlugin } from './codex/index.ts';
 import { delegateCommand } from './delegate-command.ts';
 import { scriptDelegatePlugin } from './script/index.ts';
 import { shellDelegatePlugin } from './shell/index.ts';
-import './delegate-errors.ts';
 
 /** The `sluice delegate` command. Each backend is its own plugin in its own folder. */
 export const delegateCommandPlugin = definePlugin({

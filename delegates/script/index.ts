@@ -1,6 +1,7 @@
 import { defineDelegate, definePlugin, type DelegateDefinition, type Kernel } from '../../core/index.ts';
 import { resolveScriptSource } from './script-file.ts';
 import { DelegateScriptSchema } from './script-schema.ts';
+import './script-errors.ts';
 
 export { resetSequences, sequenceDir, sequenceStatePath } from './script-sequence.ts';
 

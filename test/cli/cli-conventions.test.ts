@@ -62,7 +62,7 @@ describe('CLI conventions', () => {
     assert.equal(owner('LIFECYCLE_RULE'), 'sluice:lifecycle');
     assert.equal(owner('FROZEN_MODIFIED'), 'sluice:sdlc');
     assert.equal(owner('SKILL_NOT_FOUND'), 'sluice:skill-tune');
-    assert.equal(owner('SCRIPT_INVALID'), 'sluice:delegates');
+    assert.equal(owner('SCRIPT_INVALID'), 'sluice:delegate-script');
     assert.equal(new Set(codes.map((c) => c.code)).size, codes.length, 'each code once');
     assert.ok(codes.every((c) => [1, 2, 3].includes(c.exitCode) && c.hint !== ''), 'every code has an exit code and a hint');
     const one = await runSluice(dir, ['errors', 'lifecycle_rule']);
