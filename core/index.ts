@@ -30,8 +30,25 @@ export { createSecretRedactor, createStreamRedactor, isSecretName, redactSecrets
 export { compareText } from './text/compare-text.ts';
 export { sha256, canonicalJson, makeManifest, diffSubjects, type TrustSubject, type TrustManifest, type TrustChange } from './trust/trust-subject.ts';
 export { configSubjects, pluginSubjects, delegateSubject, commandSubject, delegateCodeSettings, DATA_ONLY_DELEGATE_KEYS } from './trust/config-subjects.ts';
-export { createWorkspaceTrust, trustEverything, untrustedError, TRUSTED_HASH_ENV, type WorkspaceTrust, type WorkspaceTrustOptions, type TrustRecord, type TrustReview } from './trust/workspace-trust.ts';
-export { sshSign, sshVerify, sshFindPrincipals, SIGNATURE_NAMESPACE, type SignRequest, type VerifyRequest, type VerifyOutcome } from './signing/ssh-signature.ts';
+export {
+  createWorkspaceTrust,
+  trustEverything,
+  untrustedError,
+  TRUSTED_HASH_ENV,
+  type WorkspaceTrust,
+  type WorkspaceTrustOptions,
+  type TrustRecord,
+  type TrustReview,
+} from './trust/workspace-trust.ts';
+export {
+  sshSign,
+  sshVerify,
+  sshFindPrincipals,
+  SIGNATURE_NAMESPACE,
+  type SignRequest,
+  type VerifyRequest,
+  type VerifyOutcome,
+} from './signing/ssh-signature.ts';
 export { parseAllowedSigners, type AllowedSigner } from './signing/allowed-signers.ts';
 export { escapeControl, terminalSafe, jsonSafe } from './text/terminal-safe.ts';
 export { describeValue, issueMessage, MAX_QUOTED_CHARS, type IssueLike } from './text/quote-value.ts';

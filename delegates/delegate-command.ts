@@ -17,7 +17,8 @@ async function readStdinPrompt(): Promise<string> {
 function parseTimeout(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new SluiceError('USAGE', { field: '--timeout', message: `--timeout must be a positive number of seconds, got ${JSON.stringify(value)}` });
+  if (!Number.isFinite(seconds) || seconds <= 0)
+    throw new SluiceError('USAGE', { field: '--timeout', message: `--timeout must be a positive number of seconds, got ${JSON.stringify(value)}` });
   return Math.round(seconds * 1000);
 }
 
@@ -43,7 +44,9 @@ export const delegateCommand = defineCommand({
     const backend = options.to as string | undefined;
     if (!backend) throw new SluiceError('USAGE', { message: `name a backend with --to (known: ${kernel.delegates.names().join(', ')})` });
     if (!kernel.delegates.has(backend)) {
-      throw new SluiceError('DELEGATE_UNKNOWN', { message: `unknown delegate backend ${JSON.stringify(backend)} (known: ${kernel.delegates.names().join(', ')})` });
+      throw new SluiceError('DELEGATE_UNKNOWN', {
+        message: `unknown delegate backend ${JSON.stringify(backend)} (known: ${kernel.delegates.names().join(', ')})`,
+      });
     }
     let reset: string | undefined;
     if (options.reset) {
@@ -71,7 +74,9 @@ export const delegateCommand = defineCommand({
     const result = await kernel.runDelegate(backend, request, { signal });
     if (result.status === 'ok') return { exitCode: 0, data: result, human: result.text };
     // Failure text goes to stderr only: a script reading stdout must not take a partial or error text for an answer.
-    io.warn(`${io.style.red('error')} DELEGATE_FAILED: ${backend} run ${result.status}: ${result.error ?? 'no detail'} (transcript ${kernel.display(result.transcriptPath)})`);
+    io.warn(
+      `${io.style.red('error')} DELEGATE_FAILED: ${backend} run ${result.status}: ${result.error ?? 'no detail'} (transcript ${kernel.display(result.transcriptPath)})`,
+    );
     return { exitCode: 1, data: { ...result, code: 'DELEGATE_FAILED' } };
   },
 });

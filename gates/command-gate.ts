@@ -29,7 +29,12 @@ function tail(): { push(chunk: Uint8Array): void; text(): string } {
   };
 }
 
-const lastLine = (s: string) => s.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).pop() ?? '';
+const lastLine = (s: string) =>
+  s
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .pop() ?? '';
 
 /**
  * The `command` gate: runs one program (shell-free argv) in the project root through the Host and
@@ -44,7 +49,15 @@ export const commandGate = defineGate<CommandGateInput>({
   async check(input, { host, signal }) {
     const [command, ...args] = input.argv;
     const out = tail();
-    const result = await host.spawn({ command, args, cwd: input.projectRoot, timeoutMs: input.timeoutMs ?? 10 * 60_000, signal, onStdout: out.push, onStderr: out.push });
+    const result = await host.spawn({
+      command,
+      args,
+      cwd: input.projectRoot,
+      timeoutMs: input.timeoutMs ?? 10 * 60_000,
+      signal,
+      onStdout: out.push,
+      onStderr: out.push,
+    });
     const check = input.argv.join(' ');
     const said = lastLine(out.text());
     let message: string;
@@ -55,7 +68,15 @@ export const commandGate = defineGate<CommandGateInput>({
     const passed = result.exitCode === 0 && !result.timedOut && !result.spawnError && !result.cancelled;
     // The row is stored in state.yaml and history: a tool printing a token or a connection string must not put it there.
     const env = host.envAll();
-    const row: GateResult = { gate: input.id, id: input.id, check: redactSecrets(check, env), passed, message: redactSecrets(message, env), severity: input.severity ?? 'MUST', durationMs: Math.round(result.durationMs) };
+    const row: GateResult = {
+      gate: input.id,
+      id: input.id,
+      check: redactSecrets(check, env),
+      passed,
+      message: redactSecrets(message, env),
+      severity: input.severity ?? 'MUST',
+      durationMs: Math.round(result.durationMs),
+    };
     return [row];
   },
 });

@@ -43,7 +43,9 @@ function describe(scans: FileScan[]): ArtifactCompleteness {
     for (const b of s.scan?.badWaivers ?? []) problems.push(`WAIVED line at ${s.file}:${b.line} needs "who — why"`);
     for (const w of s.scan?.waivers ?? []) waivers.push({ file: s.file, line: w.line, who: w.who, why: w.why, markers: w.markers.map((m) => m.text) });
   }
-  const waived = waivers.length ? `; ${waivers.length} waiver${waivers.length > 1 ? 's' : ''}: ${waivers.map((w) => `${w.who} — ${w.why} (${w.file}:${w.line})`).join('; ')}` : '';
+  const waived = waivers.length
+    ? `; ${waivers.length} waiver${waivers.length > 1 ? 's' : ''}: ${waivers.map((w) => `${w.who} — ${w.why} (${w.file}:${w.line})`).join('; ')}`
+    : '';
   if (problems.length === 0) return { passed: true, message: `complete${waived}`, waivers };
   const shown = problems.slice(0, 5).join(', ');
   return { passed: false, message: `incomplete: ${shown}${problems.length > 5 ? ` and ${problems.length - 5} more` : ''}${waived}`, waivers };
@@ -62,7 +64,13 @@ export interface ArtifactCompleteness {
  * Is one artifact (file or folder) present, non-empty and free of placeholder markers? Shared by
  * G2 and by G4's `artifact_content` checks, which need the artifact complete as well as on topic.
  */
-export async function checkArtifactCompleteness(host: Host, projectRoot: string, rel: string, name: string, markers: readonly string[] = DEFAULT_PLACEHOLDER_MARKERS): Promise<ArtifactCompleteness> {
+export async function checkArtifactCompleteness(
+  host: Host,
+  projectRoot: string,
+  rel: string,
+  name: string,
+  markers: readonly string[] = DEFAULT_PLACEHOLDER_MARKERS,
+): Promise<ArtifactCompleteness> {
   const { full, info } = await projectFile(host, projectRoot, rel);
   if (info === null) return { passed: false, message: `cannot check completeness: ${rel} is missing`, waivers: [], missing: true };
   if (info.kind === 'dir') {
@@ -86,7 +94,15 @@ export const completenessGate = defineGate<CompletenessInput>({
       input.artifacts.map(async (a): Promise<GateResult> => {
         if (!a.applies) return notRequiredRow(G2, a);
         const d = await checkArtifactCompleteness(host, input.projectRoot, a.rel, a.name, input.markers);
-        return { gate: G2, id: `G2:${a.name}`, artifact: a.name, passed: d.passed, message: d.message, severity: 'MUST', ...(d.waivers.length ? { waivers: d.waivers } : {}) };
+        return {
+          gate: G2,
+          id: `G2:${a.name}`,
+          artifact: a.name,
+          passed: d.passed,
+          message: d.message,
+          severity: 'MUST',
+          ...(d.waivers.length ? { waivers: d.waivers } : {}),
+        };
       }),
     );
   },

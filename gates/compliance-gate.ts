@@ -78,11 +78,17 @@ async function runCheck(host: Host, input: ComplianceInput, c: ComplianceCheck):
       // too. A waiver lets G2 through, not a compliance control.
       const complete = await checkArtifactCompleteness(host, input.projectRoot, c.artifactRel!, c.artifact!, input.markers);
       if (complete.missing) return row(false, `${label}: ${c.artifactRel} is missing`);
-      if (!complete.passed || complete.waivers.length > 0) return row(false, `${label}: ${c.artifact} is not complete: ${complete.passed ? `waived by ${complete.waivers[0].who}` : complete.message}`);
+      if (!complete.passed || complete.waivers.length > 0)
+        return row(false, `${label}: ${c.artifact} is not complete: ${complete.passed ? `waived by ${complete.waivers[0].who}` : complete.message}`);
       const read = await artifactText(host, input.projectRoot, c.artifactRel!);
       if ('error' in read) return row(false, `${label}: ${read.error}`);
       const absent = (c.required_content ?? []).filter((p) => !mentions(read.text, p));
-      return row(absent.length === 0, absent.length === 0 ? `${label}: ${c.artifact} covers ${(c.required_content ?? []).join(', ')}` : `${label}: ${c.artifact} does not mention ${absent.map((p) => JSON.stringify(p)).join(', ')}`);
+      return row(
+        absent.length === 0,
+        absent.length === 0
+          ? `${label}: ${c.artifact} covers ${(c.required_content ?? []).join(', ')}`
+          : `${label}: ${c.artifact} does not mention ${absent.map((p) => JSON.stringify(p)).join(', ')}`,
+      );
     }
     case 'metric': {
       if (c.threshold === undefined) return row(false, `${label}: the profile does not set ${c.threshold_key}, so there is no threshold to meet`);
@@ -92,7 +98,10 @@ async function runCheck(host: Host, input: ComplianceInput, c: ComplianceCheck):
       if ('missing' in lookup) return row(null, `${label}: ${problem}, or a person signs the figure off (manual)`);
       if (problem || !('report' in lookup)) return row(false, `${label}: ${problem}`);
       const { pct, source } = lookup.report;
-      return row(pct >= c.threshold, `${label}: line coverage ${pct}% (${source}) ${pct >= c.threshold ? 'meets' : 'is below'} ${c.threshold_key} ${c.threshold}%`);
+      return row(
+        pct >= c.threshold,
+        `${label}: line coverage ${pct}% (${source}) ${pct >= c.threshold ? 'meets' : 'is below'} ${c.threshold_key} ${c.threshold}%`,
+      );
     }
   }
 }
@@ -103,7 +112,16 @@ export const complianceGate = defineGate<ComplianceInput>({
   id: G4,
   description: 'checks of the frozen compliance files for the phase (artifact_exists, artifact_content, manual, metric)',
   async check(input, { host }) {
-    const missing = input.missing.map((m): GateResult => ({ gate: G4, id: `G4:${m.framework}`, check: `${m.framework} gate file`, passed: false, message: `the profile enforces ${m.framework} but ${m.file} is missing; re-run sluice init --force or restore it`, severity: 'MUST' }));
+    const missing = input.missing.map(
+      (m): GateResult => ({
+        gate: G4,
+        id: `G4:${m.framework}`,
+        check: `${m.framework} gate file`,
+        passed: false,
+        message: `the profile enforces ${m.framework} but ${m.file} is missing; re-run sluice init --force or restore it`,
+        severity: 'MUST',
+      }),
+    );
     return [...missing, ...(await Promise.all(input.checks.map((c) => runCheck(host, input, c))))];
   },
 });

@@ -34,7 +34,10 @@ async function readArtifacts(host: Host, input: ConsistencyInput) {
   for (const dirRel of input.artifactDirs) {
     const { full, info } = await projectFile(host, input.projectRoot, dirRel);
     if (info?.kind !== 'dir') continue;
-    const files = (await host.listDir(full)).filter((e) => e.kind === 'file' && /\.md$/i.test(e.name)).map((e) => e.name).sort();
+    const files = (await host.listDir(full))
+      .filter((e) => e.kind === 'file' && /\.md$/i.test(e.name))
+      .map((e) => e.name)
+      .sort();
     for (const name of files) {
       const read = await readTextFile(host, `${full}/${name}`);
       if (!('text' in read)) continue;
@@ -83,13 +86,44 @@ export const consistencyGate = defineGate<ConsistencyInput>({
       });
     }
     for (const c of artifacts.conflicts) {
-      rows.push({ gate: G5, id: `G5:${c.key}:conflict`, check: c.key, passed: false, message: `${c.key} is ${show(c.first.value)} in ${c.first.source} but ${show(c.other.value)} in ${c.other.source}`, severity: 'SHOULD' });
+      rows.push({
+        gate: G5,
+        id: `G5:${c.key}:conflict`,
+        check: c.key,
+        passed: false,
+        message: `${c.key} is ${show(c.first.value)} in ${c.first.source} but ${show(c.other.value)} in ${c.other.source}`,
+        severity: 'SHOULD',
+      });
     }
-    if (lockedKeys.length === 0) rows.push({ gate: G5, id: 'G5:locked', check: 'locked metrics', passed: true, message: 'nothing locked yet: the first phase exit locks the current values', severity: 'INFO' });
-    else if (unchanged > 0) rows.push({ gate: G5, id: 'G5:locked', check: 'locked metrics', passed: true, message: `${unchanged} locked metric${unchanged > 1 ? 's' : ''} unchanged`, severity: 'SHOULD' });
+    if (lockedKeys.length === 0)
+      rows.push({
+        gate: G5,
+        id: 'G5:locked',
+        check: 'locked metrics',
+        passed: true,
+        message: 'nothing locked yet: the first phase exit locks the current values',
+        severity: 'INFO',
+      });
+    else if (unchanged > 0)
+      rows.push({
+        gate: G5,
+        id: 'G5:locked',
+        check: 'locked metrics',
+        passed: true,
+        message: `${unchanged} locked metric${unchanged > 1 ? 's' : ''} unchanged`,
+        severity: 'SHOULD',
+      });
     rows.push(...(await layerRows(host, input, current)));
     const count = Object.keys(current).length;
-    rows.push({ gate: G5, id: 'G5:metrics', check: 'metrics to lock', passed: true, message: `${count} metric${count === 1 ? '' : 's'} will be locked when this phase is left`, severity: 'INFO', metrics: current });
+    rows.push({
+      gate: G5,
+      id: 'G5:metrics',
+      check: 'metrics to lock',
+      passed: true,
+      message: `${count} metric${count === 1 ? '' : 's'} will be locked when this phase is left`,
+      severity: 'INFO',
+      metrics: current,
+    });
     return rows;
   },
 });
@@ -109,7 +143,16 @@ async function layerRows(host: Host, input: ConsistencyInput, current: Record<st
     if (!now) continue;
     compared++;
     if (same(m.value, now.value)) continue;
-    rows.push({ gate: G5, id: `G5:layer:${m.key}`, check: m.name, passed: false, message: `${m.name} drifted: ${m.value} locked in ${m.source}, now ${show(now.value)} (${now.source}); record the change in the phase's decision-log.md`, severity: 'SHOULD', locked: m.value, current: now.value });
+    rows.push({
+      gate: G5,
+      id: `G5:layer:${m.key}`,
+      check: m.name,
+      passed: false,
+      message: `${m.name} drifted: ${m.value} locked in ${m.source}, now ${show(now.value)} (${now.source}); record the change in the phase's decision-log.md`,
+      severity: 'SHOULD',
+      locked: m.value,
+      current: now.value,
+    });
   }
   const total = layers.reduce((n, l) => n + l.metrics.length, 0);
   rows.push({

@@ -17,7 +17,16 @@ export const exitCriteriaGate = defineGate<ExitCriteriaInput>({
   description: 'prose exit conditions of the phase, for manual review',
   async check(input) {
     const taken = new Set<string>();
-    return input.conditions.map((text): GateResult => ({ gate: G7, id: resultId('G7', text, taken), check: text, passed: null, message: 'manual review: a person confirms this condition holds', severity: 'MUST' }));
+    return input.conditions.map(
+      (text): GateResult => ({
+        gate: G7,
+        id: resultId('G7', text, taken),
+        check: text,
+        passed: null,
+        message: 'manual review: a person confirms this condition holds',
+        severity: 'MUST',
+      }),
+    );
   },
 });
 

@@ -24,7 +24,16 @@ export const integrityGate = defineGate<IntegrityInput>({
       input.artifacts.map(async (a): Promise<GateResult> => {
         if (!a.applies) return notRequiredRow(G1, a);
         const { info } = await projectFile(host, input.projectRoot, a.rel);
-        const row = (passed: boolean, message: string): GateResult => ({ gate: G1, id: `G1:${a.name}`, artifact: a.name, file: a.rel, passed, message, severity: 'MUST', ...(a.note ? { note: a.note } : {}) });
+        const row = (passed: boolean, message: string): GateResult => ({
+          gate: G1,
+          id: `G1:${a.name}`,
+          artifact: a.name,
+          file: a.rel,
+          passed,
+          message,
+          severity: 'MUST',
+          ...(a.note ? { note: a.note } : {}),
+        });
         if (info === null) return row(false, `missing: ${a.rel}`);
         if (a.dir && info.kind !== 'dir') return row(false, `${a.rel} should be a folder`);
         if (!a.dir && info.kind !== 'file') return row(false, `${a.rel} is a ${info.kind}, not a file`);

@@ -39,9 +39,25 @@ export const metricsGate = defineGate<MetricsInput>({
     const min = input.coverageMinimum;
     if (problem || !('report' in lookup)) {
       const manual = 'missing' in lookup;
-      const say = (id: string) => (manual ? `${problem}, or a person who saw the figure signs it off: sluice next --approve ${id} --signed-by NAME` : (problem ?? 'no coverage'));
-      rows.push({ gate: G3, id: 'G3:coverage_minimum', check: `line coverage >= ${min}%`, passed: manual ? null : false, message: say('G3:coverage_minimum'), severity: 'MUST' });
-      if (input.coverageCritical !== undefined) rows.push({ gate: G3, id: 'G3:coverage_critical', check: `critical-path coverage >= ${input.coverageCritical}%`, passed: manual ? null : false, message: say('G3:coverage_critical'), severity: 'MUST' });
+      const say = (id: string) =>
+        manual ? `${problem}, or a person who saw the figure signs it off: sluice next --approve ${id} --signed-by NAME` : (problem ?? 'no coverage');
+      rows.push({
+        gate: G3,
+        id: 'G3:coverage_minimum',
+        check: `line coverage >= ${min}%`,
+        passed: manual ? null : false,
+        message: say('G3:coverage_minimum'),
+        severity: 'MUST',
+      });
+      if (input.coverageCritical !== undefined)
+        rows.push({
+          gate: G3,
+          id: 'G3:coverage_critical',
+          check: `critical-path coverage >= ${input.coverageCritical}%`,
+          passed: manual ? null : false,
+          message: say('G3:coverage_critical'),
+          severity: 'MUST',
+        });
       return rows;
     }
     const r = lookup.report;
@@ -59,15 +75,32 @@ export const metricsGate = defineGate<MetricsInput>({
     if (critical === undefined) return rows;
     const check = `critical-path coverage >= ${critical}%`;
     if (!input.criticalPaths?.length) {
-      rows.push({ gate: G3, id: 'G3:coverage_critical', check, passed: null, message: `the profile sets coverage_critical ${critical}% but names no critical paths (sluice.critical_paths), so it cannot be computed; judge it from ${r.source}`, severity: 'SHOULD' });
+      rows.push({
+        gate: G3,
+        id: 'G3:coverage_critical',
+        check,
+        passed: null,
+        message: `the profile sets coverage_critical ${critical}% but names no critical paths (sluice.critical_paths), so it cannot be computed; judge it from ${r.source}`,
+        severity: 'SHOULD',
+      });
       return rows;
     }
     const sub = coverageUnder(r, input.projectRoot, input.criticalPaths);
     const pct = percent(sub.hit, sub.found);
     const passed = sub.files > 0 && pct >= critical;
     const message =
-      sub.files === 0 ? `no file in ${r.source} is under the critical paths ${input.criticalPaths.join(', ')}` : `critical-path coverage ${pct}% over ${sub.files} files (${sub.hit}/${sub.found} lines) ${passed ? 'meets' : 'is below'} ${critical}%`;
-    rows.push({ gate: G3, id: 'G3:coverage_critical', check, passed, message, severity: 'MUST', ...(sub.files > 0 ? { value: pct, threshold: critical } : {}) });
+      sub.files === 0
+        ? `no file in ${r.source} is under the critical paths ${input.criticalPaths.join(', ')}`
+        : `critical-path coverage ${pct}% over ${sub.files} files (${sub.hit}/${sub.found} lines) ${passed ? 'meets' : 'is below'} ${critical}%`;
+    rows.push({
+      gate: G3,
+      id: 'G3:coverage_critical',
+      check,
+      passed,
+      message,
+      severity: 'MUST',
+      ...(sub.files > 0 ? { value: pct, threshold: critical } : {}),
+    });
     return rows;
   },
 });

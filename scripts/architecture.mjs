@@ -31,7 +31,9 @@ export function importEdges(root) {
         const text = readFileSync(p, 'utf8');
         // Static and dynamic imports and re-exports; `import type` counts: it is still a dependency.
         for (const m of text.matchAll(/(?:\bfrom|\bimport\(?)\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
-          const to = relative(root, resolve(dirname(p), m[1])).split(sep).join('/');
+          const to = relative(root, resolve(dirname(p), m[1]))
+            .split(sep)
+            .join('/');
           edges.push({ from, to });
         }
       }

@@ -14,7 +14,9 @@ await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const loadAtRunTime = (importer, spec, to) => ({
   name: `run-time ${to}`,
   setup(b) {
-    b.onResolve({ filter: /\.ts$/ }, (args) => (args.kind === 'dynamic-import' && args.path === spec && importer.test(args.importer) ? { path: to, external: true } : undefined));
+    b.onResolve({ filter: /\.ts$/ }, (args) =>
+      args.kind === 'dynamic-import' && args.path === spec && importer.test(args.importer) ? { path: to, external: true } : undefined,
+    );
   },
 });
 

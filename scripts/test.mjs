@@ -37,7 +37,11 @@ function run(label, command, args, { capture = false, env = {} } = {}) {
     const started = Date.now();
     process.stdout.write(`\n=== ${label}: ${command} ${args.join(' ')}\n`);
     // Its own process group, so a cancel stops everything the leg started.
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, NO_COLOR: '1', SLUICE_TEST_RUN: marker, ...env } });
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      env: { ...process.env, NO_COLOR: '1', SLUICE_TEST_RUN: marker, ...env },
+    });
     running = child;
     let out = '';
     child.stdout.on('data', (d) => {
@@ -68,7 +72,9 @@ async function noProcessLeftBehind(label) {
   const left = await reapLeftovers(marker);
   if (left.length === 0) return;
   failed += left.length;
-  process.stdout.write(`=== ${label}: ${left.length} process(es) left running, killed now:\n${left.map((p) => `  ${p.pid} ${p.cmd.slice(0, 200)}`).join('\n')}\n`);
+  process.stdout.write(
+    `=== ${label}: ${left.length} process(es) left running, killed now:\n${left.map((p) => `  ${p.pid} ${p.cmd.slice(0, 200)}`).join('\n')}\n`,
+  );
 }
 
 async function tapLeg() {
@@ -87,7 +93,9 @@ async function tapLeg() {
 }
 
 async function denoLeg() {
-  const { code, out } = await run('deno test (core)', deno, ['test', '--allow-env', '--allow-read', '--allow-write', '--allow-run', 'test/core/'], { capture: true });
+  const { code, out } = await run('deno test (core)', deno, ['test', '--allow-env', '--allow-read', '--allow-write', '--allow-run', 'test/core/'], {
+    capture: true,
+  });
   await noProcessLeftBehind('deno test (core)');
   const m = /(ok|FAILED) \| (\d+) passed(?: \((\d+) steps\))? \| (\d+) failed(?: \((\d+) steps\))?/.exec(out);
   if (!m) return void failed++;
@@ -97,6 +105,7 @@ async function denoLeg() {
 }
 
 if (only.length === 0) {
+  await step('format (biome; `npm run format` fixes it)', bin('biome'), ['format', '.']);
   await step('typecheck', bin('tsc'), ['--noEmit']);
   await step('typecheck core without Node types', bin('tsc'), ['--noEmit', '-p', 'core/tsconfig.json']);
   await step('bundle', process.execPath, ['scripts/build.mjs']);

@@ -9,7 +9,8 @@ import { isSluiceCredential, withoutSluiceCredentials } from '../secrets/sluice-
 export function credentialFreeHost(host: Host): Host {
   const env = (name: string) => (isSluiceCredential(name) ? undefined : host.env(name));
   const envAll = () => withoutSluiceCredentials(host.envAll());
-  const spawn: Host['spawn'] = (o) => host.spawn({ ...o, replaceEnv: true, env: withoutSluiceCredentials({ ...(o.replaceEnv ? {} : host.envAll()), ...o.env }) });
+  const spawn: Host['spawn'] = (o) =>
+    host.spawn({ ...o, replaceEnv: true, env: withoutSluiceCredentials({ ...(o.replaceEnv ? {} : host.envAll()), ...o.env }) });
   return new Proxy(host, {
     get(target, key, receiver) {
       if (key === 'env') return env;

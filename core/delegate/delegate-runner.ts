@@ -40,7 +40,11 @@ export function createDelegateJob(kernel: Kernel) {
     let pending = availability.get(name);
     if (!pending) {
       pending = def.available({ host: kernel.host, settings }).then((a) => {
-        if (!a.ok) throw new SluiceError('DELEGATE_UNAVAILABLE', { message: `delegate ${name} is not available: ${a.reason ?? 'unknown reason'}`, field: `delegates.${name}` });
+        if (!a.ok)
+          throw new SluiceError('DELEGATE_UNAVAILABLE', {
+            message: `delegate ${name} is not available: ${a.reason ?? 'unknown reason'}`,
+            field: `delegates.${name}`,
+          });
       });
       availability.set(name, pending);
     }
@@ -50,7 +54,9 @@ export function createDelegateJob(kernel: Kernel) {
   return async ({ backend, request }: { backend: string; request: DelegateRequest }, job: { signal: AbortSignal }): Promise<DelegateResult> => {
     const def = kernel.delegates.get(backend);
     if (!def) {
-      throw new SluiceError('DELEGATE_UNKNOWN', { message: `unknown delegate backend ${JSON.stringify(backend)} (known: ${kernel.delegates.names().join(', ')})` });
+      throw new SluiceError('DELEGATE_UNKNOWN', {
+        message: `unknown delegate backend ${JSON.stringify(backend)} (known: ${kernel.delegates.names().join(', ')})`,
+      });
     }
     const settings: DelegateSettings = kernel.config.delegates?.[backend] ?? {};
     await ensureAvailable(backend, def, settings);
@@ -89,7 +95,15 @@ export function createDelegateJob(kernel: Kernel) {
     const beat = setInterval(() => {
       const now = host.now().getTime();
       const lastEvent = lastLine.last;
-      void hooks.call('delegate:heartbeat', { backend, label: request.label, attempt: tries, maxAttempts: retries + 1, elapsedMs: now - started, silentMs: now - lastOutputAt, ...(lastEvent === undefined ? {} : { lastEvent }) });
+      void hooks.call('delegate:heartbeat', {
+        backend,
+        label: request.label,
+        attempt: tries,
+        maxAttempts: retries + 1,
+        elapsedMs: now - started,
+        silentMs: now - lastOutputAt,
+        ...(lastEvent === undefined ? {} : { lastEvent }),
+      });
     }, heartbeatMs);
     let a: DelegateAttempt;
     try {
@@ -112,10 +126,15 @@ export function createDelegateJob(kernel: Kernel) {
             lastOutputAt = host.now().getTime();
             lastLine.push(text);
             transcript.write(text);
-            if (hooks.hasHandlers('delegate:output')) void hooks.call('delegate:output', { backend, label: request.label, stream, chunk: redactor.redact(text) });
+            if (hooks.hasHandlers('delegate:output'))
+              void hooks.call('delegate:output', { backend, label: request.label, stream, chunk: redactor.redact(text) });
           },
         });
-        if (attempt.status === 'timeout' && tries > 1) attempt = { ...attempt, error: `${backend} used up the run's budget of ${seconds(timeoutMs)} s over ${tries} attempts; the last one: ${attempt.error ?? 'timed out'}` };
+        if (attempt.status === 'timeout' && tries > 1)
+          attempt = {
+            ...attempt,
+            error: `${backend} used up the run's budget of ${seconds(timeoutMs)} s over ${tries} attempts; the last one: ${attempt.error ?? 'timed out'}`,
+          };
         if (attempt.status !== 'error' || !attempt.transient || tries > retries || job.signal.aborted) break;
         const backoff = Math.min(250 * 2 ** (tries - 1), 5000);
         if (deadline - host.now().getTime() - backoff < MIN_RETRY_MS) {
@@ -165,7 +184,12 @@ function judgeWorkspace(a: DelegateAttempt, changed: string[] | undefined, trans
   const shown = changed.slice(0, 10).join(', ') + (changed.length > 10 ? ` and ${changed.length - 10} more` : '');
   const error = `WORKSPACE_CHANGED: the analysis run changed ${changed.length} path${changed.length === 1 ? '' : 's'} it may only read: ${shown}`;
   transcript.write(`\n--- ${error}\n`);
-  return { ...a, status: a.status === 'timeout' ? 'timeout' : 'error', error: a.status === 'ok' ? error : `${a.error ?? a.status}; ${error}`, transient: false };
+  return {
+    ...a,
+    status: a.status === 'timeout' ? 'timeout' : 'error',
+    error: a.status === 'ok' ? error : `${a.error ?? a.status}; ${error}`,
+    transient: false,
+  };
 }
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
@@ -200,6 +224,12 @@ async function runAttempt(def: DelegateDefinition, request: DelegateRequest, ctx
     // A catalogued error (invalid script file, bad settings) is the user's to fix, not a run outcome.
     if (error instanceof SluiceError) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    return { status: ctx.signal.aborted ? 'cancelled' : 'error', exitCode: null, text: '', durationMs: ctx.host.now().getTime() - started, error: `backend ${def.name} threw: ${message}` };
+    return {
+      status: ctx.signal.aborted ? 'cancelled' : 'error',
+      exitCode: null,
+      text: '',
+      durationMs: ctx.host.now().getTime() - started,
+      error: `backend ${def.name} threw: ${message}`,
+    };
   }
 }

@@ -33,23 +33,39 @@ export const errorCatalog = defineErrorCodes('sluice', {
   // --- kernel: plugins, hooks, queue --------------------------------------------------
   PLUGIN_NOT_FOUND: { exit: usage, title: 'plugin cannot be resolved', hint: 'check the path or install the package in the project' },
   PLUGIN_INVALID: { exit: usage, title: 'module is not a sluice plugin', hint: 'export a plugin made with definePlugin() as the default export' },
-  PLUGIN_LOAD_FAILED: { exit: usage, title: 'plugin failed to load', hint: 'the named plugin failed to import or threw in setup (the message says which); fix or remove it from sluice.config' },
+  PLUGIN_LOAD_FAILED: {
+    exit: usage,
+    title: 'plugin failed to load',
+    hint: 'the named plugin failed to import or threw in setup (the message says which); fix or remove it from sluice.config',
+  },
   PLUGIN_LOAD_TIMEOUT: { exit: usage, title: 'plugin did not finish loading in time', hint: 'the named plugin setup() hangs; fix it or raise pluginTimeoutMs' },
   PLUGIN_DUPLICATE: { exit: usage, title: 'two plugins register the same name', hint: 'remove one of them from sluice.config' },
   HOOK_UNDECLARED: { exit: usage, title: 'hook is not declared', hint: 'declare the hook with ctx.declareHook() before using it' },
   HOOK_FAILED: { exit: usage, title: 'a hook handler failed', hint: 'the named plugin threw inside the named hook' },
   HOOK_TIMEOUT: { exit: usage, title: 'a hook handler timed out', hint: 'the named plugin did not answer the named hook in time' },
   JOB_UNKNOWN: { exit: usage, title: 'no handler is registered for this job', hint: 'job handlers are registered by name with ctx.registerJob()' },
-  JOB_PAYLOAD_NOT_JSON: { exit: usage, title: 'job payload is not plain JSON', hint: 'pass data, not functions or class instances; payloads must survive a distributed queue' },
+  JOB_PAYLOAD_NOT_JSON: {
+    exit: usage,
+    title: 'job payload is not plain JSON',
+    hint: 'pass data, not functions or class instances; payloads must survive a distributed queue',
+  },
   QUEUE_CANCELLED: { exit: blocked, title: 'job was cancelled', hint: 'the run was aborted before this job finished' },
   SCHEMA_UNKNOWN: { exit: usage, title: 'unknown schema name', hint: 'run `sluice schema --list` for the names' },
 
   // --- workspace trust ------------------------------------------------------------------
-  WORKSPACE_UNTRUSTED: { exit: usage, title: 'project content would run but is not trusted', hint: 'review it with `sluice trust` on a terminal; a CI host sets SLUICE_TRUSTED_HASH' },
+  WORKSPACE_UNTRUSTED: {
+    exit: usage,
+    title: 'project content would run but is not trusted',
+    hint: 'review it with `sluice trust` on a terminal; a CI host sets SLUICE_TRUSTED_HASH',
+  },
 
   // --- files and state ------------------------------------------------------------------
   FILE_NOT_FOUND: { exit: usage, title: 'file not found', hint: 'check the path, or run the command that creates it' },
-  FILE_NOT_REGULAR: { exit: usage, title: 'not a regular file', hint: 'sluice reads and writes only regular files; put a file at the named path (not a FIFO, device or folder)' },
+  FILE_NOT_REGULAR: {
+    exit: usage,
+    title: 'not a regular file',
+    hint: 'sluice reads and writes only regular files; put a file at the named path (not a FIFO, device or folder)',
+  },
   FILE_ACCESS_DENIED: { exit: usage, title: 'permission denied', hint: 'check the permissions of the named file and its folder' },
   FILE_SYSTEM_READ_ONLY: { exit: usage, title: 'file system is read-only', hint: 'run where the project is writable; nothing was changed' },
   DISK_FULL: { exit: usage, title: 'no space left on the device', hint: 'free some space and run again; the named file was left as it was' },
@@ -68,15 +84,21 @@ export const errorCatalog = defineErrorCodes('sluice', {
 
   // --- signatures -----------------------------------------------------------------------
   SIGNING_UNAVAILABLE: { exit: usage, title: 'ssh-keygen cannot be run', hint: 'install OpenSSH (ssh-keygen 8.2 or later) to sign or verify approvals' },
-  SIGNING_FAILED: { exit: usage, title: 'signing with the SSH key failed', hint: 'check the key path (--sign KEY or SLUICE_SIGNING_KEY) and that its passphrase is loaded in ssh-agent' },
-  SIGNERS_INVALID: { exit: usage, title: 'allowed_signers file is malformed', hint: 'each line is "principals [options] keytype key", as git\'s gpg.ssh.allowedSignersFile' },
+  SIGNING_FAILED: {
+    exit: usage,
+    title: 'signing with the SSH key failed',
+    hint: 'check the key path (--sign KEY or SLUICE_SIGNING_KEY) and that its passphrase is loaded in ssh-agent',
+  },
+  SIGNERS_INVALID: {
+    exit: usage,
+    title: 'allowed_signers file is malformed',
+    hint: 'each line is "principals [options] keytype key", as git\'s gpg.ssh.allowedSignersFile',
+  },
 
   // --- delegates ------------------------------------------------------------------------
   DELEGATE_UNKNOWN: { exit: usage, title: 'unknown delegate backend', hint: 'run `sluice plugins` to list delegates' },
   DELEGATE_UNAVAILABLE: { exit: usage, title: 'delegate backend is not available', hint: 'install the CLI or set delegates.<name>.command in sluice.config' },
   DELEGATE_FAILED: { exit: blocked, title: 'delegate run did not succeed', hint: 'read the transcript for the backend output' },
-
-
 });
 
 type KernelErrorCodes = typeof errorCatalog;

@@ -29,4 +29,5 @@ export function defineErrorCodes<const T extends Record<string, CatalogEntry>>(o
 export const errorCodeEntry = (code: string): RegisteredErrorCode | undefined => table.get(code);
 
 /** Every declared code, sorted by owner then code. */
-export const listErrorCodes = (): RegisteredErrorCode[] => [...table.values()].sort((a, b) => (a.owner === b.owner ? (a.code < b.code ? -1 : 1) : a.owner < b.owner ? -1 : 1));
+export const listErrorCodes = (): RegisteredErrorCode[] =>
+  [...table.values()].sort((a, b) => (a.owner === b.owner ? (a.code < b.code ? -1 : 1) : a.owner < b.owner ? -1 : 1));

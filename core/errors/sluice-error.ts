@@ -81,10 +81,21 @@ export function isSluiceError(value: unknown, code?: ErrorCode): value is Sluice
  * refused (a missing, special or oversized file, permission, read-only, disk full) gets its own code,
  * naming the file through `display` (the CLI shows it relative to the project).
  */
-export function toSluiceError(error: unknown, fallback: ErrorCode = 'INTERNAL', details: SluiceErrorDetails = {}, display: (path: string) => string = (p) => p): SluiceError {
+export function toSluiceError(
+  error: unknown,
+  fallback: ErrorCode = 'INTERNAL',
+  details: SluiceErrorDetails = {},
+  display: (path: string) => string = (p) => p,
+): SluiceError {
   if (error instanceof SluiceError) return error;
   const system = systemErrorAsCatalogued(error);
-  if (system) return new SluiceError(system.code, { ...details, file: details.file ?? (system.file === undefined ? undefined : display(system.file)), message: system.message, cause: error });
+  if (system)
+    return new SluiceError(system.code, {
+      ...details,
+      file: details.file ?? (system.file === undefined ? undefined : display(system.file)),
+      message: system.message,
+      cause: error,
+    });
   const message = error instanceof Error ? error.message : String(error);
   return new SluiceError(fallback, { ...details, message: details.message ?? message, cause: error });
 }
@@ -102,7 +113,10 @@ function formatLine(code: ErrorCode, detail: string, d: SluiceErrorDetails): str
 
 /** Errors are printed as one line; multi-line causes (YAML snippets) are folded. */
 function oneLine(text: string): string {
-  const first = text.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+  const first = text
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   const joined = first.slice(0, 1).join(' ');
   return joined.length > 400 ? `${joined.slice(0, 397)}...` : joined;
 }

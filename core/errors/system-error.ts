@@ -8,7 +8,8 @@ import type { ErrorCode } from './catalog.ts';
  */
 export function systemErrorAsCatalogued(error: unknown): { code: ErrorCode; file?: string; message: string } | undefined {
   if (error instanceof HostNotFoundError) return { code: 'FILE_NOT_FOUND', file: error.path, message: 'file does not exist' };
-  if (error instanceof HostNotRegularError) return { code: 'FILE_NOT_REGULAR', file: error.path, message: `is a ${error.kind}, not a regular file; nothing was read` };
+  if (error instanceof HostNotRegularError)
+    return { code: 'FILE_NOT_REGULAR', file: error.path, message: `is a ${error.kind}, not a regular file; nothing was read` };
   if (error instanceof HostTooLargeError) return { code: 'FILE_TOO_LARGE', file: error.path, message: error.message.replace(`${error.path} is`, 'file is') };
   const code = errnoCode(error);
   if (code === undefined) return undefined;

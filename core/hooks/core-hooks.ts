@@ -43,5 +43,9 @@ export const coreHooks: Record<string, HookDeclaration> = {
   'delegate:start': { kind: 'parallel', observer: true, description: 'a delegate attempt starts' },
   'delegate:output': { kind: 'parallel', observer: true, description: 'a chunk of delegate output' },
   'delegate:finish': { kind: 'parallel', observer: true, description: 'a delegate run finished (any status)' },
-  'delegate:heartbeat': { kind: 'parallel', observer: true, description: 'a delegate run is still going (every delegates.<name>.heartbeat seconds, default 30)' },
+  'delegate:heartbeat': {
+    kind: 'parallel',
+    observer: true,
+    description: 'a delegate run is still going (every delegates.<name>.heartbeat seconds, default 30)',
+  },
 };

@@ -49,7 +49,11 @@ export class HookDriver {
     const existing = this.#hooks.get(name);
     if (existing) {
       if (existing.decl.kind !== decl.kind) {
-        throw new SluiceError('HOOK_FAILED', { plugin: declaredBy, hook: name, message: `hook already declared as ${existing.decl.kind} by ${existing.declaredBy}, cannot redeclare as ${decl.kind}` });
+        throw new SluiceError('HOOK_FAILED', {
+          plugin: declaredBy,
+          hook: name,
+          message: `hook already declared as ${existing.decl.kind} by ${existing.declaredBy}, cannot redeclare as ${decl.kind}`,
+        });
       }
       return;
     }
@@ -219,7 +223,16 @@ export class HookDriver {
 function decorate(error: unknown, hook: string, plugin: string): SluiceError {
   if (isSluiceError(error)) {
     if (error.plugin !== undefined && error.hook !== undefined) return error;
-    return new SluiceError(error.code, { message: error.detail, file: error.file, field: error.field, hint: error.hint, data: error.data, plugin, hook, cause: error });
+    return new SluiceError(error.code, {
+      message: error.detail,
+      file: error.file,
+      field: error.field,
+      hint: error.hint,
+      data: error.data,
+      plugin,
+      hook,
+      cause: error,
+    });
   }
   const message = error instanceof Error ? error.message : String(error);
   return new SluiceError('HOOK_FAILED', { plugin, hook, message: `plugin ${plugin} failed in hook ${hook}: ${message}`, cause: error });
@@ -228,7 +241,17 @@ function decorate(error: unknown, hook: string, plugin: string): SluiceError {
 function withTimeout(p: Promise<unknown>, ms: number, state: HookState, h: Registered): Promise<unknown> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new SluiceError('HOOK_TIMEOUT', { plugin: h.plugin, hook: state.name, message: `plugin ${h.plugin} did not answer hook ${state.name} within ${ms} ms` })), ms);
+    timer = setTimeout(
+      () =>
+        reject(
+          new SluiceError('HOOK_TIMEOUT', {
+            plugin: h.plugin,
+            hook: state.name,
+            message: `plugin ${h.plugin} did not answer hook ${state.name} within ${ms} ms`,
+          }),
+        ),
+      ms,
+    );
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }

@@ -142,8 +142,10 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
       if (!dirs.has(path)) throw new HostNotFoundError(path);
       const out = new Map<string, DirEntry>();
       const prefix = path === '/' ? '/' : `${path}/`;
-      for (const d of dirs) if (d.startsWith(prefix) && d !== path && !d.slice(prefix.length).includes('/')) out.set(d, { name: d.slice(prefix.length), kind: 'dir' });
-      for (const f of files.keys()) if (f.startsWith(prefix) && !f.slice(prefix.length).includes('/')) out.set(f, { name: f.slice(prefix.length), kind: 'file' });
+      for (const d of dirs)
+        if (d.startsWith(prefix) && d !== path && !d.slice(prefix.length).includes('/')) out.set(d, { name: d.slice(prefix.length), kind: 'dir' });
+      for (const f of files.keys())
+        if (f.startsWith(prefix) && !f.slice(prefix.length).includes('/')) out.set(f, { name: f.slice(prefix.length), kind: 'file' });
       return [...out.values()].sort((a, b) => compareText(a.name, b.name));
     },
     async mkdir(p) {
@@ -170,9 +172,7 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
       put(abs(to), get(from).slice());
     },
     processAlive: (p) => livePids.has(p),
-    spawn:
-      options.spawn ??
-      (async () => ({ exitCode: null, signal: null, timedOut: false, cancelled: false, durationMs: 0, spawnError: 'ENOENT' })),
+    spawn: options.spawn ?? (async () => ({ exitCode: null, signal: null, timedOut: false, cancelled: false, durationMs: 0, spawnError: 'ENOENT' })),
     isInteractive: () => options.interactive ?? false,
     async importModule(specifier) {
       const mod = options.modules?.[specifier];

@@ -90,7 +90,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     commands,
     schemas,
     warnings,
-    runDelegate: (backend, request, o = {}) => queue.run('delegate:run', { backend, request: { ...request } }, { signal: o.signal, label: request.label ?? backend }),
+    runDelegate: (backend, request, o = {}) =>
+      queue.run('delegate:run', { backend, request: { ...request } }, { signal: o.signal, label: request.label ?? backend }),
     runGate: (type, input, o = {}) => queue.run('gate:check', { type, input }, { signal: o.signal, label: type }),
     display,
     resolveInProject: (path, what) => resolveInside(projectRoot, path, what),
@@ -122,7 +123,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const seen = new Map<string, string>();
   for (const { plugin, source } of resolved) {
     const previous = seen.get(plugin.name);
-    if (previous !== undefined) throw new SluiceError('PLUGIN_DUPLICATE', { plugin: plugin.name, message: `plugin ${plugin.name} is loaded twice (${previous} and ${source})` });
+    if (previous !== undefined)
+      throw new SluiceError('PLUGIN_DUPLICATE', { plugin: plugin.name, message: `plugin ${plugin.name} is loaded twice (${previous} and ${source})` });
     seen.set(plugin.name, source);
     const name = plugin.name;
     const ctx: PluginContext = {

@@ -22,7 +22,8 @@ export async function resolvePlugins(host: Host, projectRoot: string, sources: r
     try {
       mod = await host.importModule(source, projectRoot);
     } catch (error) {
-      if (error instanceof HostNotFoundError) throw new SluiceError('PLUGIN_NOT_FOUND', { plugin: source, file: 'sluice.config', field: 'plugins', message: `cannot resolve plugin ${source}` });
+      if (error instanceof HostNotFoundError)
+        throw new SluiceError('PLUGIN_NOT_FOUND', { plugin: source, file: 'sluice.config', field: 'plugins', message: `cannot resolve plugin ${source}` });
       const message = error instanceof Error ? error.message : String(error);
       throw new SluiceError('PLUGIN_LOAD_FAILED', { plugin: source, message: `plugin ${source} failed to import: ${message}`, cause: error });
     }
@@ -47,7 +48,10 @@ function checkShape(value: unknown, source: string): PluginDefinition {
 /** `pre` plugins first, then the rest, then `post`; stable within each group. */
 export function orderPlugins<T extends { plugin: PluginDefinition }>(list: readonly T[]): T[] {
   const rank = (p: PluginDefinition) => (p.enforce === 'pre' ? 0 : p.enforce === 'post' ? 2 : 1);
-  return list.map((item, i) => ({ item, i })).sort((a, b) => rank(a.item.plugin) - rank(b.item.plugin) || a.i - b.i).map((x) => x.item);
+  return list
+    .map((item, i) => ({ item, i }))
+    .sort((a, b) => rank(a.item.plugin) - rank(b.item.plugin) || a.i - b.i)
+    .map((x) => x.item);
 }
 
 /** Runs a plugin's setup with a time limit; any failure names the plugin. */
@@ -57,13 +61,26 @@ export async function runSetup(plugin: PluginDefinition, setup: () => void | Pro
     await Promise.race([
       Promise.resolve().then(setup),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new SluiceError('PLUGIN_LOAD_TIMEOUT', { plugin: plugin.name, message: `plugin ${plugin.name} did not finish setup within ${timeoutMs} ms` })), timeoutMs);
+        timer = setTimeout(
+          () =>
+            reject(
+              new SluiceError('PLUGIN_LOAD_TIMEOUT', { plugin: plugin.name, message: `plugin ${plugin.name} did not finish setup within ${timeoutMs} ms` }),
+            ),
+          timeoutMs,
+        );
       }),
     ]);
   } catch (error) {
     if (isSluiceError(error)) {
       if (error.plugin !== undefined) throw error;
-      throw new SluiceError(error.code, { message: `plugin ${plugin.name}: ${error.detail}`, plugin: plugin.name, file: error.file, field: error.field, hint: error.hint, cause: error });
+      throw new SluiceError(error.code, {
+        message: `plugin ${plugin.name}: ${error.detail}`,
+        plugin: plugin.name,
+        file: error.file,
+        field: error.field,
+        hint: error.hint,
+        cause: error,
+      });
     }
     const message = error instanceof Error ? error.message : String(error);
     throw new SluiceError('PLUGIN_LOAD_FAILED', { plugin: plugin.name, message: `plugin ${plugin.name} failed in setup: ${message}`, cause: error });

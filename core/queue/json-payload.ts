@@ -20,7 +20,8 @@ function findNonJson(value: unknown, path: string, seen: Set<object>): string | 
       if (value === null) return undefined;
       if (seen.has(value)) return `${path || '(root)'} (cycle)`;
       const proto = Object.getPrototypeOf(value);
-      if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return `${path || '(root)'} (${proto?.constructor?.name ?? 'object'} instance)`;
+      if (!Array.isArray(value) && proto !== Object.prototype && proto !== null)
+        return `${path || '(root)'} (${proto?.constructor?.name ?? 'object'} instance)`;
       seen.add(value);
       for (const [k, v] of Object.entries(value)) {
         if (v === undefined && !Array.isArray(value)) continue;

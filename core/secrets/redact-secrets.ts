@@ -7,7 +7,23 @@ import { isSluiceCredential } from './sluice-credentials.ts';
  * `[REDACTED:...]` markers.
  */
 /** Name words that mark a secret wherever they stand (names split at `_`, `-`, `.` and camelCase humps). */
-const SECRET_WORDS = new Set(['TOKEN', 'TOKENS', 'APIKEY', 'SECRET', 'SECRETS', 'PASSWORD', 'PASSWD', 'PASSPHRASE', 'CREDENTIAL', 'CREDENTIALS', 'CREDS', 'AUTHTOKEN', 'COOKIE', 'DSN', 'WEBHOOK']);
+const SECRET_WORDS = new Set([
+  'TOKEN',
+  'TOKENS',
+  'APIKEY',
+  'SECRET',
+  'SECRETS',
+  'PASSWORD',
+  'PASSWD',
+  'PASSPHRASE',
+  'CREDENTIAL',
+  'CREDENTIALS',
+  'CREDS',
+  'AUTHTOKEN',
+  'COOKIE',
+  'DSN',
+  'WEBHOOK',
+]);
 /** Words that mark a secret only as the name's last word (`SIGNING_KEY`, `SMTP_PASS`, `GH_PAT`), not in `KEY_TYPE` or `AUTH_PROVIDER`. */
 const SECRET_LAST_WORDS = new Set(['KEY', 'KEYS', 'PASS', 'AUTH', 'PAT']);
 /** Substrings that mark a secret wherever they appear in a name (`GITHUBTOKEN`, `DBPASSWORD`). */
@@ -75,7 +91,9 @@ export function createSecretRedactor(env: Record<string, string | undefined>): S
       let out = text;
       for (const [name, value] of values) if (out.includes(value)) out = out.split(value).join(`[REDACTED:${name}]`);
       for (const [label, shape] of KEY_SHAPES) out = out.replace(shape, `[REDACTED:${label}]`);
-      return out.replace(URL_PASSWORD, (whole, head: string, password: string, host: string) => (password.startsWith('[REDACTED') ? whole : `${head}[REDACTED:url-password]${host}`));
+      return out.replace(URL_PASSWORD, (whole, head: string, password: string, host: string) =>
+        password.startsWith('[REDACTED') ? whole : `${head}[REDACTED:url-password]${host}`,
+      );
     },
   };
 }

@@ -63,7 +63,10 @@ function concat(chunks: Uint8Array[]): Uint8Array {
 
 /** ssh-keygen's last meaningful stderr line, without its progress chatter. */
 function reason(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l && !/^Signing data on standard input/.test(l));
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^Signing data on standard input/.test(l));
   return lines.at(-1) ?? 'no reason given';
 }
 
@@ -82,7 +85,8 @@ export async function sshSign(host: Host, req: SignRequest): Promise<string> {
 async function withSignatureFile<T>(host: Host, signature: string, tempDir: string | undefined, fn: (path: string) => Promise<T>): Promise<T> {
   const dir = (tempDir ?? host.env('TMPDIR') ?? '/tmp').replace(/\/+$/, '') || '/';
   const path = `${dir}/sluice-signature-${crypto.randomUUID()}.sig`;
-  if (!(await host.writeExclusive(path, `${signature.trim()}\n`))) throw new SluiceError('SIGNING_FAILED', { file: path, message: `temp file ${path} already exists` });
+  if (!(await host.writeExclusive(path, `${signature.trim()}\n`)))
+    throw new SluiceError('SIGNING_FAILED', { file: path, message: `temp file ${path} already exists` });
   try {
     return await fn(path);
   } finally {
@@ -94,7 +98,12 @@ async function withSignatureFile<T>(host: Host, signature: string, tempDir: stri
 export async function sshFindPrincipals(host: Host, req: Omit<VerifyRequest, 'text'>): Promise<string[]> {
   return withSignatureFile(host, req.signature, req.tempDir, async (sig) => {
     const r = await sshKeygen(host, ['-Y', 'find-principals', '-s', sig, '-f', req.allowedSigners], '');
-    return r.code === 0 ? r.stdout.split('\n').map((l) => l.trim()).filter(Boolean) : [];
+    return r.code === 0
+      ? r.stdout
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean)
+      : [];
   });
 }
 
@@ -108,7 +117,13 @@ export async function sshVerify(host: Host, req: VerifyRequest): Promise<VerifyO
   if (!req.signature.includes('BEGIN SSH SIGNATURE')) return { status: 'invalid', detail: 'not an SSH signature' };
   return withSignatureFile(host, req.signature, req.tempDir, async (sig) => {
     const found = await sshKeygen(host, ['-Y', 'find-principals', '-s', sig, '-f', req.allowedSigners], '');
-    const principals = found.code === 0 ? found.stdout.split('\n').map((l) => l.trim()).filter(Boolean) : [];
+    const principals =
+      found.code === 0
+        ? found.stdout
+            .split('\n')
+            .map((l) => l.trim())
+            .filter(Boolean)
+        : [];
     let lastReason = reason(found.stderr);
     for (const principal of principals) {
       const r = await sshKeygen(host, ['-Y', 'verify', '-f', req.allowedSigners, '-I', principal, '-n', namespace, '-s', sig], req.text);

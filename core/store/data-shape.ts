@@ -30,7 +30,8 @@ interface Walk {
 
 /** Recursion stops at MAX_DATA_DEPTH, so this never goes deeper than the limit itself. */
 function heightOf(node: unknown, depth: number, walk: Walk): number {
-  if (typeof node === 'number' && walk.finite && !Number.isFinite(node)) throw new CodecError('a number is too large to be read exactly (it would be Infinity)');
+  if (typeof node === 'number' && walk.finite && !Number.isFinite(node))
+    throw new CodecError('a number is too large to be read exactly (it would be Infinity)');
   if (node === null || typeof node !== 'object') return 0;
   const known = walk.heights?.get(node);
   if (known !== undefined) {

@@ -78,7 +78,10 @@ export async function acquireLock(host: Host, lockPath: string, options: LockOpt
       const pid = holder.owner?.pid;
       throw new SluiceError('LOCK_BUSY', {
         file: options.display ?? lockPath,
-        message: pid === undefined ? 'the file is locked by another process' : `the file is locked by process ${pid} on ${holder.owner?.hostname}${holder.owner?.purpose ? ` (${holder.owner.purpose})` : ''}`,
+        message:
+          pid === undefined
+            ? 'the file is locked by another process'
+            : `the file is locked by process ${pid} on ${holder.owner?.hostname}${holder.owner?.purpose ? ` (${holder.owner.purpose})` : ''}`,
         data: { pid, hostname: holder.owner?.hostname, since: holder.owner?.acquiredAt },
       });
     }

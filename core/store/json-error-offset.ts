@@ -20,11 +20,11 @@ export function jsonErrorOffset(text: string): number {
       expect = 'value';
     } else if (expect === 'comma-or-close') {
       if (c === ',') expect = stack[stack.length - 1] === '{' ? 'key' : 'value';
-      else if (c === (stack[stack.length - 1] === '{' ? '}' : ']')) (stack.pop(), (expect = afterValue()));
+      else if (c === (stack[stack.length - 1] === '{' ? '}' : ']')) stack.pop(), (expect = afterValue());
       else return i;
       i++;
     } else if (expect === 'key' || expect === 'key-or-close') {
-      if (expect === 'key-or-close' && c === '}') (stack.pop(), i++, (expect = afterValue()));
+      if (expect === 'key-or-close' && c === '}') stack.pop(), i++, (expect = afterValue());
       else if (c !== '"') return i;
       else {
         const end = stringEnd(text, i);
@@ -32,8 +32,8 @@ export function jsonErrorOffset(text: string): number {
         i = end;
         expect = 'colon';
       }
-    } else if (expect === 'value-or-close' && c === ']') (stack.pop(), i++, (expect = afterValue()));
-    else if (c === '{' || c === '[') (stack.push(c), i++, (expect = c === '{' ? 'key-or-close' : 'value-or-close'));
+    } else if (expect === 'value-or-close' && c === ']') stack.pop(), i++, (expect = afterValue());
+    else if (c === '{' || c === '[') stack.push(c), i++, (expect = c === '{' ? 'key-or-close' : 'value-or-close');
     else if (c === '"') {
       const end = stringEnd(text, i);
       if (end < 0) return -end;

@@ -25,7 +25,11 @@ export async function readDataText(host: Host, path: string, o: DataFileOptions 
   try {
     bytes = await host.readBytes(path, { maxBytes: o.maxBytes ?? MAX_DATA_FILE_BYTES });
   } catch (error) {
-    if (error instanceof HostTooLargeError) throw new SluiceError('FILE_TOO_LARGE', { file: display, message: `file is ${error.size} bytes, over the ${o.maxBytes ?? MAX_DATA_FILE_BYTES} byte limit` });
+    if (error instanceof HostTooLargeError)
+      throw new SluiceError('FILE_TOO_LARGE', {
+        file: display,
+        message: `file is ${error.size} bytes, over the ${o.maxBytes ?? MAX_DATA_FILE_BYTES} byte limit`,
+      });
     const system = systemErrorAsCatalogued(error);
     if (system) throw new SluiceError(system.code, { file: display, message: system.message, cause: error });
     throw error;
@@ -44,7 +48,13 @@ export function parseDataText(text: string, codec: Codec, display: string): unkn
   try {
     return codec.parse(text);
   } catch (error) {
-    if (error instanceof CodecError) throw new SluiceError('STATE_CORRUPT', { file: display, field: error.line === undefined ? undefined : `line ${error.line}`, message: error.message, cause: error });
+    if (error instanceof CodecError)
+      throw new SluiceError('STATE_CORRUPT', {
+        file: display,
+        field: error.line === undefined ? undefined : `line ${error.line}`,
+        message: error.message,
+        cause: error,
+      });
     throw new SluiceError('STATE_CORRUPT', { file: display, message: String(error), cause: error });
   }
 }

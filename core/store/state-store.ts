@@ -35,7 +35,11 @@ export interface StateStore {
    * `fn` may throw a SluiceError to refuse; nothing is written then. Returning the same object
    * skips the write.
    */
-  update<S extends v.GenericSchema>(file: StateFile<S>, fn: (current: v.InferOutput<S>) => v.InferOutput<S>, options?: UpdateOptions<v.InferOutput<S>>): Promise<UpdateResult<v.InferOutput<S>>>;
+  update<S extends v.GenericSchema>(
+    file: StateFile<S>,
+    fn: (current: v.InferOutput<S>) => v.InferOutput<S>,
+    options?: UpdateOptions<v.InferOutput<S>>,
+  ): Promise<UpdateResult<v.InferOutput<S>>>;
   /** Writes a new state file; refuses to replace an existing one unless `overwrite`. */
   create<S extends v.GenericSchema>(file: StateFile<S>, value: v.InferOutput<S>, options?: { overwrite?: boolean }): Promise<void>;
   exists(path: string): Promise<boolean>;
@@ -94,7 +98,10 @@ export function createStateStore(options: StateStoreOptions): StateStore {
     // A file sluice could not read back would fail every later command: refuse it before writing.
     const bytes = new TextEncoder().encode(text).byteLength;
     if (bytes > MAX_DATA_FILE_BYTES) {
-      throw new SluiceError('INVARIANT_VIOLATED', { file: shown, message: `update would make the file ${bytes} bytes, over the ${MAX_DATA_FILE_BYTES} byte limit sluice reads; nothing was written` });
+      throw new SluiceError('INVARIANT_VIOLATED', {
+        file: shown,
+        message: `update would make the file ${bytes} bytes, over the ${MAX_DATA_FILE_BYTES} byte limit sluice reads; nothing was written`,
+      });
     }
     await host.writeAtomic(file.path, text);
   }

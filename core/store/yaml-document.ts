@@ -1,4 +1,17 @@
-import { Composer, isScalar, Lexer, Parser, visit, YAMLParseError, type CST, type Document, type DocumentOptions, type LineCounter, type ParseOptions, type SchemaOptions } from 'yaml';
+import {
+  Composer,
+  isScalar,
+  Lexer,
+  Parser,
+  visit,
+  YAMLParseError,
+  type CST,
+  type Document,
+  type DocumentOptions,
+  type LineCounter,
+  type ParseOptions,
+  type SchemaOptions,
+} from 'yaml';
 import { CodecError } from './codec-error.ts';
 import { checkDataShape, MAX_DATA_DEPTH } from './data-shape.ts';
 
@@ -41,7 +54,9 @@ export function parseYamlDocument(text: string, options: YamlDocumentOptions = {
   let doc: Document.Parsed | undefined;
   for (const next of new Composer(composeOptions).compose(tokens, true, text.length)) {
     if (doc) {
-      doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+      doc.errors.push(
+        new YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'),
+      );
       break;
     }
     doc = next;

@@ -10,7 +10,16 @@ import { canonicalJson, sha256, type TrustSubject } from './trust-subject.ts';
  * command, its arguments, its environment, and keys sluice does not know — can change what runs,
  * so a delegate that sets one needs the workspace's trust. Unknown keys fail closed on purpose.
  */
-export const DATA_ONLY_DELEGATE_KEYS: ReadonlySet<string> = new Set(['model', 'timeout', 'retries', 'killGrace', 'outputFormat', 'promptVia', 'output', 'file']);
+export const DATA_ONLY_DELEGATE_KEYS: ReadonlySet<string> = new Set([
+  'model',
+  'timeout',
+  'retries',
+  'killGrace',
+  'outputFormat',
+  'promptVia',
+  'output',
+  'file',
+]);
 
 /** The settings of a delegate that decide what runs, or undefined when it runs only what the user installed. */
 export function delegateCodeSettings(settings: DelegateSettings | undefined): Record<string, unknown> | undefined {
@@ -25,9 +34,17 @@ export async function delegateSubject(file: string, backend: string, settings: D
   // Everything else that changes the run is shown in full (env can name a PATH or NODE_OPTIONS): a person reviews it all.
   const extra = Object.entries(code).filter(([k]) => k !== 'command' && k !== 'args');
   // Secret-named env values are hashed but never shown or stored in the trust record.
-  const masked = (k: string, v: unknown) => (k === 'env' && v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([name, value]) => [name, isSecretName(name) ? '[REDACTED]' : value])) : v);
+  const masked = (k: string, v: unknown) =>
+    k === 'env' && v && typeof v === 'object'
+      ? Object.fromEntries(Object.entries(v).map(([name, value]) => [name, isSecretName(name) ? '[REDACTED]' : value]))
+      : v;
   const rest = extra.map(([k, v]) => `${k}: ${canonicalJson(masked(k, v))}`).join(', ');
-  return { file, what: `delegates.${backend}`, shows: `${line || `${backend} (installed)`}${rest ? ` (${rest})` : ''}`, hash: await sha256(canonicalJson(code)) };
+  return {
+    file,
+    what: `delegates.${backend}`,
+    shows: `${line || `${backend} (installed)`}${rest ? ` (${rest})` : ''}`,
+    hash: await sha256(canonicalJson(code)),
+  };
 }
 
 /** A command a gate would run (argv, no shell), fingerprinted by its argv alone. */
@@ -53,7 +70,12 @@ export async function pluginSubject(host: Host, projectRoot: string, file: strin
       content = 'unreadable';
     }
   }
-  return { file, what: `plugins[${index}]`, shows: path !== undefined && !isPathSpecifier(spec) ? `${spec} (${path})` : spec, hash: await sha256(`${spec}\u0000${content}`) };
+  return {
+    file,
+    what: `plugins[${index}]`,
+    shows: path !== undefined && !isPathSpecifier(spec) ? `${spec} (${path})` : spec,
+    hash: await sha256(`${spec}\u0000${content}`),
+  };
 }
 
 export async function pluginSubjects(host: Host, projectRoot: string, file: string, specs: readonly string[]): Promise<TrustSubject[]> {
@@ -64,7 +86,13 @@ export async function pluginSubjects(host: Host, projectRoot: string, file: stri
  * Everything in the config that runs code: its plugins and delegates with a configured command,
  * plus the config file as a whole whenever there is any (a plugin reads the rest of it).
  */
-export async function configSubjects(host: Host, projectRoot: string, config: SluiceConfig, configPath: string | undefined, display: string): Promise<TrustSubject[]> {
+export async function configSubjects(
+  host: Host,
+  projectRoot: string,
+  config: SluiceConfig,
+  configPath: string | undefined,
+  display: string,
+): Promise<TrustSubject[]> {
   if (configPath === undefined) return [];
   const out = await pluginSubjects(host, projectRoot, display, config.plugins);
   for (const [backend, settings] of Object.entries(config.delegates ?? {})) {

@@ -56,14 +56,18 @@ export interface WorkspaceTrustOptions {
   storePath?: string;
 }
 
-const describe = (c: TrustChange) => `${c.subject.shows} ${c.kind === 'added' ? 'is not trusted' : c.kind === 'changed' ? 'changed since you trusted it' : 'was removed since you trusted it'}`;
+const describe = (c: TrustChange) =>
+  `${c.subject.shows} ${c.kind === 'added' ? 'is not trusted' : c.kind === 'changed' ? 'changed since you trusted it' : 'was removed since you trusted it'}`;
 /** Whole-file subjects only say "something in it changed": name a specific one when there is one. */
 const WHOLE_FILE = '(whole file)';
 
 export function untrustedError(changes: readonly TrustChange[], via: TrustReview['via']): SluiceError {
   const first = changes.find((c) => c.subject.what !== WHOLE_FILE) ?? changes[0];
   const more = changes.length > 1 ? ` (and ${changes.length - 1} more change${changes.length > 2 ? 's' : ''})` : '';
-  const message = via === 'env' ? `${TRUSTED_HASH_ENV} does not match this workspace${first ? `: ${describe(first)}` : ''}` : `${first ? describe(first) : 'the workspace is not trusted'}${more}`;
+  const message =
+    via === 'env'
+      ? `${TRUSTED_HASH_ENV} does not match this workspace${first ? `: ${describe(first)}` : ''}`
+      : `${first ? describe(first) : 'the workspace is not trusted'}${more}`;
   return new SluiceError('WORKSPACE_UNTRUSTED', {
     file: first?.subject.file,
     field: first?.subject.what === WHOLE_FILE ? undefined : first?.subject.what,

@@ -86,7 +86,13 @@ export function judgeAgy(p: CliProcessOutcome, env: AgyEnvelope | undefined): De
   // agy ≥ 1.1.28 ends a turn cut by its --print-timeout with exit 0 and SUCCESS: only stderr says so.
   const cut = PRINT_TIMEOUT_WARNING.exec(p.stderrTail);
   if (cut) {
-    return { exitCode: p.exitCode, durationMs: p.durationMs, text, status: 'timeout', error: `agy's own --print-timeout expired mid-turn (${cut[1]}); the answer is cut off${text.trim() ? ' (partial text kept)' : ''}` };
+    return {
+      exitCode: p.exitCode,
+      durationMs: p.durationMs,
+      text,
+      status: 'timeout',
+      error: `agy's own --print-timeout expired mid-turn (${cut[1]}); the answer is cut off${text.trim() ? ' (partial text kept)' : ''}`,
+    };
   }
   const agyError = readAgyError(p.stderrTail);
   if (agyError && p.exitCode !== 0) {
@@ -101,7 +107,12 @@ export function judgeAgy(p: CliProcessOutcome, env: AgyEnvelope | undefined): De
     ...(typeof env?.conversation_id === 'string' ? { sessionId: env.conversation_id } : {}),
     ...(typeof env?.num_turns === 'number' ? { numTurns: env.num_turns } : {}),
   };
-  const fail = (error: string): DelegateAttempt => ({ ...base, status: 'error', error, ...(isTransientFailure(env?.error, p.stderrTail) ? { transient: true } : {}) });
+  const fail = (error: string): DelegateAttempt => ({
+    ...base,
+    status: 'error',
+    error,
+    ...(isTransientFailure(env?.error, p.stderrTail) ? { transient: true } : {}),
+  });
   if (p.stdout.bytes === 0 || (p.stdout.complete && p.stdout.text.trim() === '')) {
     return fail(p.exitCode === 0 ? 'agy printed nothing (it does this when it has no terminal or cannot authenticate)' : exitFailureMessage('agy', p));
   }

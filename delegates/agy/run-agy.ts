@@ -43,7 +43,14 @@ export const AGY_MIN_VERSION = '1.1.12';
 
 async function rejectedFlagMessage(command: string, ctx: DelegateRunContext, p: CliProcessOutcome): Promise<string> {
   let out = '';
-  const r = await ctx.host.spawn({ command, args: ['--version'], env: { ...ctx.settings.env }, timeoutMs: 10_000, signal: ctx.signal, onStdout: (c) => void (out += new TextDecoder().decode(c)) });
+  const r = await ctx.host.spawn({
+    command,
+    args: ['--version'],
+    env: { ...ctx.settings.env },
+    timeoutMs: 10_000,
+    signal: ctx.signal,
+    onStdout: (c) => void (out += new TextDecoder().decode(c)),
+  });
   const version = r.exitCode === 0 ? /\d+\.\d+\.\d+/.exec(out)?.[0] : undefined;
   const why = meaningfulLine(p.stderrTail);
   const older = version === undefined || compareVersions(version, AGY_MIN_VERSION) < 0;

@@ -67,7 +67,13 @@ export function judgeClaude(p: CliProcessOutcome, result: ClaudeResultMessage | 
         : p.stdout.bytes === 0
           ? 'claude printed nothing'
           : `claude printed no result object${p.stdout.complete ? '' : ` (output of ${p.stdout.bytes} bytes too large to parse)`}: ${meaningfulLine(p.stdout.text) ?? ''}`;
-    return { ...base, status: 'error', text: '', error, ...(isTransientFailure(p.stderrTail, p.stdout.complete ? p.stdout.text : undefined) ? { transient: true } : {}) };
+    return {
+      ...base,
+      status: 'error',
+      text: '',
+      error,
+      ...(isTransientFailure(p.stderrTail, p.stdout.complete ? p.stdout.text : undefined) ? { transient: true } : {}),
+    };
   }
   if (p.exitCode === 0 && result.is_error === false) return { ...base, status: 'ok', text, ...carried };
   // The result text is claude's own message ("Not logged in · Please run /login"), not the JSON around it.

@@ -1,4 +1,13 @@
-import { defineDelegate, definePlugin, type DelegateAttempt, type DelegateDefinition, type DelegateRequest, type DelegateRunContext, type Kernel, type PluginDefinition } from '../../core/index.ts';
+import {
+  defineDelegate,
+  definePlugin,
+  type DelegateAttempt,
+  type DelegateDefinition,
+  type DelegateRequest,
+  type DelegateRunContext,
+  type Kernel,
+  type PluginDefinition,
+} from '../../core/index.ts';
 import type * as v from 'valibot';
 import { checkSettings } from './cli-settings-schema.ts';
 import { findExecutable } from './find-executable.ts';

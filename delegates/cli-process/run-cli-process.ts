@@ -85,7 +85,8 @@ export function processFailure(name: string, p: CliProcessOutcome, timeoutMs: nu
   const base = { exitCode: p.exitCode, text: '', durationMs: p.durationMs };
   if (p.spawnError !== undefined) return { ...base, status: 'error', error: `cannot start ${name}: ${p.spawnError}` };
   if (p.cancelled) return { ...base, status: 'cancelled', error: `${name} run was cancelled; its process group was killed` };
-  if (p.timedOut) return { ...base, status: 'timeout', error: `${name} did not finish within ${Math.round(timeoutMs / 100) / 10} s; its process group was killed` };
+  if (p.timedOut)
+    return { ...base, status: 'timeout', error: `${name} did not finish within ${Math.round(timeoutMs / 100) / 10} s; its process group was killed` };
   return undefined;
 }
 
@@ -97,7 +98,11 @@ export function exitFailureMessage(name: string, p: CliProcessOutcome, detail?: 
 }
 
 const clip = (line: string | undefined) => (line === undefined ? undefined : line.length > 300 ? `${line.slice(0, 297)}...` : line);
-const nonEmptyLines = (text: string) => text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+const nonEmptyLines = (text: string) =>
+  text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 export const lastLine = (text: string): string | undefined => clip(nonEmptyLines(text).at(-1));
 export const firstLine = (text: string): string | undefined => clip(nonEmptyLines(text)[0]);

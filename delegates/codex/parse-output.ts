@@ -66,7 +66,10 @@ export function judgeCodex(p: CliProcessOutcome, s: CodexRunState): DelegateAtte
   if (s.error !== undefined) return fail(`codex error: ${s.error}`, s.error, p.stderrTail);
   if (p.exitCode !== 0) return fail(exitFailureMessage('codex', p), p.stderrTail);
   if (!s.completed) {
-    const what = p.stdout.bytes === 0 ? 'codex printed nothing' : `codex ended without turn.completed${s.badLines ? ` (${s.badLines} line(s) were not JSON: ${lastLine(p.stdout.text) ?? ''})` : ''}`;
+    const what =
+      p.stdout.bytes === 0
+        ? 'codex printed nothing'
+        : `codex ended without turn.completed${s.badLines ? ` (${s.badLines} line(s) were not JSON: ${lastLine(p.stdout.text) ?? ''})` : ''}`;
     return fail(what, p.stderrTail);
   }
   if (!s.lastMessage?.trim()) return fail('codex completed the turn without an agent message');

@@ -61,7 +61,11 @@ function matchInWorker(source: string, flags: string, text: string, limitMs: num
     const worker = new Worker(WORKER, { eval: true, workerData: { source, flags, text } });
     const timer = setTimeout(() => {
       void worker.terminate();
-      reject(new PatternTimeoutError(`took over ${limitMs / 1000} s on this prompt and was stopped (JavaScript's engine backtracks; RE2 syntax, without lookaround or backreferences, runs in linear time)`));
+      reject(
+        new PatternTimeoutError(
+          `took over ${limitMs / 1000} s on this prompt and was stopped (JavaScript's engine backtracks; RE2 syntax, without lookaround or backreferences, runs in linear time)`,
+        ),
+      );
     }, limitMs);
     worker.once('message', (m: PatternMatch | null) => {
       clearTimeout(timer);

@@ -20,7 +20,10 @@ export interface Captures {
 
 /** A rule whose pattern ran past its time limit (only possible for patterns outside RE2 syntax). */
 export class RuleTimeoutError extends Error {
-  constructor(readonly ruleIndex: number, cause: PatternTimeoutError) {
+  constructor(
+    readonly ruleIndex: number,
+    cause: PatternTimeoutError,
+  ) {
     super(`rules[${ruleIndex}].match ${cause.message}`);
   }
 }

@@ -17,10 +17,13 @@ function waitFor(ms: number, timeoutMs: number, signal: AbortSignal): Promise<Wa
       clearTimeout(timer);
       done('cancelled');
     };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      done(timedOut ? 'timeout' : 'done');
-    }, Math.min(ms, timeoutMs));
+    const timer = setTimeout(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        done(timedOut ? 'timeout' : 'done');
+      },
+      Math.min(ms, timeoutMs),
+    );
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
@@ -68,7 +71,9 @@ export async function runScript(kernel: Kernel, request: DelegateRequest, ctx: D
   const position = match.sequenceKey === undefined ? 0 : await takeSequencePosition(kernel, source.path, match.sequenceKey);
   const reply = asObject(replyAt(match.replies, position));
   const which = match.ruleIndex < 0 ? 'default' : `rules[${match.ruleIndex}]`;
-  ctx.transcript.write(`--- script ${display}: ${which}${match.sequenceKey === undefined ? '' : ` reply ${Math.min(position, match.replies.length - 1) + 1}/${match.replies.length} (call ${position + 1})`}\n`);
+  ctx.transcript.write(
+    `--- script ${display}: ${which}${match.sequenceKey === undefined ? '' : ` reply ${Math.min(position, match.replies.length - 1) + 1}/${match.replies.length} (call ${position + 1})`}\n`,
+  );
 
   if (reply.delayMs) {
     const waited = await waitFor(reply.delayMs, ctx.timeoutMs, ctx.signal);
@@ -77,7 +82,13 @@ export async function runScript(kernel: Kernel, request: DelegateRequest, ctx: D
   }
   if (ctx.signal.aborted) return { status: 'cancelled', exitCode: null, text: '', durationMs: elapsed(), error: 'cancelled' };
   if (reply.status === 'timeout') {
-    return { status: 'timeout', exitCode: null, text: '', durationMs: elapsed(), error: reply.error === undefined ? 'scripted timeout' : substitute(reply.error, match.captures) };
+    return {
+      status: 'timeout',
+      exitCode: null,
+      text: '',
+      durationMs: elapsed(),
+      error: reply.error === undefined ? 'scripted timeout' : substitute(reply.error, match.captures),
+    };
   }
 
   if (reply.files && Object.keys(reply.files).length > 0) {

@@ -17,7 +17,12 @@ export interface ScriptSource {
  * env SLUICE_DELEGATE_SCRIPT. Relative paths are taken from the project root. Scripts are read-only
  * input, so a path outside the project (a bundled demo script) is allowed.
  */
-export function resolveScriptSource(projectRoot: string, host: Host, settings: DelegateSettings, request?: Pick<DelegateRequest, 'extra'>): ScriptSource | undefined {
+export function resolveScriptSource(
+  projectRoot: string,
+  host: Host,
+  settings: DelegateSettings,
+  request?: Pick<DelegateRequest, 'extra'>,
+): ScriptSource | undefined {
   const fromRequest = request?.extra?.script;
   if (fromRequest !== undefined && (typeof fromRequest !== 'string' || fromRequest === '')) {
     throw new SluiceError('USAGE', { field: 'extra.script', message: 'extra.script must be a path to a delegate script file' });

@@ -34,8 +34,15 @@ const validRegExp = (source: string, flags: string): boolean => {
 
 const ScriptRuleSchema = v.pipe(
   v.strictObject({
-    match: v.pipe(v.string(), v.description('JavaScript regular expression tested against the prompt (RE2 syntax runs in linear time; lookaround and backreferences run with a time limit)')),
-    flags: v.optional(v.pipe(v.string(), v.regex(/^[dgimsuvy]*$/, 'flags must be JavaScript RegExp flags (dgimsuvy)'), v.description('RegExp flags (default "s")'))),
+    match: v.pipe(
+      v.string(),
+      v.description(
+        'JavaScript regular expression tested against the prompt (RE2 syntax runs in linear time; lookaround and backreferences run with a time limit)',
+      ),
+    ),
+    flags: v.optional(
+      v.pipe(v.string(), v.regex(/^[dgimsuvy]*$/, 'flags must be JavaScript RegExp flags (dgimsuvy)'), v.description('RegExp flags (default "s")')),
+    ),
     mode: v.optional(v.pipe(v.picklist(['write', 'analysis']), v.description('the rule applies only to runs in this mode'))),
     reply: v.optional(ScriptReplySchema),
     replies: v.optional(v.pipe(v.array(ScriptReplySchema), v.minLength(1), v.description('used one per matching call in order; the last repeats'))),

@@ -10,7 +10,14 @@ export type ShellOutput = 'text' | 'json';
 export function judgeShell(p: CliProcessOutcome, output: ShellOutput): DelegateAttempt {
   const base = { exitCode: p.exitCode, durationMs: p.durationMs };
   const raw = p.stdout.text;
-  if (p.exitCode !== 0) return { ...base, status: 'error', text: boundText(raw), error: exitFailureMessage('command', p), ...(isTransientFailure(p.stderrTail) ? { transient: true } : {}) };
+  if (p.exitCode !== 0)
+    return {
+      ...base,
+      status: 'error',
+      text: boundText(raw),
+      error: exitFailureMessage('command', p),
+      ...(isTransientFailure(p.stderrTail) ? { transient: true } : {}),
+    };
   if (raw.trim() === '') return { ...base, status: 'error', text: '', error: 'the command printed nothing' };
   if (output === 'text') return { ...base, status: 'ok', text: boundText(raw) };
   if (!p.stdout.complete) return { ...base, status: 'error', text: boundText(raw), error: `output of ${p.stdout.bytes} bytes is too large to parse as JSON` };

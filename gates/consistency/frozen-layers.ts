@@ -25,8 +25,17 @@ export interface FrozenLayer {
   metrics: LayerMetric[];
 }
 
-const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
-const cells = (line: string) => line.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim().replace(/^(\*\*|__)|(\*\*|__)$/g, ''));
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
+const cells = (line: string) =>
+  line
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((c) => c.trim().replace(/^(\*\*|__)|(\*\*|__)$/g, ''));
 
 /** The rows of the table under `## Locked Metrics` (header and separator skipped, blank values ignored). */
 export function readLockedMetrics(text: string, file: string): LayerMetric[] {
@@ -44,7 +53,13 @@ export function readLockedMetrics(text: string, file: string): LayerMetric[] {
     const [name = '', value = '', sourceArtifact] = cells(lines[i]);
     if (/^:?-+:?$/.test(name) || !name || !value) continue;
     const label = ARTIFACT_METRIC_LABELS.find((l) => l === name.toLowerCase());
-    out.push({ key: label ? `artifact.${label.replace(/[\s-]+/g, '_')}` : `layer.${slug(name)}`, name, value, source: `${file}:${i + 1}`, ...(sourceArtifact ? { sourceArtifact } : {}) });
+    out.push({
+      key: label ? `artifact.${label.replace(/[\s-]+/g, '_')}` : `layer.${slug(name)}`,
+      name,
+      value,
+      source: `${file}:${i + 1}`,
+      ...(sourceArtifact ? { sourceArtifact } : {}),
+    });
   }
   return out;
 }
@@ -53,10 +68,16 @@ export function readLockedMetrics(text: string, file: string): LayerMetric[] {
 export async function readFrozenLayers(host: Host, projectRoot: string, dirRel: string, priorPhases: readonly string[]): Promise<FrozenLayer[]> {
   const { full, info } = await projectFile(host, projectRoot, dirRel);
   if (info?.kind !== 'dir') return [];
-  const names = (await host.listDir(full)).filter((e) => e.kind === 'file' && /^phase.*\.md$/i.test(e.name)).map((e) => e.name).sort();
+  const names = (await host.listDir(full))
+    .filter((e) => e.kind === 'file' && /^phase.*\.md$/i.test(e.name))
+    .map((e) => e.name)
+    .sort();
   const layers: FrozenLayer[] = [];
   for (const name of names) {
-    const phase = name.replace(/\.md$/i, '').split('-')[0].replace(/^phase/i, '');
+    const phase = name
+      .replace(/\.md$/i, '')
+      .split('-')[0]
+      .replace(/^phase/i, '');
     if (!priorPhases.includes(phase)) continue;
     const read = await readTextFile(host, `${full}/${name}`);
     if (!('text' in read)) continue;

@@ -14,7 +14,8 @@ export function readIstanbulSummary(text: string, source: string): CoverageRepor
     throw new CoverageFormatError(`not JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
   const lines = (entry: unknown): Metric | undefined => (entry && typeof entry === 'object' ? ((entry as { lines?: Metric }).lines ?? undefined) : undefined);
-  const counts = (m: Metric | undefined) => (m && typeof m.total === 'number' && typeof m.covered === 'number' ? { found: m.total, hit: m.covered } : undefined);
+  const counts = (m: Metric | undefined) =>
+    m && typeof m.total === 'number' && typeof m.covered === 'number' ? { found: m.total, hit: m.covered } : undefined;
   if (!doc || typeof doc !== 'object') throw new CoverageFormatError('not a json-summary object');
   const entries = Object.entries(doc as Record<string, unknown>);
   const total = counts(lines((doc as Record<string, unknown>).total));

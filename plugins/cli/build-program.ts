@@ -31,7 +31,11 @@ export function buildProgram(commands: readonly CommandDefinition[], makeContext
     for (const part of parts.slice(0, -1)) {
       parent = parent.commands.find((c) => c.name() === part) ?? parent.command(part).description(`${part} commands`).exitOverride().configureOutput(output);
     }
-    const cmd = parent.command(parts[parts.length - 1]).description(def.summary).exitOverride().configureOutput(output);
+    const cmd = parent
+      .command(parts[parts.length - 1])
+      .description(def.summary)
+      .exitOverride()
+      .configureOutput(output);
     for (const arg of def.args ?? []) cmd.argument(arg);
     for (const o of def.options ?? []) {
       const option = new Option(o.flags, o.description);
@@ -53,7 +57,8 @@ export function buildProgram(commands: readonly CommandDefinition[], makeContext
 export function commanderOutcome(error: unknown): { exitCode: number } | SluiceError {
   if (!(error instanceof CommanderError)) throw error;
   // `sluice lifecycle` (a group without its subcommand) or no command at all: help went to stderr.
-  if (error.code === 'commander.help' && error.exitCode !== 0) return new SluiceError('USAGE', { message: 'a command is missing: see the list above, or add --help' });
+  if (error.code === 'commander.help' && error.exitCode !== 0)
+    return new SluiceError('USAGE', { message: 'a command is missing: see the list above, or add --help' });
   if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return { exitCode: 0 };
   if (error.code === 'commander.executeSubCommandAsync') return { exitCode: 0 };
   // Commander puts its "(Did you mean status?)" on a second line; errors print as one.

@@ -20,9 +20,17 @@ export const builtinManifest: readonly BuiltinEntry[] = [
   { name: 'gates', commands: {}, load: async () => (await import('../../gates/index.ts')).gatePlugins },
   // `next`/`gate` run the gate types and, in the Build loop, the views' spec-backlog gate; `reenter`
   // checks the profile's extra gate types (a `type: command` gate) as every writing command does.
-  { name: 'sdlc', commands: { init: ['gates'], gate: ['gates', 'sdlc-views'], next: ['gates', 'sdlc-views'], skip: ['gates', 'sdlc-views'], reenter: ['gates'] }, load: async () => [(await import('../sdlc/sdlc-plugin.ts')).sdlcPlugin] },
+  {
+    name: 'sdlc',
+    commands: { init: ['gates'], gate: ['gates', 'sdlc-views'], next: ['gates', 'sdlc-views'], skip: ['gates', 'sdlc-views'], reenter: ['gates'] },
+    load: async () => [(await import('../sdlc/sdlc-plugin.ts')).sdlcPlugin],
+  },
   // `profile validate` checks extra gate types against the registered ones.
-  { name: 'sdlc-views', commands: { status: [], audit: [], report: [], specs: [], handoff: [], profile: ['gates'] }, load: async () => [(await import('../sdlc/views/views-plugin.ts')).sdlcViewsPlugin] },
+  {
+    name: 'sdlc-views',
+    commands: { status: [], audit: [], report: [], specs: [], handoff: [], profile: ['gates'] },
+    load: async () => [(await import('../sdlc/views/views-plugin.ts')).sdlcViewsPlugin],
+  },
   { name: 'lifecycle', commands: { lifecycle: ['delegates'] }, load: async () => [(await import('../lifecycle/lifecycle-plugin.ts')).lifecyclePlugin] },
   { name: 'guard', commands: { guard: [], hooks: [] }, load: async () => [(await import('../guard/guard-plugin.ts')).guardPlugin] },
   { name: 'skill-tune', commands: { tune: ['delegates'] }, load: async () => [(await import('../skill-tune/skill-tune-plugin.ts')).skillTunePlugin] },

@@ -4,7 +4,11 @@ const usage = ExitCode.usage;
 
 /** The error codes sluice:cli reports (`sluice errors` lists them with the kernel's). */
 export const cliErrors = defineErrorCodes('sluice:cli', {
-  TRUST_STORE_UNSAFE: { exit: usage, title: 'the trust store is not private to you', hint: 'it must be your own file, mode 600 in a folder only you can write, outside the project' },
+  TRUST_STORE_UNSAFE: {
+    exit: usage,
+    title: 'the trust store is not private to you',
+    hint: 'it must be your own file, mode 600 in a folder only you can write, outside the project',
+  },
 });
 
 type CliErrorCodes = typeof cliErrors;

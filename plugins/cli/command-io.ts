@@ -19,7 +19,10 @@ export function createCommandIO(o: CommandIOOptions): CommandIO {
   const err = (text: string) => terminalSafe(redact(text), { keepStyle: colorsStream(process.stderr) });
   const ask = async (question: string): Promise<string> => {
     if (!o.interactive) {
-      throw new SluiceError('USAGE', { message: `sluice needs an answer to "${question}" but stdin is not a terminal`, hint: 'pass the answer as a flag (see --help)' });
+      throw new SluiceError('USAGE', {
+        message: `sluice needs an answer to "${question}" but stdin is not a terminal`,
+        hint: 'pass the answer as a flag (see --help)',
+      });
     }
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {

@@ -7,6 +7,10 @@ export function printDelegateHeartbeats(kernel: Kernel, io: CommandIO): void {
   kernel.hooks.on('delegate:heartbeat', 'cli', (e) => {
     const what = e.label ?? `delegate ${e.backend}`;
     const silent = e.silentMs >= 1000 ? `, silent for ${secs(e.silentMs)}` : '';
-    io.warn(io.style.dim(`${what}: ${e.backend} still running after ${secs(e.elapsedMs)} (attempt ${e.attempt}/${e.maxAttempts}${silent}); last event: ${e.lastEvent ?? 'none yet'}`));
+    io.warn(
+      io.style.dim(
+        `${what}: ${e.backend} still running after ${secs(e.elapsedMs)} (attempt ${e.attempt}/${e.maxAttempts}${silent}); last event: ${e.lastEvent ?? 'none yet'}`,
+      ),
+    );
   });
 }

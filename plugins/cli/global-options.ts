@@ -23,7 +23,8 @@ export function readGlobalOptions(argv: readonly string[]): GlobalOptions {
     if (name === '--cwd') out.cwd = value;
     else {
       const n = Number(value);
-      if (!Number.isInteger(n) || n < 1 || n > 256) throw new SluiceError('USAGE', { message: `--concurrency must be an integer from 1 to 256, got ${JSON.stringify(value)}` });
+      if (!Number.isInteger(n) || n < 1 || n > 256)
+        throw new SluiceError('USAGE', { message: `--concurrency must be an integer from 1 to 256, got ${JSON.stringify(value)}` });
       out.concurrency = n;
     }
   }

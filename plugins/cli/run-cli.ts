@@ -1,5 +1,15 @@
 import { basename, resolve } from 'node:path';
-import { createKernel, createSecretRedactor, jsonSafe, loadConfig, terminalSafe, SluiceError, type CommandContext, type Kernel, type SluiceConfig } from '../../core/index.ts';
+import {
+  createKernel,
+  createSecretRedactor,
+  jsonSafe,
+  loadConfig,
+  terminalSafe,
+  SluiceError,
+  type CommandContext,
+  type Kernel,
+  type SluiceConfig,
+} from '../../core/index.ts';
 import { createNodeHost } from '../host-node/index.ts';
 import { loadBuiltinPlugins } from './builtin-manifest.ts';
 import { buildProgram, commanderOutcome, type ProgramResult } from './build-program.ts';
@@ -95,7 +105,11 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
     printDelegateHeartbeats(kernel, io);
     const result: ProgramResult = {};
     const makeContext = (): CommandContext => ({ kernel, host, cwd: root, io, signal: controller.signal });
-    const program = buildProgram(kernel.commands.entries().map((e) => e.value), makeContext, result);
+    const program = buildProgram(
+      kernel.commands.entries().map((e) => e.value),
+      makeContext,
+      result,
+    );
     if (argv.length === 0) {
       process.stdout.write(program.helpInformation());
       return 2;

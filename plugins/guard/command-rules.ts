@@ -30,7 +30,52 @@ const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish']);
 const INTERPRETERS = new Set(['python', 'python3', 'python2', 'node', 'deno', 'bun', 'php', 'perl', 'ruby', 'Rscript', 'osascript', 'lua', 'tsx']);
 const CODE_FLAGS = new Set(['-c', '-e', '-E', '--eval', '-p', '--print', '-r']);
 /** Programs that only read their file operands. */
-const READERS = new Set(['cat', 'less', 'more', 'head', 'tail', 'grep', 'egrep', 'fgrep', 'rg', 'ag', 'wc', 'diff', 'cmp', 'ls', 'stat', 'file', 'sha256sum', 'sha1sum', 'md5sum', 'shasum', 'jq', 'bat', 'tree', 'echo', 'printf', 'test', '[', '[[', 'realpath', 'readlink', 'basename', 'dirname', 'du', 'sort', 'uniq', 'cut', 'awk', 'column', 'nl', 'od', 'xxd', 'hexdump', 'strings', 'sluice']);
+const READERS = new Set([
+  'cat',
+  'less',
+  'more',
+  'head',
+  'tail',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'ag',
+  'wc',
+  'diff',
+  'cmp',
+  'ls',
+  'stat',
+  'file',
+  'sha256sum',
+  'sha1sum',
+  'md5sum',
+  'shasum',
+  'jq',
+  'bat',
+  'tree',
+  'echo',
+  'printf',
+  'test',
+  '[',
+  '[[',
+  'realpath',
+  'readlink',
+  'basename',
+  'dirname',
+  'du',
+  'sort',
+  'uniq',
+  'cut',
+  'awk',
+  'column',
+  'nl',
+  'od',
+  'xxd',
+  'hexdump',
+  'strings',
+  'sluice',
+]);
 
 export function judgeCommand(cmd: Unwrapped, j: CommandJudge): Decision {
   const { name, argv } = cmd;
@@ -64,16 +109,31 @@ function judgeByName(name: string, argv: ShellWord[], j: CommandJudge): Decision
     if (!code) return allow;
     return code.dynamic ? ask(`${name} -c runs a command computed at run time`) : j.nested(code.text, s);
   }
-  if (name === 'eval') return argv.slice(1).some((w) => w.dynamic) ? ask('eval runs a command computed at run time') : j.nested(argv.slice(1).map((w) => w.text).join(' '), s);
+  if (name === 'eval')
+    return argv.slice(1).some((w) => w.dynamic)
+      ? ask('eval runs a command computed at run time')
+      : j.nested(
+          argv
+            .slice(1)
+            .map((w) => w.text)
+            .join(' '),
+          s,
+        );
   if (INTERPRETERS.has(name)) return inlineCode(name, argv);
   if (name === 'find') return judgeFind(argv, s);
   if (name === 'git') return judgeGit(argv, j);
-  if (name === 'ssh-keygen') return argv.some((w, i) => w.text === '-Y' && argv[i + 1]?.text === 'sign') ? deny('ssh-keygen -Y sign makes a signature with the person\'s key: only the person signs approvals') : allow;
+  if (name === 'ssh-keygen')
+    return argv.some((w, i) => w.text === '-Y' && argv[i + 1]?.text === 'sign')
+      ? deny("ssh-keygen -Y sign makes a signature with the person's key: only the person signs approvals")
+      : allow;
   if (name === 'sluice') return judgeSluice(argv);
   if (name === 'xargs') return allow;
   if (READERS.has(name)) return allow;
   // Any other program handed one of sluice's records may write it: ask the person.
-  const given = argv.slice(1).map((w) => ({ w, d: checkWrite(w, s) })).find((x) => x.d.verdict !== 'allow' && !x.w.dynamic);
+  const given = argv
+    .slice(1)
+    .map((w) => ({ w, d: checkWrite(w, s) }))
+    .find((x) => x.d.verdict !== 'allow' && !x.w.dynamic);
   return given ? ask(`${name} is given ${given.w.text}; sluice cannot tell whether it changes it (${given.d.reason})`) : allow;
 }
 
@@ -125,14 +185,21 @@ function judgeGit(argv: ShellWord[], j: CommandJudge): Decision {
   const sub = argv[i]?.text;
   const rest = argv.slice(i);
   if (sub === 'commit') {
-    if (rest.some((w) => TRAILER.test(w.text)) || TRAILER.test(j.rawText)) return deny('a commit carrying the Lifecycle-Requirement trailer is a lifecycle commit: only `sluice lifecycle` makes it, after its checks and grant');
-    if (rest.some((w) => /^(-S|--gpg-sign)/.test(w.text))) return ask('git commit -S signs with the person\'s key');
+    if (rest.some((w) => TRAILER.test(w.text)) || TRAILER.test(j.rawText))
+      return deny('a commit carrying the Lifecycle-Requirement trailer is a lifecycle commit: only `sluice lifecycle` makes it, after its checks and grant');
+    if (rest.some((w) => /^(-S|--gpg-sign)/.test(w.text))) return ask("git commit -S signs with the person's key");
     return allow;
   }
   if (!sub || !GIT_PATH_WRITERS.has(sub)) return allow;
   const { operands: ops, options } = operands(rest, new Set(['-m', '--message', '-b', '-B', '--source', '-s']));
-  const paths = sub === 'checkout' || sub === 'switch' ? ops.filter((w) => checkWrite(w, j.scope).verdict !== 'allow' || w.text === '.') : ops.filter((w) => w.text !== 'push' && w.text !== 'save');
-  const wholeTree = (sub === 'reset' && options.includes('--hard')) || sub === 'clean' || (sub === 'stash' && paths.length === 0 && !['list', 'show', 'pop', 'apply', 'drop'].includes(ops[0]?.text ?? ''));
+  const paths =
+    sub === 'checkout' || sub === 'switch'
+      ? ops.filter((w) => checkWrite(w, j.scope).verdict !== 'allow' || w.text === '.')
+      : ops.filter((w) => w.text !== 'push' && w.text !== 'save');
+  const wholeTree =
+    (sub === 'reset' && options.includes('--hard')) ||
+    sub === 'clean' ||
+    (sub === 'stash' && paths.length === 0 && !['list', 'show', 'pop', 'apply', 'drop'].includes(ops[0]?.text ?? ''));
   const cwd: ShellWord = { text: '.', dynamic: false, substitutions: [] };
   return all([...paths.map((w) => checkRecursive(w, j.scope)), ...(wholeTree ? [checkRecursive(cwd, j.scope, `git ${sub} on the work tree`)] : [])]);
 }
@@ -145,10 +212,12 @@ function judgeSluice(argv: ShellWord[]): Decision {
   const sub = argv[i]?.text;
   const words = argv.map((w) => w.text);
   if (sub === 'trust') return deny('`sluice trust` decides which project code may run: only the person runs it, in their own terminal');
-  if (words.some((w) => w === '--sign' || w.startsWith('--sign='))) return deny('--sign signs with the person\'s SSH key: only the person signs, in their own terminal');
-  if (sub === 'next' && words.some((w) => w === '--confirmed' || w === '--approve' || w.startsWith('--approve='))) return ask('this records a human approval of the phase');
+  if (words.some((w) => w === '--sign' || w.startsWith('--sign=')))
+    return deny("--sign signs with the person's SSH key: only the person signs, in their own terminal");
+  if (sub === 'next' && words.some((w) => w === '--confirmed' || w === '--approve' || w.startsWith('--approve=')))
+    return ask('this records a human approval of the phase');
   if (sub === 'skip' || sub === 'reenter') return ask(`sluice ${sub} moves the project between phases on a person's say-so`);
-  if (sub === 'hooks') return ask('this changes the Claude Code hooks that guard sluice\'s records');
-  if (sub === 'init' && words.includes('--force')) return ask('sluice init --force replaces the project\'s records');
+  if (sub === 'hooks') return ask("this changes the Claude Code hooks that guard sluice's records");
+  if (sub === 'init' && words.includes('--force')) return ask("sluice init --force replaces the project's records");
   return allow;
 }

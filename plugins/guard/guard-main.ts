@@ -10,7 +10,11 @@ import type { Decision } from './decision.ts';
  */
 export function formatDecision(d: Decision): string {
   if (d.verdict === 'allow') return '';
-  const output = { hookEventName: 'PreToolUse', permissionDecision: d.verdict, permissionDecisionReason: `sluice guard: ${d.reason ?? 'this touches sluice\'s records'}` };
+  const output = {
+    hookEventName: 'PreToolUse',
+    permissionDecision: d.verdict,
+    permissionDecisionReason: `sluice guard: ${d.reason ?? "this touches sluice's records"}`,
+  };
   return `${JSON.stringify({ hookSpecificOutput: output })}\n`;
 }
 

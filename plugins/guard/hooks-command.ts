@@ -11,11 +11,16 @@ async function readSettings(host: Host, path: string): Promise<ClaudeSettings> {
   try {
     parsed = text.trim() === '' ? {} : JSON.parse(text);
   } catch (e) {
-    throw new SluiceError('CONFIG_MALFORMED', { file: SETTINGS, message: `${SETTINGS} is not valid JSON (${e instanceof Error ? e.message : 'parse error'}); it was left untouched` });
+    throw new SluiceError('CONFIG_MALFORMED', {
+      file: SETTINGS,
+      message: `${SETTINGS} is not valid JSON (${e instanceof Error ? e.message : 'parse error'}); it was left untouched`,
+    });
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new SluiceError('CONFIG_INVALID', { file: SETTINGS, message: `${SETTINGS} is not a JSON object; it was left untouched` });
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new SluiceError('CONFIG_INVALID', { file: SETTINGS, message: `${SETTINGS} is not a JSON object; it was left untouched` });
   const hooks = (parsed as ClaudeSettings).hooks;
-  if (hooks !== undefined && (hooks === null || typeof hooks !== 'object' || Array.isArray(hooks))) throw new SluiceError('CONFIG_INVALID', { file: SETTINGS, field: 'hooks', message: `${SETTINGS} field hooks is not an object; it was left untouched` });
+  if (hooks !== undefined && (hooks === null || typeof hooks !== 'object' || Array.isArray(hooks)))
+    throw new SluiceError('CONFIG_INVALID', { file: SETTINGS, field: 'hooks', message: `${SETTINGS} field hooks is not an object; it was left untouched` });
   return parsed as ClaudeSettings;
 }
 
@@ -26,15 +31,16 @@ async function defaultCommand(host: Host, root: string): Promise<string> {
 
 export const hooksInstallCommand = defineCommand({
   name: 'hooks install',
-  summary: 'add sluice\'s hooks to .claude/settings.json: SessionStart (handoff) and PreToolUse (guard); --remove takes them out',
+  summary: "add sluice's hooks to .claude/settings.json: SessionStart (handoff) and PreToolUse (guard); --remove takes them out",
   args: ['<agent>'],
   options: [
-    { flags: '--remove', description: 'take sluice\'s hooks out again, keeping every other setting' },
-    { flags: '--command <cmd>', description: 'how the hooks run sluice (default: the project\'s node_modules/.bin/sluice, else `sluice`)' },
+    { flags: '--remove', description: "take sluice's hooks out again, keeping every other setting" },
+    { flags: '--command <cmd>', description: "how the hooks run sluice (default: the project's node_modules/.bin/sluice, else `sluice`)" },
   ],
   examples: ['sluice hooks install claude', 'sluice hooks install claude --remove'],
   async run({ args, options }, { host, cwd }) {
-    if (args[0] !== 'claude') throw new SluiceError('USAGE', { field: '<agent>', message: `no hooks for agent ${JSON.stringify(String(args[0]))}; supported: claude` });
+    if (args[0] !== 'claude')
+      throw new SluiceError('USAGE', { field: '<agent>', message: `no hooks for agent ${JSON.stringify(String(args[0]))}; supported: claude` });
     const path = join(cwd, SETTINGS);
     const before = await readSettings(host, path);
     const remove = options.remove === true;
@@ -44,7 +50,11 @@ export const hooksInstallCommand = defineCommand({
       await host.mkdir(join(cwd, '.claude'));
       await host.writeAtomic(path, `${JSON.stringify(after, null, 2)}\n`);
     }
-    const what = remove ? 'removed sluice\'s hooks from' : 'installed sluice\'s SessionStart and PreToolUse hooks in';
-    return { exitCode: 0, data: { file: SETTINGS, changed, removed: remove }, human: changed ? `${what} ${SETTINGS}` : `${SETTINGS} already ${remove ? 'has no sluice hooks' : 'has sluice\'s hooks'}; nothing changed` };
+    const what = remove ? "removed sluice's hooks from" : "installed sluice's SessionStart and PreToolUse hooks in";
+    return {
+      exitCode: 0,
+      data: { file: SETTINGS, changed, removed: remove },
+      human: changed ? `${what} ${SETTINGS}` : `${SETTINGS} already ${remove ? 'has no sluice hooks' : "has sluice's hooks"}; nothing changed`,
+    };
   },
 });

@@ -18,7 +18,8 @@ const ask = (reason: string): Decision => ({ verdict: 'ask', reason });
 /** Resolves a literal word, or says why it cannot be known before the command runs. */
 function resolveWord(word: ShellWord, scope: ShellScope, what: string): string[] | Decision {
   if (word.dynamic) return ask(`${what} ${JSON.stringify(word.text)} is computed when the command runs; sluice cannot tell whether it is one of its records`);
-  if (scope.cwd === undefined && !word.text.startsWith('/') && !word.text.startsWith('~')) return ask(`${what} ${JSON.stringify(word.text)} is relative to a folder computed at run time`);
+  if (scope.cwd === undefined && !word.text.startsWith('/') && !word.text.startsWith('~'))
+    return ask(`${what} ${JSON.stringify(word.text)} is relative to a folder computed at run time`);
   return pathsOf(word.text, scope.cwd ?? scope.projectDir);
 }
 
@@ -34,7 +35,9 @@ export function checkRecursive(word: ShellWord, scope: ShellScope, what = 'the f
   const direct = checkWrite(word, scope, what);
   if (direct.verdict !== 'allow' || word.dynamic) return direct;
   const abs = absolutePath(word.text, scope.cwd ?? scope.projectDir);
-  return containsProtected(abs, scope.places, existsSync, scope.projectDir) ? ask(`${abs} contains sluice's records (.sdlc/, .sluice/, lifecycle state); this would change them too`) : allow;
+  return containsProtected(abs, scope.places, existsSync, scope.projectDir)
+    ? ask(`${abs} contains sluice's records (.sdlc/, .sluice/, lifecycle state); this would change them too`)
+    : allow;
 }
 
 /** A destination that may be a folder: `cp a b/` writes b/a. */

@@ -29,24 +29,30 @@ function under(path: string, dir: string): boolean {
 
 /** The decision for writing (or, for the user config folder, touching at all) an absolute, normalized path. */
 export function protectedPath(path: string, places: GuardPlaces): Decision | undefined {
-  if (under(path, places.userConfigDir)) return { verdict: 'deny', reason: `${path} is in sluice's user config folder (trust store, grant key): only a person edits it` };
+  if (under(path, places.userConfigDir))
+    return { verdict: 'deny', reason: `${path} is in sluice's user config folder (trust store, grant key): only a person edits it` };
   const s = segments(path);
   for (let i = 0; i < s.length; i++) {
     const name = s[i]!;
-    if (name === '.sdlc' && !SDLC_OPEN.has(s[i + 1] ?? '')) return { verdict: 'deny', reason: `${path} is an SDLC record (.sdlc/ state, profile, approvals, frozen files): change it through sluice commands` };
+    if (name === '.sdlc' && !SDLC_OPEN.has(s[i + 1] ?? ''))
+      return { verdict: 'deny', reason: `${path} is an SDLC record (.sdlc/ state, profile, approvals, frozen files): change it through sluice commands` };
     if (name === '.sluice') return { verdict: 'deny', reason: `${path} is sluice runtime data (.sluice/): only sluice writes it` };
     if (name === '.prizmkit' && s[i + 1] === 'state' && (s[i + 2] === 'workflows' || s[i + 2] === 'journal' || i + 2 === s.length)) {
       return { verdict: 'deny', reason: `${path} is lifecycle state or its journal: change it through sluice lifecycle commands` };
     }
-    if (name === '.claude' && i === s.length - 2 && /^settings(\.local)?\.json$/.test(s[i + 1]!)) return { verdict: 'ask', reason: `${path} holds the Claude Code hooks that guard sluice's records` };
+    if (name === '.claude' && i === s.length - 2 && /^settings(\.local)?\.json$/.test(s[i + 1]!))
+      return { verdict: 'ask', reason: `${path} holds the Claude Code hooks that guard sluice's records` };
   }
-  if (CONFIG_FILE.test(s.at(-1) ?? '')) return { verdict: 'deny', reason: `${path} is sluice's config (plugins, delegate commands, commit grants): only a person edits it` };
+  if (CONFIG_FILE.test(s.at(-1) ?? ''))
+    return { verdict: 'deny', reason: `${path} is sluice's config (plugins, delegate commands, commit grants): only a person edits it` };
   return undefined;
 }
 
 /** Reading is fine everywhere except sluice's user config folder (its grant key would let an agent mint grants). */
 export function protectedRead(path: string, places: GuardPlaces): Decision | undefined {
-  return under(path, places.userConfigDir) ? { verdict: 'deny', reason: `${path} is in sluice's user config folder (trust store, grant key): agents do not read it` } : undefined;
+  return under(path, places.userConfigDir)
+    ? { verdict: 'deny', reason: `${path} is in sluice's user config folder (trust store, grant key): agents do not read it` }
+    : undefined;
 }
 
 /** Whether removing or moving `dir` recursively would take a protected path with it. */

@@ -34,7 +34,7 @@ function judgeText(text: string, scope: ShellScope, walk: Walk): void {
   try {
     ast = walk.parse(text, { mode: 'bash' });
   } catch {
-    add(walk, { verdict: 'ask', reason: 'the command uses shell syntax sluice\'s guard cannot read, so it cannot tell what it writes' });
+    add(walk, { verdict: 'ask', reason: "the command uses shell syntax sluice's guard cannot read, so it cannot tell what it writes" });
     return;
   }
   node(ast, scope, walk);
@@ -101,7 +101,7 @@ function substitutions(words: ShellWord[], scope: ShellScope, walk: Walk): void 
     for (const sub of w.substitutions) {
       if (!sub) add(walk, { verdict: 'ask', reason: `the command substitution in ${JSON.stringify(w.text)} cannot be read by sluice's guard` });
       else if (walk.depth < MAX_DEPTH) add(walk, nestedDecision(sub, scope, walk));
-      else add(walk, { verdict: 'ask', reason: 'the command nests substitutions too deeply for sluice\'s guard' });
+      else add(walk, { verdict: 'ask', reason: "the command nests substitutions too deeply for sluice's guard" });
     }
   }
 }
@@ -120,7 +120,8 @@ function simpleCommand(n: ShellNode, scope: ShellScope, walk: Walk): ShellScope 
   const parts = commandParts(n);
   substitutions([...parts.assignments, ...parts.words, ...parts.redirects.map((r) => r.file)], scope, walk);
   const vouching = [...parts.assignments, ...parts.words].find((w) => PERSON_ONLY_VARIABLE.test(w.text));
-  if (vouching) add(walk, { verdict: 'deny', reason: `${vouching.text.split('=')[0]} carries a person's trust, grant or signing key: only the person sets it` });
+  if (vouching)
+    add(walk, { verdict: 'deny', reason: `${vouching.text.split('=')[0]} carries a person's trust, grant or signing key: only the person sets it` });
   for (const r of parts.redirects) if (writesFile(r)) add(walk, checkWrite(r.file, scope, 'the redirection target'));
   if (parts.words.length === 0) return scope;
   const cmd = unwrapCommand(parts.words);
@@ -131,17 +132,28 @@ function simpleCommand(n: ShellNode, scope: ShellScope, walk: Walk): ShellScope 
   if (cmd.name === 'cd' || cmd.name === 'pushd') {
     const dir = cmd.argv.slice(1).find((w) => !w.text.startsWith('-'));
     if (!dir) return { ...scope, cwd: absolutePath('~', '/') };
-    return { ...scope, cwd: dir.dynamic || scope.cwd === undefined ? (dir.text.startsWith('/') && !dir.dynamic ? absolutePath(dir.text, '/') : undefined) : absolutePath(dir.text, scope.cwd) };
+    return {
+      ...scope,
+      cwd:
+        dir.dynamic || scope.cwd === undefined
+          ? dir.text.startsWith('/') && !dir.dynamic
+            ? absolutePath(dir.text, '/')
+            : undefined
+          : absolutePath(dir.text, scope.cwd),
+    };
   }
-  add(walk, judgeCommand(cmd, {
-    scope,
-    rawText: walk.rawText,
-    nested: (text, s) => {
-      if (walk.depth >= MAX_DEPTH) return { verdict: 'ask', reason: 'the command nests shells too deeply for sluice\'s guard' };
-      const inner: Walk = { ...walk, depth: walk.depth + 1, decision: allow };
-      judgeText(text, s, inner);
-      return inner.decision;
-    },
-  }));
+  add(
+    walk,
+    judgeCommand(cmd, {
+      scope,
+      rawText: walk.rawText,
+      nested: (text, s) => {
+        if (walk.depth >= MAX_DEPTH) return { verdict: 'ask', reason: "the command nests shells too deeply for sluice's guard" };
+        const inner: Walk = { ...walk, depth: walk.depth + 1, decision: allow };
+        judgeText(text, s, inner);
+        return inner.decision;
+      },
+    }),
+  );
   return scope;
 }

@@ -74,7 +74,10 @@ export function unwrapCommand(words: ShellWord[]): Unwrapped | undefined {
 }
 
 /** Splits a command's arguments into options and operands; `valued` options take the next word. */
-export function operands(argv: ShellWord[], valued: ReadonlySet<string> = new Set()): { options: string[]; operands: ShellWord[]; values: Map<string, ShellWord> } {
+export function operands(
+  argv: ShellWord[],
+  valued: ReadonlySet<string> = new Set(),
+): { options: string[]; operands: ShellWord[]; values: Map<string, ShellWord> } {
   const options: string[] = [];
   const out: ShellWord[] = [];
   const values = new Map<string, ShellWord>();

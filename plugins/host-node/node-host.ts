@@ -53,7 +53,8 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
   const cwd = resolve(options.cwd ?? process.cwd());
   const abs = (p: string) => resolve(cwd, p);
 
-  const readBytes = (p: string, o?: { maxBytes?: number }): Promise<Uint8Array> => mapSystemErrors(abs(p), () => readBounded(abs(p), o?.maxBytes), 'cannot read');
+  const readBytes = (p: string, o?: { maxBytes?: number }): Promise<Uint8Array> =>
+    mapSystemErrors(abs(p), () => readBounded(abs(p), o?.maxBytes), 'cannot read');
 
   return {
     name: 'node',

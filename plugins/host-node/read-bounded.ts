@@ -38,7 +38,17 @@ export async function readBounded(path: string, maxBytes: number | undefined): P
 /** Throws HostNotRegularError unless `info` (an fstat of an open descriptor) is a regular file. */
 export function requireRegular(path: string, info: Stats): void {
   if (info.isFile()) return;
-  const kind = info.isDirectory() ? 'directory' : info.isFIFO() ? 'FIFO' : info.isCharacterDevice() ? 'character device' : info.isBlockDevice() ? 'block device' : info.isSocket() ? 'socket' : 'special file';
+  const kind = info.isDirectory()
+    ? 'directory'
+    : info.isFIFO()
+      ? 'FIFO'
+      : info.isCharacterDevice()
+        ? 'character device'
+        : info.isBlockDevice()
+          ? 'block device'
+          : info.isSocket()
+            ? 'socket'
+            : 'special file';
   throw new HostNotRegularError(path, kind);
 }
 

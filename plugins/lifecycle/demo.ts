@@ -19,7 +19,15 @@ export const DEMO_SCRIPT = sluiceAsset('plugins', 'lifecycle', 'demo', 'demo-scr
 
 export interface LifecycleDemoSummary {
   projectDir: string;
-  requirements: { slug: string; outcome: RequirementOutcome['outcome']; status: string | null; stages: string[]; commit?: string; statePath: string; artifactDir: string }[];
+  requirements: {
+    slug: string;
+    outcome: RequirementOutcome['outcome'];
+    status: string | null;
+    stages: string[];
+    commit?: string;
+    statePath: string;
+    artifactDir: string;
+  }[];
   commits: { sha: string; subject: string; paths: string[] }[];
   durationMs: number;
 }
@@ -30,7 +38,11 @@ export interface LifecycleDemoSummary {
  * bundled demo script; sluice, as the embedding host, authorizes the demo's three commits. `slugify` goes through a NEEDS_FIXES review, `csv-export` through a
  * test-infrastructure repair that skips the review; all three end COMMITTED.
  */
-export async function runLifecycleDemo(kernel: Kernel, projectDir: string = kernel.projectRoot, o: { say?(line: string): void; signal?: AbortSignal } = {}): Promise<LifecycleDemoSummary> {
+export async function runLifecycleDemo(
+  kernel: Kernel,
+  projectDir: string = kernel.projectRoot,
+  o: { say?(line: string): void; signal?: AbortSignal } = {},
+): Promise<LifecycleDemoSummary> {
   const started = performance.now();
   const { host } = kernel;
   const say = o.say ?? (() => {});

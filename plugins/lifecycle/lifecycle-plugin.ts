@@ -22,19 +22,39 @@ export const lifecyclePlugin = definePlugin({
   name: 'sluice:lifecycle',
   setup(ctx) {
     for (const [name, decl] of Object.entries(lifecycleHooks)) ctx.declareHook(name as keyof typeof lifecycleHooks, decl);
-    ctx.registerSchema('workflow-state', WorkflowStateSchema, '.prizmkit/state/workflows/<slug>.json: one requirement\'s lifecycle state');
+    ctx.registerSchema('workflow-state', WorkflowStateSchema, ".prizmkit/state/workflows/<slug>.json: one requirement's lifecycle state");
     ctx.registerSchema('lifecycle-test-verdict', TestVerdictSchema, '{artifact_dir}/verdict.json (or test-result.json): the authoritative test verdict');
     ctx.registerSchema('lifecycle-retrospective-result', RetrospectiveResultSchema, '{artifact_dir}/retrospective-result.json');
-    ctx.registerSchema('lifecycle-commit-request', CommitRequestSchema, '{artifact_dir}/commit-request.json: message and exact paths of a requirement\'s commit');
-    ctx.registerSchema('lifecycle-commit-grant', CommitGrantSchema, 'lifecycle.commitAuthorization in ~/.config/sluice/config.yaml, or the signed SLUICE_COMMIT_GRANT payload');
+    ctx.registerSchema(
+      'lifecycle-commit-request',
+      CommitRequestSchema,
+      "{artifact_dir}/commit-request.json: message and exact paths of a requirement's commit",
+    );
+    ctx.registerSchema(
+      'lifecycle-commit-grant',
+      CommitGrantSchema,
+      'lifecycle.commitAuthorization in ~/.config/sluice/config.yaml, or the signed SLUICE_COMMIT_GRANT payload',
+    );
     // PrizmKit's formats, as sluice reads them (README: "PrizmKit artifacts").
-    ctx.registerSchema('prizmkit-review-final-result', PrizmkitReviewResultSchema, 'review-report.md `## Final Result` as render_review_report.py writes it (v1–v4)');
+    ctx.registerSchema(
+      'prizmkit-review-final-result',
+      PrizmkitReviewResultSchema,
+      'review-report.md `## Final Result` as render_review_report.py writes it (v1–v4)',
+    );
     ctx.registerSchema('prizmkit-test-verdict-v1', V1VerdictSchema, 'PrizmKit v1 .prizmkit/test/evidence/<id>/verdict.json');
-    ctx.registerSchema('prizmkit-evidence-manifest', EvidenceManifestSchema, 'PrizmKit v1 .prizmkit/test/evidence/<id>/manifest.json (the fields sluice checks)');
+    ctx.registerSchema(
+      'prizmkit-evidence-manifest',
+      EvidenceManifestSchema,
+      'PrizmKit v1 .prizmkit/test/evidence/<id>/manifest.json (the fields sluice checks)',
+    );
     ctx.registerSchema('prizmkit-test-result', PrizmkitTestResultSchema, 'PrizmKit v2–v4 {artifact_dir}/test-result.json (with its agreeing test-report.md)');
     ctx.registerSchema('prizmkit-retrospective-result-v4', RetrospectiveV4Schema, 'PrizmKit v4 {artifact_dir}/retrospective-result.json');
     ctx.registerSchema('prizmkit-runtime-commit-request', RuntimeCommitRequestSchema, 'PrizmKit v4 {artifact_dir}/runtime-commit-request.json');
-    ctx.registerSchema('prizmkit-workflow-state', PrizmkitStateSchema, 'a workflow state PrizmKit wrote (v1–v4, the seed); migrated into workflow-state on read');
+    ctx.registerSchema(
+      'prizmkit-workflow-state',
+      PrizmkitStateSchema,
+      'a workflow state PrizmKit wrote (v1–v4, the seed); migrated into workflow-state on read',
+    );
     ctx.registerWorkflow({
       name: 'lifecycle',
       description: 'PLAN_READY → … → COMMITTED per requirement: verdicts from artifacts, bounded repair routing, commit authorization, recovery',
@@ -54,6 +74,14 @@ export const lifecyclePlugin = definePlugin({
         'prizmkit-workflow-state',
       ],
     });
-    for (const command of [lifecycleStartCommand, lifecycleStatusCommand, lifecycleRecordCommand, lifecycleNextCommand, lifecycleRecoverCommand, lifecycleRunCommand]) ctx.registerCommand(command);
+    for (const command of [
+      lifecycleStartCommand,
+      lifecycleStatusCommand,
+      lifecycleRecordCommand,
+      lifecycleNextCommand,
+      lifecycleRecoverCommand,
+      lifecycleRunCommand,
+    ])
+      ctx.registerCommand(command);
   },
 });

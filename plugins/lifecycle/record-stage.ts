@@ -57,13 +57,19 @@ export async function readWorkflowState(lc: LifecycleContext, slug: string): Pro
  * apply a pure transition, validate, check the invariant and the journal rules, append to the journal,
  * write the state file (its cache), then tell `lifecycle:transition` observers.
  */
-export async function applyTransition(lc: LifecycleContext, slug: string, caller: string | null, compute: (state: WorkflowState) => TransitionOutcome): Promise<TransitionResult> {
+export async function applyTransition(
+  lc: LifecycleContext,
+  slug: string,
+  caller: string | null,
+  compute: (state: WorkflowState) => TransitionOutcome,
+): Promise<TransitionResult> {
   let accepted: Extract<TransitionOutcome, { ok: true }> | undefined;
   const started = performance.now();
   const { before, after } = await writeJournaled(lc, slug, caller, (current) => {
     if (!current || current.provenance === 'cache-missing') missingState(lc, slug, current !== null);
     const out = compute(current.state);
-    if (!out.ok) throw new SluiceError(out.code, { file: lc.kernel.display(workflowStateFile(lc.root, slug).path), message: out.message, data: { rule: out.rule } });
+    if (!out.ok)
+      throw new SluiceError(out.code, { file: lc.kernel.display(workflowStateFile(lc.root, slug).path), message: out.message, data: { rule: out.rule } });
     accepted = out;
     return out.state === current.state ? undefined : { state: out.state, row: out.row };
   });
@@ -80,7 +86,10 @@ function missingState(lc: LifecycleContext, slug: string, journaled: boolean): n
   });
 }
 
-export async function emitTransition(lc: LifecycleContext, e: { slug: string; from: WorkflowState['status']; state: WorkflowState; row: string; caller: string | null; writeMs: number }): Promise<void> {
+export async function emitTransition(
+  lc: LifecycleContext,
+  e: { slug: string; from: WorkflowState['status']; state: WorkflowState; row: string; caller: string | null; writeMs: number },
+): Promise<void> {
   const { hooks } = lc.kernel;
   if (!hooks.isDeclared('lifecycle:transition') || !hooks.hasHandlers('lifecycle:transition')) return;
   const event: LifecycleTransitionEvent = {
@@ -103,7 +112,12 @@ export async function emitTransition(lc: LifecycleContext, e: { slug: string; fr
 export async function assertCanRecord(lc: LifecycleContext, slug: string, stage: Stage, caller: string | null): Promise<WorkflowState> {
   const state = await readWorkflowState(lc, slug);
   const refused = checkCanRecord(state, stage, caller);
-  if (refused) throw new SluiceError(refused.code, { file: lc.kernel.display(workflowStateFile(lc.root, slug).path), message: refused.message, data: { rule: refused.rule } });
+  if (refused)
+    throw new SluiceError(refused.code, {
+      file: lc.kernel.display(workflowStateFile(lc.root, slug).path),
+      message: refused.message,
+      data: { rule: refused.rule },
+    });
   return state;
 }
 
@@ -127,14 +141,22 @@ export async function recordStage(lc: LifecycleContext, slug: string, stage: Evi
     if (stale) throw new SluiceError('EVIDENCE_STALE', { file: event.evidence ?? undefined, message: stale, data: { stage } });
     // TEST_BLOCKED allows environment recovery only: production edits meanwhile take the production route.
     if (productionCheck && stage === 'test' && s.status === 'TEST_BLOCKED' && checkCanRecord(s, stage, caller) === undefined) {
-      const forced = forceProductionRoute(s, productionChanges(s.results.test?.fingerprint, fingerprint), { now, fingerprint, why: 'production files edited while the tests were blocked' });
+      const forced = forceProductionRoute(s, productionChanges(s.results.test?.fingerprint, fingerprint), {
+        now,
+        fingerprint,
+        why: 'production files edited while the tests were blocked',
+      });
       if (forced) return { ok: true, state: forced, row: 'production-route' };
     }
     const out = applyEvent(s, event, { now, fingerprint, caller });
     if (!out.ok) return out;
     const recorded = withArtifacts(out.state, stage, artifacts, now);
     if (productionCheck && stage === 'implement' && onTestInfrastructureRoute(s)) {
-      const forced = forceProductionRoute(recorded, productionChanges(s.results.test?.fingerprint, fingerprint), { now, fingerprint, why: 'production files edited on the test-infrastructure route' });
+      const forced = forceProductionRoute(recorded, productionChanges(s.results.test?.fingerprint, fingerprint), {
+        now,
+        fingerprint,
+        why: 'production files edited on the test-infrastructure route',
+      });
       if (forced) return { ok: true, state: forced, row: 'production-route' };
     }
     return { ...out, state: recorded };
@@ -153,7 +175,8 @@ async function repeatedRecord(lc: LifecycleContext, slug: string, stage: Evidenc
   if (loaded?.provenance !== 'cache-behind') return undefined;
   const state = loaded.state;
   const last = state.results[stage];
-  if (state.stage !== stage || state.next_stage === stage || !last?.artifacts || last.at !== state.updated_at || checkOwnership(state, caller)) return undefined;
+  if (state.stage !== stage || state.next_stage === stage || !last?.artifacts || last.at !== state.updated_at || checkOwnership(state, caller))
+    return undefined;
   const now = await hashArtifacts(lc, Object.keys(last.artifacts));
   if (Object.keys(last.artifacts).some((k) => last.artifacts![k] !== now[k])) return undefined;
   // Decided again under the journal lock: another process may have brought the file up to date meanwhile.
@@ -180,17 +203,37 @@ export async function recordBlocked(lc: LifecycleContext, slug: string, stage: S
  * round-limit block (the repair or review loop ran out) is lifted only with the authority a commit needs:
  * the agent that ran out of rounds cannot grant itself more.
  */
-export async function unblockRequirement(lc: LifecycleContext, slug: string, resolution: string, caller: string | null, authority: AuthorizeOptions = {}): Promise<TransitionResult> {
+export async function unblockRequirement(
+  lc: LifecycleContext,
+  slug: string,
+  resolution: string,
+  caller: string | null,
+  authority: AuthorizeOptions = {},
+): Promise<TransitionResult> {
   if (resolution.trim() === '') throw new SluiceError('USAGE', { message: 'unblock needs --resolution saying what resolved the blocker' });
   const state = await readWorkflowState(lc, slug);
   const owner = checkOwnership(state, caller);
-  if (owner && !owner.ok) throw new SluiceError(owner.code, { file: lc.kernel.display(workflowStateFile(lc.root, slug).path), message: owner.message, data: { rule: owner.rule } });
+  if (owner && !owner.ok)
+    throw new SluiceError(owner.code, { file: lc.kernel.display(workflowStateFile(lc.root, slug).path), message: owner.message, data: { rule: owner.rule } });
   if (state.status === 'WORKFLOW_BLOCKED' && state.blocker && ROUND_LIMITS.has(state.blocker.rule)) {
-    await authorize(lc, { slug, action: 'unblock', preview: `${slug} is blocked by ${state.blocker.rule}: ${state.blocker.reason}\nresolution: ${resolution.trim()}`, question: `Lift the ${state.blocker.rule} block of ${slug}?` }, authority);
+    await authorize(
+      lc,
+      {
+        slug,
+        action: 'unblock',
+        preview: `${slug} is blocked by ${state.blocker.rule}: ${state.blocker.reason}\nresolution: ${resolution.trim()}`,
+        question: `Lift the ${state.blocker.rule} block of ${slug}?`,
+      },
+      authority,
+    );
   }
   const fingerprint = await lc.fingerprint();
   return applyTransition(lc, slug, caller, (s) =>
-    applyEvent(s, { kind: 'unblock', resolution: resolution.trim(), workspaceChanged: fingerprint === null || !sameFingerprint(fingerprint, s.blocker?.fingerprint) }, { now: lc.now(), fingerprint, caller }),
+    applyEvent(
+      s,
+      { kind: 'unblock', resolution: resolution.trim(), workspaceChanged: fingerprint === null || !sameFingerprint(fingerprint, s.blocker?.fingerprint) },
+      { now: lc.now(), fingerprint, caller },
+    ),
   );
 }
 

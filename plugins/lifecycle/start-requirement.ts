@@ -38,10 +38,18 @@ export async function startRequirement(lc: LifecycleContext, slug: string, o: St
     const state = await readWorkflowState(lc, slug);
     // PrizmKit v4: the state's identity is its artifact folder's name; a state of another folder is a collision, never reused.
     if (state.artifact_dir.split('/').pop() !== slug) {
-      throw new SluiceError('INVARIANT_VIOLATED', { file: lc.kernel.display(file.path), field: 'artifact_dir', message: `this state belongs to ${state.artifact_dir}, not to ${slug}; resolve the collision explicitly` });
+      throw new SluiceError('INVARIANT_VIOLATED', {
+        file: lc.kernel.display(file.path),
+        field: 'artifact_dir',
+        message: `this state belongs to ${state.artifact_dir}, not to ${slug}; resolve the collision explicitly`,
+      });
     }
     if (o.kind && state.artifact_dir !== artifactDirFor(o.kind, slug)) {
-      throw new SluiceError('INVARIANT_VIOLATED', { file: lc.kernel.display(file.path), field: 'artifact_dir', message: `artifact_dir is fixed at ${state.artifact_dir}` });
+      throw new SluiceError('INVARIANT_VIOLATED', {
+        file: lc.kernel.display(file.path),
+        field: 'artifact_dir',
+        message: `artifact_dir is fixed at ${state.artifact_dir}`,
+      });
     }
     const claimed = orchestrator === null || state.orchestrator === orchestrator ? state : (await claimRequirement(lc, slug, orchestrator)).state;
     return { state: claimed, created: false, specWritten: false };

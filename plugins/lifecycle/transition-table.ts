@@ -35,7 +35,20 @@ export const STATUS_CHAIN = ['PLAN_READY', 'IMPLEMENTED', 'REVIEW_PASS', 'TEST_P
 export const STATUSES = [...STATUS_CHAIN, 'REVIEW_NEEDS_FIXES', 'TEST_FAIL', 'TEST_NEEDS_FIXES', 'TEST_BLOCKED', 'RETRO_BLOCKED', 'WORKFLOW_BLOCKED'] as const;
 export type Status = (typeof STATUSES)[number];
 
-export const STAGE_RESULTS = ['PASS', 'NEEDS_FIXES', 'TEST_PASS', 'TEST_FAIL', 'TEST_NEEDS_FIXES', 'TEST_BLOCKED', 'DOCS_UPDATED', 'NO_DOC_CHANGE', 'RETRO_BLOCKED', 'PLAN_BLOCKED', 'IMPLEMENT_BLOCKED', 'COMMIT_BLOCKED'] as const;
+export const STAGE_RESULTS = [
+  'PASS',
+  'NEEDS_FIXES',
+  'TEST_PASS',
+  'TEST_FAIL',
+  'TEST_NEEDS_FIXES',
+  'TEST_BLOCKED',
+  'DOCS_UPDATED',
+  'NO_DOC_CHANGE',
+  'RETRO_BLOCKED',
+  'PLAN_BLOCKED',
+  'IMPLEMENT_BLOCKED',
+  'COMMIT_BLOCKED',
+] as const;
 export type StageResult = (typeof STAGE_RESULTS)[number];
 
 export const REPAIR_SCOPES = ['test-infrastructure', 'production', 'runtime', 'schema', 'dependency', 'public-interface', 'unknown'] as const;
@@ -85,7 +98,14 @@ export const TRANSITIONS: readonly TransitionRow[] = [
   { id: 'review-needs-fixes', stage: 'code-review', verdict: 'NEEDS_FIXES', status: 'REVIEW_NEEDS_FIXES', stageResult: 'NEEDS_FIXES', effect: 'review-fixes' },
   { id: 'test-pass', stage: 'test', verdict: 'TEST_PASS', status: 'TEST_PASS', stageResult: 'TEST_PASS', effect: 'complete' },
   // A pass whose test stage changed production code: the earlier review no longer covers it (PrizmKit v4).
-  { id: 'test-pass-production-changed', stage: 'test', verdict: 'TEST_PASS_PRODUCTION_CHANGED', status: 'TEST_PASS', stageResult: 'TEST_PASS', effect: 'review-reentry' },
+  {
+    id: 'test-pass-production-changed',
+    stage: 'test',
+    verdict: 'TEST_PASS_PRODUCTION_CHANGED',
+    status: 'TEST_PASS',
+    stageResult: 'TEST_PASS',
+    effect: 'review-reentry',
+  },
   { id: 'test-fail', stage: 'test', verdict: 'TEST_FAIL', status: 'TEST_FAIL', stageResult: 'TEST_FAIL', effect: 'test-repair' },
   // PrizmKit v2–v4's non-pass: a known correction remains; the full production route fixes it.
   { id: 'test-needs-fixes', stage: 'test', verdict: 'TEST_NEEDS_FIXES', status: 'TEST_NEEDS_FIXES', stageResult: 'TEST_NEEDS_FIXES', effect: 'test-repair' },
@@ -174,7 +194,11 @@ export function findRow(stage: Stage, verdict: Verdict): TransitionRow | undefin
   return TRANSITIONS.find((r) => r.stage === stage && r.verdict === verdict);
 }
 
-const refusal = (rule: RuleId, detail: string, code: 'LIFECYCLE_RULE' | 'ORCHESTRATOR_MISMATCH' = 'LIFECYCLE_RULE'): Extract<TransitionOutcome, { ok: false }> => ({
+const refusal = (
+  rule: RuleId,
+  detail: string,
+  code: 'LIFECYCLE_RULE' | 'ORCHESTRATOR_MISMATCH' = 'LIFECYCLE_RULE',
+): Extract<TransitionOutcome, { ok: false }> => ({
   ok: false,
   rule,
   code,
@@ -241,32 +265,75 @@ function applyRow(state: WorkflowState, row: TransitionRow, event: Extract<Lifec
     case 'review-fixes': {
       const reviewed = { ...base, review_round: Math.min(state.review_round + 1, LIMITS.reviewRounds) };
       if (state.repair_round >= LIMITS.repairRounds) {
-        return block(reviewed, ctx, row.stage, 'repair-round-limit', `repair round ${state.repair_round} of ${LIMITS.repairRounds} used; the review still needs fixes`, 'workspace-change', row.stageResult);
+        return block(
+          reviewed,
+          ctx,
+          row.stage,
+          'repair-round-limit',
+          `repair round ${state.repair_round} of ${LIMITS.repairRounds} used; the review still needs fixes`,
+          'workspace-change',
+          row.stageResult,
+        );
       }
       return ok(reroute({ ...reviewed, repair_round: state.repair_round + 1 }, ctx, 'review-fixes', REPAIR_ROUTES['review-fixes'], row.status), row.id);
     }
     case 'review-reentry': {
       if (state.repair_round >= LIMITS.repairRounds) {
-        return block({ ...base, repair_scope: 'production' }, ctx, row.stage, 'repair-round-limit', `repair round ${state.repair_round} of ${LIMITS.repairRounds} used; the test stage changed production code again`, 'workspace-change', row.stageResult);
+        return block(
+          { ...base, repair_scope: 'production' },
+          ctx,
+          row.stage,
+          'repair-round-limit',
+          `repair round ${state.repair_round} of ${LIMITS.repairRounds} used; the test stage changed production code again`,
+          'workspace-change',
+          row.stageResult,
+        );
       }
       const next = { ...base, stage_result: null, repair_scope: 'production' as const, repair_round: state.repair_round + 1, review_round: 0 };
-      return ok(reroute(next, ctx, 'review-reentry', ['code-review', 'test'], row.status, 'the test stage changed production code; review the delta, then test again'), row.id);
+      return ok(
+        reroute(next, ctx, 'review-reentry', ['code-review', 'test'], row.status, 'the test stage changed production code; review the delta, then test again'),
+        row.id,
+      );
     }
     case 'test-repair': {
       const scope = event.repairScope ?? null;
       if (scope === null) return refuse('test-fail-needs-scope', 'the verdict has no repair_scope');
       if (scope === 'unknown' && !((event.failureCount ?? 0) > 0)) {
-        return block({ ...base, repair_scope: scope }, ctx, row.stage, 'unknown-scope-unsafe', 'repair_scope is unknown and the verdict names no failing test', 'operator-note', row.stageResult);
+        return block(
+          { ...base, repair_scope: scope },
+          ctx,
+          row.stage,
+          'unknown-scope-unsafe',
+          'repair_scope is unknown and the verdict names no failing test',
+          'operator-note',
+          row.stageResult,
+        );
       }
       if (state.repair_round >= LIMITS.repairRounds) {
-        return block({ ...base, repair_scope: scope }, ctx, row.stage, 'repair-round-limit', `repair round ${state.repair_round} of ${LIMITS.repairRounds} used; tests still fail (${scope})`, 'workspace-change', row.stageResult);
+        return block(
+          { ...base, repair_scope: scope },
+          ctx,
+          row.stage,
+          'repair-round-limit',
+          `repair round ${state.repair_round} of ${LIMITS.repairRounds} used; tests still fail (${scope})`,
+          'workspace-change',
+          row.stageResult,
+        );
       }
       const next = { ...base, repair_scope: scope, repair_round: state.repair_round + 1, review_round: 0 };
       return ok(reroute(next, ctx, 'test-repair', REPAIR_ROUTES[scope], row.status), `${row.id}:${scope}`);
     }
     case 'env-recovery': {
       if (state.env_recovery_round >= LIMITS.envRecoveryRounds) {
-        return block({ ...base, repair_scope: event.repairScope ?? null }, ctx, row.stage, 'env-recovery-limit', `the test stage is still blocked after ${state.env_recovery_round} environment recovery attempts`, 'operator-note', row.stageResult);
+        return block(
+          { ...base, repair_scope: event.repairScope ?? null },
+          ctx,
+          row.stage,
+          'env-recovery-limit',
+          `the test stage is still blocked after ${state.env_recovery_round} environment recovery attempts`,
+          'operator-note',
+          row.stageResult,
+        );
       }
       return ok(withNext({ ...base, repair_scope: event.repairScope ?? null, env_recovery_round: state.env_recovery_round + 1 }), row.id);
     }
@@ -280,7 +347,17 @@ function recordResult(state: WorkflowState, row: TransitionRow, event: Extract<L
     stage: row.stage,
     status: row.status,
     stage_result: row.stageResult,
-    results: { ...state.results, [row.stage]: { status: row.status, stage_result: row.stageResult, evidence: event.evidence ?? null, ...(event.format ? { format: event.format } : {}), fingerprint: ctx.fingerprint, at: ctx.now } },
+    results: {
+      ...state.results,
+      [row.stage]: {
+        status: row.status,
+        stage_result: row.stageResult,
+        evidence: event.evidence ?? null,
+        ...(event.format ? { format: event.format } : {}),
+        fingerprint: ctx.fingerprint,
+        at: ctx.now,
+      },
+    },
     updated_at: ctx.now,
   };
 }
@@ -297,14 +374,52 @@ function ok(state: WorkflowState, row: string, rule?: RuleId): TransitionOutcome
 /** Starts a repair route: the route's stages leave completed_stages, and the removal is recorded. */
 function reroute(state: WorkflowState, ctx: EventContext, kind: Reroute['kind'], route: readonly Stage[], trigger: Status, note?: string): WorkflowState {
   const removed = state.completed_stages.filter((s) => route.includes(s));
-  const entry: Reroute = { kind, trigger, repair_scope: state.repair_scope, repair_round: state.repair_round, removed, route: [...route], ...(note ? { note } : {}), at: ctx.now };
+  const entry: Reroute = {
+    kind,
+    trigger,
+    repair_scope: state.repair_scope,
+    repair_round: state.repair_round,
+    removed,
+    route: [...route],
+    ...(note ? { note } : {}),
+    at: ctx.now,
+  };
   return withNext({ ...state, completed_stages: state.completed_stages.filter((s) => !removed.includes(s)), reroutes: [...state.reroutes, entry] });
 }
 
-function block(state: WorkflowState, ctx: EventContext, stage: Stage, rule: RuleId, reason: string, requires: Blocker['requires'], stageResult: StageResult | null): TransitionOutcome {
-  const blocker: Blocker = { rule, stage, reason, requires, previous_status: state.status === 'WORKFLOW_BLOCKED' ? null : state.status, fingerprint: ctx.fingerprint, at: ctx.now };
+function block(
+  state: WorkflowState,
+  ctx: EventContext,
+  stage: Stage,
+  rule: RuleId,
+  reason: string,
+  requires: Blocker['requires'],
+  stageResult: StageResult | null,
+): TransitionOutcome {
+  const blocker: Blocker = {
+    rule,
+    stage,
+    reason,
+    requires,
+    previous_status: state.status === 'WORKFLOW_BLOCKED' ? null : state.status,
+    fingerprint: ctx.fingerprint,
+    at: ctx.now,
+  };
   const next = withNext(state);
-  return ok({ ...next, stage, status: 'WORKFLOW_BLOCKED', stage_result: stageResult, blocker, updated_at: ctx.now, next_stage: stage, resume_from: STAGE_SKILLS[stage] }, `blocked:${rule}`, rule);
+  return ok(
+    {
+      ...next,
+      stage,
+      status: 'WORKFLOW_BLOCKED',
+      stage_result: stageResult,
+      blocker,
+      updated_at: ctx.now,
+      next_stage: stage,
+      resume_from: STAGE_SKILLS[stage],
+    },
+    `blocked:${rule}`,
+    rule,
+  );
 }
 
 /**

@@ -28,7 +28,12 @@ export interface SdlcDemoSummary {
 /** The kernel the commands should see: the same one, rooted at the demo folder. */
 function rootedAt(kernel: Kernel, dir: string): Kernel {
   if (kernel.projectRoot === dir) return kernel;
-  return { ...kernel, projectRoot: dir, display: (p) => (isInside(dir, p) ? p.slice(dir.length + 1) || '.' : p), resolveInProject: (p, what) => resolveInside(dir, p, what) };
+  return {
+    ...kernel,
+    projectRoot: dir,
+    display: (p) => (isInside(dir, p) ? p.slice(dir.length + 1) || '.' : p),
+    resolveInProject: (p, what) => resolveInside(dir, p, what),
+  };
 }
 
 /**
@@ -48,7 +53,12 @@ export async function runSdlcDemo(kernelIn: Kernel, projectDir: string, log: (li
     const out = await runCommand(kernel, name, args, options);
     const data = (out.data ?? {}) as { status?: string; kind?: string; code?: string; phase?: unknown; from?: { id?: string } };
     const phase = typeof data.phase === 'string' ? data.phase : String((data.phase as { id?: string } | undefined)?.id ?? data.from?.id ?? '');
-    const step = { command: `sluice ${name}${args.length ? ` ${args.join(' ')}` : ''}`, exitCode: out.exitCode, outcome: data.status ?? data.kind ?? data.code ?? 'ok', phase };
+    const step = {
+      command: `sluice ${name}${args.length ? ` ${args.join(' ')}` : ''}`,
+      exitCode: out.exitCode,
+      outcome: data.status ?? data.kind ?? data.code ?? 'ok',
+      phase,
+    };
     steps.push(step);
     log(`${step.command} → ${step.outcome} (exit ${step.exitCode})`);
     if (!expect.includes(out.exitCode)) throw new SluiceError('INTERNAL', { message: `demo step ${step.command} exited ${out.exitCode}: ${out.human ?? ''}` });
@@ -63,7 +73,13 @@ export async function runSdlcDemo(kernelIn: Kernel, projectDir: string, log: (li
     await writePhaseArtifacts(host, projectDir, phase, project.state.project_type ?? null);
     if (phase.continuous) {
       await host.mkdir(join(projectDir, 'coverage'));
-      await host.writeAtomic(join(projectDir, 'coverage', 'lcov.info'), lcovReport([{ path: 'src/intake/claim-handler.ts', found: 220, hit: 187 }, { path: 'src/auth/clinic-scope.ts', found: 80, hit: 76 }]));
+      await host.writeAtomic(
+        join(projectDir, 'coverage', 'lcov.info'),
+        lcovReport([
+          { path: 'src/intake/claim-handler.ts', found: 220, hit: 187 },
+          { path: 'src/auth/clinic-scope.ts', found: 80, hit: 76 },
+        ]),
+      );
     }
     const review = await run('next', [], {}, [0, 1]);
     const manual = ((review.data as { unapproved?: string[] }).unapproved ?? []) as string[];
@@ -89,12 +105,26 @@ export async function runSdlcDemo(kernelIn: Kernel, projectDir: string, log: (li
     if (phase.terminal) break;
     if (String(phase.id) === '7' && !project.state.history.some((h) => h.reentry)) {
       walked.push('7');
-      await run('reenter', ['3'], { justification: 'Rails gap: rollback of the deploy job was never exercised; Foundation must prove it', signedBy: 'Priya Natarajan (Tech Lead)' }, [0]);
+      await run(
+        'reenter',
+        ['3'],
+        { justification: 'Rails gap: rollback of the deploy job was never exercised; Foundation must prove it', signedBy: 'Priya Natarajan (Tech Lead)' },
+        [0],
+      );
       continue;
     }
     if (String(phase.id) === '8') {
       walked.push('8');
-      await run('skip', [], { justification: "The client's platform team deploys under its own change board; evidence is filed in their system", confirmed: true, signedBy: DEMO_OWNER }, [0]);
+      await run(
+        'skip',
+        [],
+        {
+          justification: "The client's platform team deploys under its own change board; evidence is filed in their system",
+          confirmed: true,
+          signedBy: DEMO_OWNER,
+        },
+        [0],
+      );
       continue;
     }
     await completeCurrentPhase();

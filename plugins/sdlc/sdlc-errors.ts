@@ -17,8 +17,16 @@ export const sdlcErrors = defineErrorCodes('sluice:sdlc', {
   PHASE_MOVED: { exit: blocked, title: 'the phase changed while gates ran', hint: 'another process advanced the project; run again to check the new phase' },
   TRANSITION_INVALID: { exit: usage, title: 'transition not allowed', hint: 'see the rule in the message' },
   WIP_CAP_BREACHED: { exit: blocked, title: 'more specs in flight than the WIP cap allows', hint: 'merge or park specs before starting more' },
-  FROZEN_MODIFIED: { exit: blocked, title: 'a frozen file changed after init', hint: 'restore it, or record the change with `sluice refreeze FILE --reason TEXT --signed-by NAME`' },
-  SIGNATURE_REQUIRED: { exit: blocked, title: 'the profile requires signed approvals', hint: 'rerun with --sign (your SSH key must be in .sdlc/allowed_signers)' },
+  FROZEN_MODIFIED: {
+    exit: blocked,
+    title: 'a frozen file changed after init',
+    hint: 'restore it, or record the change with `sluice refreeze FILE --reason TEXT --signed-by NAME`',
+  },
+  SIGNATURE_REQUIRED: {
+    exit: blocked,
+    title: 'the profile requires signed approvals',
+    hint: 'rerun with --sign (your SSH key must be in .sdlc/allowed_signers)',
+  },
 });
 
 type SdlcErrorCodes = typeof sdlcErrors;

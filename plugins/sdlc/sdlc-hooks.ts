@@ -42,7 +42,11 @@ declare module '../../core/hooks/hook-types.ts' {
 }
 
 export const sdlcHooks = {
-  'phase:beforeAdvance': { kind: 'first', timeoutMs: 30_000, description: 'veto a phase transition (advance, skip, re-entry): return a reason string; errors veto too' },
+  'phase:beforeAdvance': {
+    kind: 'first',
+    timeoutMs: 30_000,
+    description: 'veto a phase transition (advance, skip, re-entry): return a reason string; errors veto too',
+  },
   'phase:advanced': { kind: 'parallel', observer: true, description: 'a phase transition was written to state.yaml' },
   'gate:result': { kind: 'parallel', observer: true, description: 'one gate type finished for a phase' },
 } as const satisfies Record<string, HookDeclaration>;

@@ -23,8 +23,13 @@ const DEMO_SCRIPT = 'tune-demo-script.yaml';
  * tune with executor, evaluator and improver all on the `script` backend (scores 58.5 → 67.4 → 76.8,
  * threshold 70 reached in iteration 3). `projectDir` must be the kernel's project root or inside it.
  */
-export async function runTuneDemo(kernel: Kernel, projectDir: string = kernel.projectRoot, o: { say?(line: string): void; signal?: AbortSignal } = {}): Promise<TuneDemoResult> {
-  if (!isInside(kernel.projectRoot, projectDir)) throw new SluiceError('USAGE', { message: `demo folder ${projectDir} is outside the project ${kernel.projectRoot}` });
+export async function runTuneDemo(
+  kernel: Kernel,
+  projectDir: string = kernel.projectRoot,
+  o: { say?(line: string): void; signal?: AbortSignal } = {},
+): Promise<TuneDemoResult> {
+  if (!isInside(kernel.projectRoot, projectDir))
+    throw new SluiceError('USAGE', { message: `demo folder ${projectDir} is outside the project ${kernel.projectRoot}` });
   const { host } = kernel;
   const skillDir = join(projectDir, '.claude', 'skills', DEMO_SKILL);
   await copyTree(host, sluiceAsset('plugins', 'skill-tune', 'demo', DEMO_SKILL), skillDir);
@@ -34,7 +39,8 @@ export async function runTuneDemo(kernel: Kernel, projectDir: string = kernel.pr
     kernel,
     {
       skillArgs: [relative(kernel.projectRoot, skillDir)],
-      scenario: 'Write release notes for version 2.4.0 from these merged changes: "fix null check in parser", "add --verbose flag", "drop Node 18", "speed up cold start".',
+      scenario:
+        'Write release notes for version 2.4.0 from these merged changes: "fix null check in parser", "add --verbose flag", "drop Node 18", "speed up cold start".',
       mode: 'single',
       preset: 'quick',
       maxIterations: PRESETS.quick.maxIterations,
@@ -43,7 +49,12 @@ export async function runTuneDemo(kernel: Kernel, projectDir: string = kernel.pr
       // A replayed script has no judgement of its own to inflate; the report still says so.
       selfEvaluationAcknowledged: true,
     },
-    { runDir: relative(kernel.projectRoot, join(projectDir, '.sluice', 'runs')), delegateExtra: { script: relative(kernel.projectRoot, script) }, say: o.say, signal: o.signal },
+    {
+      runDir: relative(kernel.projectRoot, join(projectDir, '.sluice', 'runs')),
+      delegateExtra: { script: relative(kernel.projectRoot, script) },
+      say: o.say,
+      signal: o.signal,
+    },
   );
   return {
     runDir: result.runDir,

@@ -33,7 +33,9 @@ export async function evaluateIteration(run: TuneRun, state: IterationState, rou
       chain_section: chain
         ? `\nThis was a chain: ${state.chain_order.join(' → ')}. Besides the whole chain, grade each skill on its own part of the work under "skills" (same five dimensions), so the weakest one can be improved.\n`
         : '',
-      chain_json: chain ? `,\n  "skills": {\n${state.chain_order.map((id) => `    "${id}": {"dimensions": {"clarity": 0, "completeness": 0, "correctness": 0, "effectiveness": 0, "efficiency": 0}, "weaknesses": [], "suggestions": []}`).join(',\n')}\n  }` : '',
+      chain_json: chain
+        ? `,\n  "skills": {\n${state.chain_order.map((id) => `    "${id}": {"dimensions": {"clarity": 0, "completeness": 0, "correctness": 0, "effectiveness": 0, "efficiency": 0}, "weaknesses": [], "suggestions": []}`).join(',\n')}\n  }`
+        : '',
       retry_note: retryNote,
     });
 
@@ -79,7 +81,10 @@ export async function evaluateIteration(run: TuneRun, state: IterationState, rou
       if (parsed) break;
     }
   }
-  const rawFile = outputs.map((o) => o.rawFile).filter((f): f is string => f !== undefined).pop();
+  const rawFile = outputs
+    .map((o) => o.rawFile)
+    .filter((f): f is string => f !== undefined)
+    .pop();
   const base = { attempts: outputs.length, eval_file: P.evalReport(round), ...(rawFile ? { raw_file: rawFile } : {}) };
   const known = new Set(state.chain_order);
   const record: EvaluationRecord = parsed
@@ -89,11 +94,24 @@ export async function evaluateIteration(run: TuneRun, state: IterationState, rou
         score: parsed.score,
         source: parsed.source,
         dimensions: parsed.dimensions,
-        skill_scores: Object.fromEntries(Object.entries(parsed.skills).filter(([id]) => known.has(id)).map(([id, v]) => [id, v.score])),
+        skill_scores: Object.fromEntries(
+          Object.entries(parsed.skills)
+            .filter(([id]) => known.has(id))
+            .map(([id, v]) => [id, v.score]),
+        ),
         strengths: parsed.strengths,
         weaknesses: parsed.weaknesses,
-        suggestions: [...parsed.suggestions, ...Object.entries(parsed.skills).filter(([id]) => known.has(id)).flatMap(([id, v]) => v.suggestions.map((s) => ({ ...s, target: s.target ? `${id}/${s.target}` : id })))],
-        ...(parsed.source !== 'json' ? { error: `JSON unusable (${problem}); score taken from ${parsed.source === 'heuristic-dimensions' ? 'the five dimension scores' : 'the labelled overall score'} in the text` } : {}),
+        suggestions: [
+          ...parsed.suggestions,
+          ...Object.entries(parsed.skills)
+            .filter(([id]) => known.has(id))
+            .flatMap(([id, v]) => v.suggestions.map((s) => ({ ...s, target: s.target ? `${id}/${s.target}` : id }))),
+        ],
+        ...(parsed.source !== 'json'
+          ? {
+              error: `JSON unusable (${problem}); score taken from ${parsed.source === 'heuristic-dimensions' ? 'the five dimension scores' : 'the labelled overall score'} in the text`,
+            }
+          : {}),
       }
     : {
         ...base,
@@ -105,7 +123,9 @@ export async function evaluateIteration(run: TuneRun, state: IterationState, rou
         strengths: [],
         weaknesses: [],
         suggestions: [],
-        error: outputs.every((o) => o.result.status !== 'ok') ? problem : `EVALUATION_UNPARSEABLE: no usable score after a retry and the heuristic extraction (${problem})`,
+        error: outputs.every((o) => o.result.status !== 'ok')
+          ? problem
+          : `EVALUATION_UNPARSEABLE: no usable score after a retry and the heuristic extraction (${problem})`,
       };
   await host.writeAtomic(inRun(run, P.evalReport(round)), renderEvaluationMarkdown(state, round, record, outputs.at(-1)?.result.text ?? ''));
   return record;
@@ -118,7 +138,11 @@ async function executionSection(run: TuneRun, state: IterationState, round: numb
   for (const g of groups) {
     const summary = await host.readText(inRun(run, P.executorOutput(round, g.id))).catch(() => '');
     const files = await filesSection(host, inRun(run, P.artifacts(round, g.id)), state.execution_mode === 'chain' ? 32 * 1024 : 64 * 1024);
-    parts.push([g.title, `The executor's closing summary:\n\n${summary.trim() ? summary.trim() : '(none)'}`, `Files it wrote (${files.count}):\n\n${files.text}`].filter(Boolean).join('\n\n'));
+    parts.push(
+      [g.title, `The executor's closing summary:\n\n${summary.trim() ? summary.trim() : '(none)'}`, `Files it wrote (${files.count}):\n\n${files.text}`]
+        .filter(Boolean)
+        .join('\n\n'),
+    );
   }
   return parts.join('\n\n');
 }

@@ -12,7 +12,10 @@ const SOURCE_TEXT = {
 /** `iteration-N-eval.md`: what a person reads to see why the iteration scored what it did. */
 export function renderEvaluationMarkdown(state: IterationState, round: number, e: EvaluationRecord, lastText: string): string {
   const lines = [`# Iteration ${round}: evaluation`, ''];
-  lines.push(`Skills: ${state.chain_order.join(state.execution_mode === 'chain' ? ' → ' : ', ')} · evaluator: ${state.backends.evaluator} · attempts: ${e.attempts}`, '');
+  lines.push(
+    `Skills: ${state.chain_order.join(state.execution_mode === 'chain' ? ' → ' : ', ')} · evaluator: ${state.backends.evaluator} · attempts: ${e.attempts}`,
+    '',
+  );
   if (e.status !== 'ok' || e.score === null) {
     lines.push(`**No score.** ${e.error ?? ''}`, '');
     if (e.raw_file) lines.push(`The evaluator's output is saved in \`${e.raw_file}\`.`, '');
@@ -23,7 +26,10 @@ export function renderEvaluationMarkdown(state: IterationState, round: number, e
   if (e.raw_file) lines.push(`The evaluator's unusable output is saved in \`${e.raw_file}\`.`, '');
   if (e.dimensions) {
     lines.push('| Dimension | Weight | Score | Weighted |', '|---|---:|---:|---:|');
-    for (const d of DIMENSIONS) lines.push(`| ${DIMENSION_LABELS[d]} | ${DIMENSION_WEIGHTS[d].toFixed(2)} | ${e.dimensions[d]} | ${(e.dimensions[d] * DIMENSION_WEIGHTS[d]).toFixed(1)} |`);
+    for (const d of DIMENSIONS)
+      lines.push(
+        `| ${DIMENSION_LABELS[d]} | ${DIMENSION_WEIGHTS[d].toFixed(2)} | ${e.dimensions[d]} | ${(e.dimensions[d] * DIMENSION_WEIGHTS[d]).toFixed(1)} |`,
+      );
     lines.push(`| **Composite** | 1.00 | | **${e.score}** |`, '');
   }
   const perSkill = Object.entries(e.skill_scores);

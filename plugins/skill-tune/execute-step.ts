@@ -77,7 +77,14 @@ async function executeGroup(run: TuneRun, state: IterationState, round: number, 
       artifacts_dir: artifacts,
       retry_note: attempts > 1 && result ? `\nThe previous attempt failed (${failureOf(result)}). Keep to the essentials this time.\n` : '',
     });
-    result = await callRole(run, state, 'executor', { prompt, mode: 'write', cwd: artifacts, addDirs, transcript: P.transcript(round, transcriptName), label: `tune ${round} execute ${key}` });
+    result = await callRole(run, state, 'executor', {
+      prompt,
+      mode: 'write',
+      cwd: artifacts,
+      addDirs,
+      transcript: P.transcript(round, transcriptName),
+      label: `tune ${round} execute ${key}`,
+    });
     // A timeout used the run's whole budget already (retries included): trying again doubles the wait for nothing.
     if (result.status === 'ok' || result.status === 'timeout') break;
   }

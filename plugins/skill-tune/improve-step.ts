@@ -31,7 +31,13 @@ export async function improveIteration(run: TuneRun, state: IterationState, roun
   const targets = improvementTargets(state, round);
   if (evaluation.weaknesses.length === 0 && evaluation.suggestions.length === 0) {
     // An improver with nothing to act on would only edit blind.
-    const record: ImprovementRecord = { status: 'skipped', targets, changed_files: [], changes_file: P.changes(round), reason: 'the evaluation named no weakness and no suggestion: nothing to act on' };
+    const record: ImprovementRecord = {
+      status: 'skipped',
+      targets,
+      changed_files: [],
+      changes_file: P.changes(round),
+      reason: 'the evaluation named no weakness and no suggestion: nothing to act on',
+    };
     run.say(`iteration ${round}: improvement skipped: ${record.reason}`);
     await host.writeAtomic(inRun(run, P.changes(round)), await renderChangesMarkdown(round, record, '', []));
     return record;
@@ -63,11 +69,20 @@ export async function improveIteration(run: TuneRun, state: IterationState, roun
     scenario: state.scenario,
     skill_paths: skillPaths.join('\n'),
     weaknesses: bulletList(evaluation.weaknesses),
-    suggestions: bulletList(targetSuggestions.map((s) => `[${s.priority}]${s.target ? ` (${s.target})` : ''} ${s.text}`), '- (the evaluator gave none; address the weaknesses)'),
+    suggestions: bulletList(
+      targetSuggestions.map((s) => `[${s.priority}]${s.target ? ` (${s.target})` : ''} ${s.text}`),
+      '- (the evaluator gave none; address the weaknesses)',
+    ),
     eval_file: inRun(run, P.evalReport(round)),
   });
   run.say(`iteration ${round}: improving ${targets.join(', ')} on ${state.backends.improver}`);
-  const result = await callRole(run, state, 'improver', { prompt, mode: 'write', cwd: work, transcript: P.transcript(round, 'improve'), label: `tune ${round} improve ${targets.join(',')}` });
+  const result = await callRole(run, state, 'improver', {
+    prompt,
+    mode: 'write',
+    cwd: work,
+    transcript: P.transcript(round, 'improve'),
+    label: `tune ${round} improve ${targets.join(',')}`,
+  });
 
   const base = { targets, changes_file: P.changes(round) };
   let record: ImprovementRecord;
@@ -82,7 +97,12 @@ export async function improveIteration(run: TuneRun, state: IterationState, roun
   }
   if (problems.length) {
     for (const s of state.skills) await syncTree(host, inRun(run, P.snapshot(round, s.id)), await skillDirOf(kernel, s));
-    record = { ...base, status: 'rolled_back', changed_files: [], reason: `${problems.join('; ')}; the skills were restored from ${P.snapshot(round, '*')} (the rejected copy is kept in ${P.improveWork(round)})` };
+    record = {
+      ...base,
+      status: 'rolled_back',
+      changed_files: [],
+      reason: `${problems.join('; ')}; the skills were restored from ${P.snapshot(round, '*')} (the rejected copy is kept in ${P.improveWork(round)})`,
+    };
   } else {
     const changed: string[] = [];
     for (const s of skills) {

@@ -13,7 +13,11 @@ const Timestamp = v.pipe(v.string(), v.isoTimestamp());
 export const SKILL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 const SkillRef = v.object({
-  id: v.pipe(v.string(), v.regex(SKILL_ID, 'a skill id is a folder name: letters, digits, dot, dash, underscore'), v.description('folder name; names the skill in prompts, snapshots and backups')),
+  id: v.pipe(
+    v.string(),
+    v.regex(SKILL_ID, 'a skill id is a folder name: letters, digits, dot, dash, underscore'),
+    v.description('folder name; names the skill in prompts, snapshots and backups'),
+  ),
   name: v.pipe(Text, v.description('`name` from the SKILL.md frontmatter')),
   path: v.pipe(Text, v.description('the skill folder, relative to the project root')),
 });
@@ -49,8 +53,14 @@ const Execution = v.object({
 
 const Evaluation = v.object({
   status: v.picklist(['ok', 'failed']),
-  score: v.pipe(v.nullable(Score), v.description('composite recomputed from the dimensions (or a clearly labelled total, see source); null when no score was found')),
-  source: v.pipe(v.nullable(v.picklist(['json', 'heuristic-dimensions', 'heuristic-overall'])), v.description('where the score came from: the evaluator JSON, or the heuristic extraction from its text')),
+  score: v.pipe(
+    v.nullable(Score),
+    v.description('composite recomputed from the dimensions (or a clearly labelled total, see source); null when no score was found'),
+  ),
+  source: v.pipe(
+    v.nullable(v.picklist(['json', 'heuristic-dimensions', 'heuristic-overall'])),
+    v.description('where the score came from: the evaluator JSON, or the heuristic extraction from its text'),
+  ),
   dimensions: v.nullable(DimensionsSchema),
   skill_scores: v.pipe(v.record(v.string(), Score), v.description('chain mode: composite per skill id')),
   strengths: v.array(v.string()),
@@ -99,8 +109,13 @@ export const IterationStateSchema = v.looseObject({
   quality_threshold: Score,
   max_errors: Int(1, 100),
   backends: v.object({ executor: Text, evaluator: Text, improver: Text }),
-  self_evaluation_acknowledged: v.pipe(v.boolean(), v.description("the evaluator runs on the executor's backend and the user accepted it (--allow-self-evaluation)")),
-  delegate_extra: v.optional(v.pipe(v.record(v.string(), v.unknown()), v.description("passed as request.extra to every delegate run (e.g. the script backend's file)"))),
+  self_evaluation_acknowledged: v.pipe(
+    v.boolean(),
+    v.description("the evaluator runs on the executor's backend and the user accepted it (--allow-self-evaluation)"),
+  ),
+  delegate_extra: v.optional(
+    v.pipe(v.record(v.string(), v.unknown()), v.description("passed as request.extra to every delegate run (e.g. the script backend's file)")),
+  ),
   skills: v.pipe(v.array(SkillRef), v.minLength(1)),
   chain_order: v.pipe(v.array(Text), v.description('skill ids in execution order (chain mode), or in the order given')),
   current_iteration: Int(0),
@@ -133,7 +148,8 @@ export type SkillRefRecord = v.InferOutput<typeof SkillRef>;
 export function iterationStateInvariant(before: IterationState, after: IterationState): string | undefined {
   if (after.run_id !== before.run_id) return 'run_id cannot change';
   if (after.iterations.length < before.iterations.length) return 'iterations cannot be removed';
-  if (after.score_trend.length < before.score_trend.length || before.score_trend.some((s, i) => after.score_trend[i] !== s)) return 'score_trend is append-only';
+  if (after.score_trend.length < before.score_trend.length || before.score_trend.some((s, i) => after.score_trend[i] !== s))
+    return 'score_trend is append-only';
   if (before.termination && !after.termination) return 'a terminated run cannot be reopened';
   if (JSON.stringify(after.skills) !== JSON.stringify(before.skills)) return 'the skills of a run cannot change';
   return undefined;

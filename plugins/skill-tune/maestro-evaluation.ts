@@ -12,7 +12,9 @@ export function fromMaestroShape(value: Record<string, unknown>): Record<string,
   for (const entry of dims) {
     if (typeof entry !== 'object' || entry === null) continue;
     const d = entry as Record<string, unknown>;
-    const key = String(d.id ?? d.name ?? '').trim().toLowerCase();
+    const key = String(d.id ?? d.name ?? '')
+      .trim()
+      .toLowerCase();
     if (key === '') continue;
     record[key] = key in record ? 'named twice' : d.score;
   }

@@ -40,7 +40,16 @@ export interface ParsedEvaluation {
 }
 
 const Score = v.pipe(v.number('a score must be a number'), v.minValue(0, 'a score must be 0–100'), v.maxValue(100, 'a score must be 0–100'));
-const DimensionValue = v.union([Score, v.pipe(v.looseObject({ score: Score }), v.transform((o) => o.score))], 'a dimension must be a 0–100 number or {"score": n}');
+const DimensionValue = v.union(
+  [
+    Score,
+    v.pipe(
+      v.looseObject({ score: Score }),
+      v.transform((o) => o.score),
+    ),
+  ],
+  'a dimension must be a 0–100 number or {"score": n}',
+);
 const Dimensions = v.object(Object.fromEntries(DIMENSIONS.map((d) => [d, DimensionValue])) as Record<(typeof DIMENSIONS)[number], typeof DimensionValue>);
 const SuggestionObject = v.looseObject({
   priority: v.optional(v.union([v.string(), v.number()])),
@@ -170,7 +179,10 @@ function suggestions(list: v.InferOutput<typeof SuggestionInput>[]): Suggestion[
     const target = s.target ?? s.file ?? s.target_file;
     out.push({ priority: priorityOf(s.priority), text, ...(target ? { target } : {}) });
   }
-  return out.map((s, i) => ({ s, i })).sort((a, b) => PRIORITY_ORDER[a.s.priority] - PRIORITY_ORDER[b.s.priority] || a.i - b.i).map((x) => x.s);
+  return out
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => PRIORITY_ORDER[a.s.priority] - PRIORITY_ORDER[b.s.priority] || a.i - b.i)
+    .map((x) => x.s);
 }
 
 /**
@@ -231,7 +243,10 @@ export function extractScoreHeuristically(text: string): ParsedEvaluation | unde
   let all = true;
   for (const d of DIMENSIONS) {
     // The name, an optional `(weight 20%)` and `score`, then only punctuation before the number.
-    const re = new RegExp(`\\b${d}\\b(?:\\s*\\([^)\\n]{0,40}\\))?(?:[^\\w\\n]{0,6}score)?([^\\w\\n]{0,10})(\\d+(?:\\.\\d+)?|null\\b)(?!\\d)(\\s*/\\s*(\\d+))?`, 'gi');
+    const re = new RegExp(
+      `\\b${d}\\b(?:\\s*\\([^)\\n]{0,40}\\))?(?:[^\\w\\n]{0,6}score)?([^\\w\\n]{0,10})(\\d+(?:\\.\\d+)?|null\\b)(?!\\d)(\\s*/\\s*(\\d+))?`,
+      'gi',
+    );
     const found = new Set<number>();
     for (const m of text.matchAll(re)) {
       if (m[4] !== undefined && m[4] !== '100') continue;
@@ -249,7 +264,8 @@ export function extractScoreHeuristically(text: string): ParsedEvaluation | unde
   const base = { strengths: [], weaknesses: [], suggestions: [], skills: {} };
   if (all) return { ...base, source: 'heuristic-dimensions', score: compositeScore(dimensions), dimensions };
   const totals = new Set<number>();
-  const label = /\b(?:overall(?:[ _-]?score)?|composite[ _-]?score|total[ _-]?score|final[ _-]?score)\b["'*]*\s*(?:[:=]|\bis\b)\s*["'*]*\s*(\d{1,3}(?:\.\d+)?)(\s*\/\s*(\d+))?/gi;
+  const label =
+    /\b(?:overall(?:[ _-]?score)?|composite[ _-]?score|total[ _-]?score|final[ _-]?score)\b["'*]*\s*(?:[:=]|\bis\b)\s*["'*]*\s*(\d{1,3}(?:\.\d+)?)(\s*\/\s*(\d+))?/gi;
   for (const m of text.matchAll(label)) {
     if (m[3] !== undefined && m[3] !== '100') continue;
     const n = Number(m[1]);

@@ -64,7 +64,9 @@ export function historySection(state: IterationState, round: number): string {
       const e = it.evaluation;
       if (!e || e.score === null) return `- Iteration ${it.round}: no score (${it.note ?? 'failed'})`;
       const weak = e.weaknesses.slice(0, 3).join('; ');
-      const changed = it.improvement ? `; then ${it.improvement.status.replace('_', ' ')}${it.improvement.changed_files.length ? ` (${it.improvement.changed_files.join(', ')})` : ''}` : '';
+      const changed = it.improvement
+        ? `; then ${it.improvement.status.replace('_', ' ')}${it.improvement.changed_files.length ? ` (${it.improvement.changed_files.join(', ')})` : ''}`
+        : '';
       return `- Iteration ${it.round}: score ${e.score}${weak ? `; weaknesses: ${weak}` : ''}${changed}`;
     });
   return lines.length ? lines.join('\n') : 'None: this is the first iteration.';

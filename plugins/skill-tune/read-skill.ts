@@ -37,7 +37,8 @@ export function checkSkillText(text: string): SkillCheck {
     const where = error instanceof CodecError && error.line !== undefined ? `line ${error.line + 1}` : 'frontmatter';
     return { ok: false, field: where, message: `frontmatter is not valid YAML: ${error instanceof Error ? error.message : String(error)}` };
   }
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return { ok: false, field: 'frontmatter', message: 'frontmatter must be a YAML mapping' };
+  if (data === null || typeof data !== 'object' || Array.isArray(data))
+    return { ok: false, field: 'frontmatter', message: 'frontmatter must be a YAML mapping' };
   const parsed = v.safeParse(SkillFrontmatterSchema, data);
   if (!parsed.success) {
     const issue = parsed.issues[0];
@@ -84,15 +85,24 @@ export async function resolveSkill(kernel: Kernel, arg: string): Promise<Resolve
     if (info.kind === 'file' && basename(full) !== SKILL_FILE) {
       throw new SluiceError('SKILL_NOT_FOUND', { file: kernel.display(full), message: `a skill is a folder or its ${SKILL_FILE}, not ${basename(full)}` });
     }
-    if (dir === kernel.projectRoot) throw new SluiceError('SKILL_INVALID', { file: kernel.display(full), message: 'the project root itself cannot be tuned as a skill; put the skill in its own folder' });
+    if (dir === kernel.projectRoot)
+      throw new SluiceError('SKILL_INVALID', {
+        file: kernel.display(full),
+        message: 'the project root itself cannot be tuned as a skill; put the skill in its own folder',
+      });
     const display = kernel.display(join(dir, SKILL_FILE));
     const check = await checkSkillFolder(host, dir);
     if (!check.ok) {
-      if (check.message === 'SKILL.md is missing') throw new SluiceError('SKILL_NOT_FOUND', { file: display, message: `${kernel.display(dir)} has no ${SKILL_FILE}` });
+      if (check.message === 'SKILL.md is missing')
+        throw new SluiceError('SKILL_NOT_FOUND', { file: display, message: `${kernel.display(dir)} has no ${SKILL_FILE}` });
       throw new SluiceError('SKILL_INVALID', { file: display, field: check.field, message: check.message });
     }
     const id = basename(dir);
-    if (!SKILL_ID.test(id)) throw new SluiceError('SKILL_INVALID', { file: kernel.display(dir), message: `folder name ${JSON.stringify(id)} cannot name a skill (letters, digits, dot, dash, underscore)` });
+    if (!SKILL_ID.test(id))
+      throw new SluiceError('SKILL_INVALID', {
+        file: kernel.display(dir),
+        message: `folder name ${JSON.stringify(id)} cannot name a skill (letters, digits, dot, dash, underscore)`,
+      });
     return { id, name: check.skill.name, dir };
   }
   throw new SluiceError('SKILL_NOT_FOUND', { file: arg, message: `no skill at ${tried.join(' or ')}` });

@@ -45,7 +45,9 @@ export function renderScoreChart(points: readonly ChartPoint[], threshold: numbe
     if (p.score !== null) return;
     const cx = x(i);
     const cy = y(0);
-    out.push(`<path d="M${cx - 5} ${cy - 5}L${cx + 5} ${cy + 5}M${cx - 5} ${cy + 5}L${cx + 5} ${cy - 5}" stroke="#dc2626" stroke-width="2"><title>iteration ${p.iteration}: no score</title></path>`);
+    out.push(
+      `<path d="M${cx - 5} ${cy - 5}L${cx + 5} ${cy + 5}M${cx - 5} ${cy + 5}L${cx + 5} ${cy - 5}" stroke="#dc2626" stroke-width="2"><title>iteration ${p.iteration}: no score</title></path>`,
+    );
   });
   out.push('</svg>');
   return `${out.join('\n')}\n`;

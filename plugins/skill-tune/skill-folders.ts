@@ -27,10 +27,16 @@ export async function listTree(host: Host, dir: string, o: TreeOptions = {}): Pr
         out.push(child);
         bytes += (await host.stat(join(dir, child)))?.size ?? 0;
         if (out.length > MAX_TREE_FILES || bytes > MAX_TREE_BYTES) {
-          throw new SluiceError('SKILL_INVALID', { file: o.display?.(dir) ?? dir, message: `folder holds more than ${MAX_TREE_FILES} files or ${MAX_TREE_BYTES / 1024 / 1024} MB; is it really a skill?` });
+          throw new SluiceError('SKILL_INVALID', {
+            file: o.display?.(dir) ?? dir,
+            message: `folder holds more than ${MAX_TREE_FILES} files or ${MAX_TREE_BYTES / 1024 / 1024} MB; is it really a skill?`,
+          });
         }
       } else if (o.special === 'error') {
-        throw new SluiceError('SKILL_INVALID', { file: o.display?.(join(dir, child)) ?? join(dir, child), message: `${entry.kind} inside a skill folder cannot be snapshotted; only regular files and folders are copied` });
+        throw new SluiceError('SKILL_INVALID', {
+          file: o.display?.(join(dir, child)) ?? join(dir, child),
+          message: `${entry.kind} inside a skill folder cannot be snapshotted; only regular files and folders are copied`,
+        });
       }
     }
   };

@@ -10,7 +10,12 @@ export const skillTunePlugin = definePlugin({
   setup(ctx) {
     for (const [name, decl] of Object.entries(tuneHooks)) ctx.declareHook(name as keyof typeof tuneHooks, decl);
     ctx.registerSchema('iteration-state', IterationStateSchema, 'iteration-state.json of a `sluice tune` run');
-    ctx.registerWorkflow({ name: 'skill-tune', description: 'execute → evaluate → improve loop over AI delegates, with scoring, termination, rollback and reports', commands: ['tune'], schemas: ['iteration-state'] });
+    ctx.registerWorkflow({
+      name: 'skill-tune',
+      description: 'execute → evaluate → improve loop over AI delegates, with scoring, termination, rollback and reports',
+      commands: ['tune'],
+      schemas: ['iteration-state'],
+    });
     ctx.registerCommand(tuneCommand);
   },
 });

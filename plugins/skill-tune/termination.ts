@@ -60,7 +60,12 @@ export function decideTermination(i: TerminationInput): TerminationDecision {
     const fell = window.findIndex((s, k) => k > 0 && s < window[k - 1]);
     const gain = window[window.length - 1] - window[0];
     if (fell === -1 && gain <= CONVERGENCE_DELTA) {
-      return { terminate: true, reason: 'convergence_detected', trend, message: `the last ${CONVERGENCE_WINDOW} scores (${window.map(fmt).join(', ')}) improved by ${fmt(gain)} ≤ ${CONVERGENCE_DELTA} points` };
+      return {
+        terminate: true,
+        reason: 'convergence_detected',
+        trend,
+        message: `the last ${CONVERGENCE_WINDOW} scores (${window.map(fmt).join(', ')}) improved by ${fmt(gain)} ≤ ${CONVERGENCE_DELTA} points`,
+      };
     }
   }
   // Checked whatever the scores did before: a fall earlier in the window must not keep a failing run alive.

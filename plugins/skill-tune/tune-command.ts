@@ -13,7 +13,11 @@ export const tuneCommand = defineCommand({
   args: ['[skills]'],
   options: [
     { flags: '--scenario <text>', description: 'the task the skill is tested on (required for a new run)' },
-    { flags: '--preset <name>', description: 'quick (3 iterations, threshold 70), standard (5, 80), thorough (8, 90)', choices: ['quick', 'standard', 'thorough'] },
+    {
+      flags: '--preset <name>',
+      description: 'quick (3 iterations, threshold 70), standard (5, 80), thorough (8, 90)',
+      choices: ['quick', 'standard', 'thorough'],
+    },
     { flags: '--max-iterations <n>', description: 'override the preset\u2019s iteration limit (1-100)' },
     { flags: '--threshold <n>', description: 'override the preset\u2019s score threshold (1-100)' },
     { flags: '--chain', description: 'run the skills in order, each getting the previous one\u2019s output; improve the weakest' },
@@ -45,7 +49,10 @@ export const tuneCommand = defineCommand({
     const existingRun = o.resume ?? o.restore;
     if (existingRun !== undefined) {
       const extra = [...(skillArg !== undefined ? ['SKILLS'] : []), ...PLAN_FLAGS.filter((k) => o[k] !== undefined).map((k) => FLAG_NAMES[k] ?? `--${k}`)];
-      if (extra.length) throw usage(`${o.resume !== undefined ? '--resume continues with the run\u2019s saved settings' : '--restore takes only the run folder and --iteration'}; drop ${extra.join(', ')}`);
+      if (extra.length)
+        throw usage(
+          `${o.resume !== undefined ? '--resume continues with the run\u2019s saved settings' : '--restore takes only the run folder and --iteration'}; drop ${extra.join(', ')}`,
+        );
     }
     if (o.restore !== undefined) return restore(ctx, o.restore, o.iteration);
     const say = (line: string) => ctx.io.print(ctx.io.style.dim(line));
@@ -56,7 +63,12 @@ export const tuneCommand = defineCommand({
     const { planTune } = await import('./tune-settings.ts');
     const plan = await planTune(skillArg, o, ctx.io);
     for (const note of plan.notes) ctx.io.warn(`note: ${note}`);
-    if (plan.selfEvaluationAcknowledged) ctx.io.warn(ctx.io.style.yellow(`warning: the evaluator runs on the executor's backend (${plan.backends.executor}); its scores grade its own work and may be inflated`));
+    if (plan.selfEvaluationAcknowledged)
+      ctx.io.warn(
+        ctx.io.style.yellow(
+          `warning: the evaluator runs on the executor's backend (${plan.backends.executor}); its scores grade its own work and may be inflated`,
+        ),
+      );
     const { startTune } = await import('./tune-setup.ts');
     return outcome(ctx, await startTune(ctx.kernel, plan, { runDir: o.runDir, signal: ctx.signal, say }), failBelow);
   },
@@ -66,7 +78,8 @@ const usage = (message: string) => new SluiceError('USAGE', { message });
 
 function scoreFlag(value: string): number {
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) throw new SluiceError('USAGE', { field: '--fail-below', message: `--fail-below must be a score from 0 to 100, got ${JSON.stringify(value)}` });
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100)
+    throw new SluiceError('USAGE', { field: '--fail-below', message: `--fail-below must be a score from 0 to 100, got ${JSON.stringify(value)}` });
   return n;
 }
 
@@ -80,7 +93,10 @@ async function restore(ctx: CommandContext, runDir: string, iterationFlag: strin
   const r = await restoreSkills(ctx.kernel, runDir, iteration);
   const s = ctx.io.style;
   const lines = [`Restored ${r.skills.length} skill${r.skills.length === 1 ? '' : 's'} from ${r.source} of ${ctx.kernel.display(r.runDir)}:`];
-  for (const k of r.skills) lines.push(`  ${k.path}: ${k.changed.length ? `${k.changed.length} file${k.changed.length === 1 ? '' : 's'} put back (${k.changed.join(', ')})` : s.dim('already identical')}`);
+  for (const k of r.skills)
+    lines.push(
+      `  ${k.path}: ${k.changed.length ? `${k.changed.length} file${k.changed.length === 1 ? '' : 's'} put back (${k.changed.join(', ')})` : s.dim('already identical')}`,
+    );
   return { exitCode: 0, data: { runDir: r.runDir, source: r.source, skills: r.skills }, human: lines.join('\n') };
 }
 
@@ -99,7 +115,12 @@ function outcome(ctx: CommandContext, r: TuneResult, failBelow?: number): Comman
     reason: t.reason,
     message: t.message,
     falling: t.falling,
-    iterations: state.iterations.map((it) => ({ iteration: it.round, phase: it.phase, score: it.evaluation?.score ?? null, improvement: it.improvement?.status ?? null })),
+    iterations: state.iterations.map((it) => ({
+      iteration: it.round,
+      phase: it.phase,
+      score: it.evaluation?.score ?? null,
+      improvement: it.improvement?.status ?? null,
+    })),
     finalScore: state.latest_score,
     best: state.best,
     threshold: state.quality_threshold,
@@ -111,7 +132,11 @@ function outcome(ctx: CommandContext, r: TuneResult, failBelow?: number): Comman
   const human = [
     head,
     `  iterations ${state.current_iteration} · final score ${state.latest_score ?? 'none'} · best ${state.best ? `${state.best.score} (iteration ${state.best.iteration})` : 'none'} · threshold ${state.quality_threshold}${t.falling ? s.yellow(' · score falling') : ''}`,
-    ...(t.reason === 'error_limit_reached' ? failedIterations(state).slice(-state.max_errors).map((f) => `  ${s.red('failed')} iteration ${f.round}: ${f.note}`) : []),
+    ...(t.reason === 'error_limit_reached'
+      ? failedIterations(state)
+          .slice(-state.max_errors)
+          .map((f) => `  ${s.red('failed')} iteration ${f.round}: ${f.note}`)
+      : []),
     `  report:  ${display(r.reportPath)}`,
     `  restore: sluice tune --restore ${runRel}`,
   ].join('\n');

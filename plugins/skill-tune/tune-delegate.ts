@@ -43,6 +43,9 @@ export async function callRole(run: TuneRun, state: IterationState, role: TuneRo
 }
 
 export const interrupted = (run: Pick<TuneRun, 'kernel' | 'workDir'>) =>
-  new SluiceError('QUEUE_CANCELLED', { message: 'the tuning run was interrupted', hint: `continue it with: sluice tune --resume ${relative(run.kernel.projectRoot, run.workDir)}` });
+  new SluiceError('QUEUE_CANCELLED', {
+    message: 'the tuning run was interrupted',
+    hint: `continue it with: sluice tune --resume ${relative(run.kernel.projectRoot, run.workDir)}`,
+  });
 
 export const failureOf = (r: DelegateResult) => `${r.backend} ${r.status}${r.error ? `: ${r.error}` : r.exitCode !== null ? ` (exit ${r.exitCode})` : ''}`;

@@ -6,7 +6,11 @@ const usage = ExitCode.usage;
 export const tuneErrors = defineErrorCodes('sluice:skill-tune', {
   SKILL_NOT_FOUND: { exit: usage, title: 'skill not found', hint: 'pass a skill folder or SKILL.md path' },
   TUNE_RUN_INVALID: { exit: usage, title: 'tune run folder is not resumable', hint: 'pass a folder made by `sluice tune`' },
-  SKILL_INVALID: { exit: usage, title: 'skill does not pass validation', hint: 'SKILL.md needs YAML frontmatter with non-empty name and description, and a non-empty body' },
+  SKILL_INVALID: {
+    exit: usage,
+    title: 'skill does not pass validation',
+    hint: 'SKILL.md needs YAML frontmatter with non-empty name and description, and a non-empty body',
+  },
 });
 
 type TuneErrorCodes = typeof tuneErrors;

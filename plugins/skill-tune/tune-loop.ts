@@ -9,7 +9,16 @@ import { checkSkillFolder } from './read-skill.ts';
 import { renderScoreChart } from './score-chart.ts';
 import { lockSkills, releaseAll } from './skill-locks.ts';
 import { copyTree } from './skill-folders.ts';
-import { beginIteration, markSetupComplete, markSnapshotted, recordEvaluation, recordExecution, recordImprovement, recordTermination, terminationOf } from './state-transitions.ts';
+import {
+  beginIteration,
+  markSetupComplete,
+  markSnapshotted,
+  recordEvaluation,
+  recordExecution,
+  recordImprovement,
+  recordTermination,
+  terminationOf,
+} from './state-transitions.ts';
 import { interrupted } from './tune-delegate.ts';
 import { inRun, skillDirOf, updateState, workspacePaths as P, type TuneRun } from './tune-workspace.ts';
 import './tune-errors.ts';
@@ -116,7 +125,12 @@ async function copySkills(run: TuneRun, state: IterationState, target: (id: stri
   for (const s of state.skills) {
     const dir = await skillDirOf(kernel, s);
     const check = await checkSkillFolder(kernel.host, dir);
-    if (!check.ok) throw new SluiceError('SKILL_INVALID', { file: kernel.display(join(dir, 'SKILL.md')), field: check.field, message: `${check.message} (the skill changed outside the run)` });
+    if (!check.ok)
+      throw new SluiceError('SKILL_INVALID', {
+        file: kernel.display(join(dir, 'SKILL.md')),
+        field: check.field,
+        message: `${check.message} (the skill changed outside the run)`,
+      });
     await copyTree(kernel.host, dir, inRun(run, target(s.id)), { display: kernel.display });
   }
 }
@@ -132,7 +146,14 @@ const snapshotSkills = (run: TuneRun, state: IterationState, round: number) => c
 async function announce(run: TuneRun, state: IterationState, resumed: boolean): Promise<void> {
   const round = state.current_iteration;
   run.say(`iteration ${round}/${state.max_iterations}${resumed ? ' (resumed)' : ''}`);
-  await run.kernel.hooks.call('tune:iteration', { runDir: run.workDir, iteration: round, maxIterations: state.max_iterations, skills: state.chain_order.slice(), mode: state.execution_mode, resumed });
+  await run.kernel.hooks.call('tune:iteration', {
+    runDir: run.workDir,
+    iteration: round,
+    maxIterations: state.max_iterations,
+    skills: state.chain_order.slice(),
+    mode: state.execution_mode,
+    resumed,
+  });
 }
 
 async function announceScore(run: TuneRun, state: IterationState, round: number): Promise<void> {
@@ -142,7 +163,9 @@ async function announceScore(run: TuneRun, state: IterationState, round: number)
     run.say(`iteration ${round}: no score (${e.error ?? 'evaluation failed'})`);
     return;
   }
-  const per = Object.entries(e.skill_scores).map(([id, v]) => `${id} ${v}`).join(', ');
+  const per = Object.entries(e.skill_scores)
+    .map(([id, v]) => `${id} ${v}`)
+    .join(', ');
   run.say(`iteration ${round}: score ${e.score} (threshold ${state.quality_threshold})${per ? `; ${per}` : ''}${e.source !== 'json' ? ` [${e.source}]` : ''}`);
   await run.kernel.hooks.call('tune:scored', {
     runDir: run.workDir,
@@ -160,8 +183,10 @@ export async function writeReport(run: TuneRun, state: IterationState): Promise<
   const { kernel } = run;
   const chartPath = inRun(run, P.chart);
   const reportPath = inRun(run, P.report);
-  await kernel.host.writeAtomic(chartPath, renderScoreChart(chartPoints(state), state.quality_threshold, `Score by iteration: ${state.chain_order.join(', ')}`));
+  await kernel.host.writeAtomic(
+    chartPath,
+    renderScoreChart(chartPoints(state), state.quality_threshold, `Score by iteration: ${state.chain_order.join(', ')}`),
+  );
   await kernel.host.writeAtomic(reportPath, renderFinalReport(state, { projectRoot: kernel.projectRoot, runDir: relative(kernel.projectRoot, run.workDir) }));
   return { reportPath, chartPath };
 }
-

@@ -56,14 +56,16 @@ const usage = (message: string) => new SluiceError('USAGE', { message });
 function integerFlag(value: string | undefined, name: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max) throw usage(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max)
+    throw usage(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
   return n;
 }
 
 function numberFlag(value: string | undefined, name: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw usage(`${name} must be a number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  if (value.trim() === '' || !Number.isFinite(n) || n < min || n > max)
+    throw usage(`${name} must be a number from ${min} to ${max}, got ${JSON.stringify(value)}`);
   return n;
 }
 
@@ -74,13 +76,15 @@ export function splitSkillArgs(arg: string | undefined): string[] {
   return parts;
 }
 
-const presetLabel = (p: PresetName) => `${p} (${PRESETS[p].maxIterations} iterations, threshold ${PRESETS[p].threshold})${p === 'standard' ? ' — recommended' : ''}`;
+const presetLabel = (p: PresetName) =>
+  `${p} (${PRESETS[p].maxIterations} iterations, threshold ${PRESETS[p].threshold})${p === 'standard' ? ' — recommended' : ''}`;
 
 export async function planTune(skillArg: string | undefined, flags: TuneFlags, asker: Asker): Promise<TunePlan> {
   const skillArgs = splitSkillArgs(skillArg);
   const scenario = (flags.scenario ?? '').trim();
   if (scenario === '') throw usage('--scenario TEXT is required: describe the task the skill is tested on');
-  if (flags.preset !== undefined && !PRESET_NAMES.includes(flags.preset as PresetName)) throw usage(`--preset must be one of ${PRESET_NAMES.join(', ')}, got ${JSON.stringify(flags.preset)}`);
+  if (flags.preset !== undefined && !PRESET_NAMES.includes(flags.preset as PresetName))
+    throw usage(`--preset must be one of ${PRESET_NAMES.join(', ')}, got ${JSON.stringify(flags.preset)}`);
   const maxIterations = integerFlag(flags.maxIterations, '--max-iterations', 1, 100);
   const threshold = numberFlag(flags.threshold, '--threshold', 1, 100);
   const notes: string[] = [];
@@ -97,11 +101,16 @@ export async function planTune(skillArg: string | undefined, flags: TuneFlags, a
     }
   }
   const base = PRESETS[preset ?? 'standard'];
-  const custom = preset === undefined || (maxIterations !== undefined && maxIterations !== base.maxIterations) || (threshold !== undefined && threshold !== base.threshold);
+  const custom =
+    preset === undefined || (maxIterations !== undefined && maxIterations !== base.maxIterations) || (threshold !== undefined && threshold !== base.threshold);
 
   let mode: 'single' | 'chain' = flags.chain ? 'chain' : 'single';
   if (!flags.chain && skillArgs.length > 1 && ask) {
-    const answer = await asker.choose('Tune mode:', ['single — tune each skill on the scenario together (recommended)', 'chain — run the skills in order, each getting the previous one\u2019s output'], 'single — tune each skill on the scenario together (recommended)');
+    const answer = await asker.choose(
+      'Tune mode:',
+      ['single — tune each skill on the scenario together (recommended)', 'chain — run the skills in order, each getting the previous one\u2019s output'],
+      'single — tune each skill on the scenario together (recommended)',
+    );
     mode = answer.startsWith('chain') ? 'chain' : 'single';
   }
   if (mode === 'chain' && skillArgs.length < 2) throw usage('--chain needs at least two skills, in chain order: sluice tune A,B,C --chain');
@@ -112,7 +121,9 @@ export async function planTune(skillArg: string | undefined, flags: TuneFlags, a
     improver: flags.improver ?? DEFAULT_BACKENDS.improver,
   };
   if (backends.evaluator === backends.executor && !flags.allowSelfEvaluation) {
-    throw usage(`the evaluator (${backends.evaluator}) is also the executor: a backend grading its own work inflates scores; pick another --evaluator or pass --allow-self-evaluation`);
+    throw usage(
+      `the evaluator (${backends.evaluator}) is also the executor: a backend grading its own work inflates scores; pick another --evaluator or pass --allow-self-evaluation`,
+    );
   }
   return {
     skillArgs,

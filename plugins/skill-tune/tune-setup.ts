@@ -28,16 +28,28 @@ export async function startTune(kernel: Kernel, plan: Omit<TunePlan, 'notes'>, o
   const seen = new Map<string, string>();
   for (const s of skills) {
     const other = seen.get(s.id);
-    if (other !== undefined) throw new SluiceError('USAGE', { message: `two skills share the folder name ${JSON.stringify(s.id)} (${kernel.display(other)} and ${kernel.display(s.dir)}); rename one` });
+    if (other !== undefined)
+      throw new SluiceError('USAGE', {
+        message: `two skills share the folder name ${JSON.stringify(s.id)} (${kernel.display(other)} and ${kernel.display(s.dir)}); rename one`,
+      });
     seen.set(s.id, s.dir);
   }
   const parent = await realPathInside(kernel.host, kernel.projectRoot, o.runDir ?? DEFAULT_RUN_DIR, '--run-dir');
   for (const s of skills) {
-    if (isInside(s.dir, parent) || isInside(parent, s.dir)) throw new SluiceError('USAGE', { message: `the run folder ${kernel.display(parent)} and the skill ${kernel.display(s.dir)} overlap; a snapshot would copy itself` });
-    for (const other of skills) if (other !== s && isInside(s.dir, other.dir)) throw new SluiceError('USAGE', { message: `skill ${kernel.display(other.dir)} is inside skill ${kernel.display(s.dir)}` });
+    if (isInside(s.dir, parent) || isInside(parent, s.dir))
+      throw new SluiceError('USAGE', {
+        message: `the run folder ${kernel.display(parent)} and the skill ${kernel.display(s.dir)} overlap; a snapshot would copy itself`,
+      });
+    for (const other of skills)
+      if (other !== s && isInside(s.dir, other.dir))
+        throw new SluiceError('USAGE', { message: `skill ${kernel.display(other.dir)} is inside skill ${kernel.display(s.dir)}` });
   }
   // Locked before the run folder exists, so a refused second run leaves nothing behind.
-  const skillLocks = await lockSkills(kernel, skills.map((s) => ({ path: relative(kernel.projectRoot, s.dir) })), parent);
+  const skillLocks = await lockSkills(
+    kernel,
+    skills.map((s) => ({ path: relative(kernel.projectRoot, s.dir) })),
+    parent,
+  );
   try {
     return await createAndDrive(kernel, plan, skills, parent, o, skillLocks);
   } catch (error) {
@@ -46,10 +58,21 @@ export async function startTune(kernel: Kernel, plan: Omit<TunePlan, 'notes'>, o
   }
 }
 
-async function createAndDrive(kernel: Kernel, plan: Omit<TunePlan, 'notes'>, skills: ResolvedSkill[], parent: string, o: TuneRunOptions, skillLocks: LockHandle[]): Promise<TuneResult> {
+async function createAndDrive(
+  kernel: Kernel,
+  plan: Omit<TunePlan, 'notes'>,
+  skills: ResolvedSkill[],
+  parent: string,
+  o: TuneRunOptions,
+  skillLocks: LockHandle[],
+): Promise<TuneResult> {
   await kernel.host.mkdir(parent);
   const now = kernel.host.now();
-  const stamp = now.toISOString().replace(/\.\d+Z$/, '').replace(/[-:]/g, '').replace('T', '-');
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d+Z$/, '')
+    .replace(/[-:]/g, '')
+    .replace('T', '-');
   const state: IterationState = {
     format: 'sluice-skill-tune/1',
     run_id: `skill-tune-${stamp}`,
@@ -117,6 +140,10 @@ async function checkBackends(kernel: Kernel, names: string[]): Promise<void> {
   for (const name of [...new Set(names)]) {
     const def = kernel.delegates.require(name);
     const a = await def.available({ host: kernel.host, settings: kernel.config.delegates?.[name] ?? {} });
-    if (!a.ok) throw new SluiceError('DELEGATE_UNAVAILABLE', { field: `delegates.${name}`, message: `delegate ${name} is not available: ${a.reason ?? 'unknown reason'}` });
+    if (!a.ok)
+      throw new SluiceError('DELEGATE_UNAVAILABLE', {
+        field: `delegates.${name}`,
+        message: `delegate ${name} is not available: ${a.reason ?? 'unknown reason'}`,
+      });
   }
 }

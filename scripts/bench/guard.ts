@@ -33,7 +33,16 @@ function timeOnce(args: string[], input: string, cwd: string): number {
 }
 
 function payload(project: string, tool: string, toolInput: Record<string, unknown>): string {
-  return JSON.stringify({ session_id: 'bench', transcript_path: '/tmp/bench.jsonl', cwd: project, permission_mode: 'default', hook_event_name: 'PreToolUse', tool_name: tool, tool_input: toolInput, tool_use_id: 'toolu_bench' });
+  return JSON.stringify({
+    session_id: 'bench',
+    transcript_path: '/tmp/bench.jsonl',
+    cwd: project,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: tool,
+    tool_input: toolInput,
+    tool_use_id: 'toolu_bench',
+  });
 }
 
 function paired(guard: string, script: string, input: string, cwd: string) {
@@ -77,7 +86,7 @@ export async function run(): Promise<Record<string, unknown>> {
       edit: paired(guard, script, payload(project, 'Edit', { file_path: join(project, 'src/app.ts'), old_string: 'a', new_string: 'b' }), project),
       bashPlain: paired(guard, script, payload(project, 'Bash', { command: 'npm test 2>&1 | tail -20', description: 'Run tests' }), project),
       // A command the parser must read (a commit message from a heredoc): slower by design.
-      bashParsed: paired(guard, script, payload(project, 'Bash', { command: "git commit -m \"$(cat <<'EOF'\nfix: typo\nEOF\n)\"" }), project),
+      bashParsed: paired(guard, script, payload(project, 'Bash', { command: 'git commit -m "$(cat <<\'EOF\'\nfix: typo\nEOF\n)"' }), project),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

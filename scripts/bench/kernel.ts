@@ -94,10 +94,19 @@ async function storeUpdate() {
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
     const t = performance.now();
-    await store.update({ path, schema }, (s) => ({ ...s, count: s.count + 1, history: [...s.history.slice(-40), { at: new Date().toISOString(), note: `update ${i}` }] }));
+    await store.update({ path, schema }, (s) => ({
+      ...s,
+      count: s.count + 1,
+      history: [...s.history.slice(-40), { at: new Date().toISOString(), note: `update ${i}` }],
+    }));
     times.push(performance.now() - t);
   }
-  return { updates: n, medianMs: +median(times).toFixed(3), p95Ms: +[...times].sort((a, b) => a - b)[Math.floor(n * 0.95)].toFixed(3), note: 'lock + read + validate + update + validate + fsync + rename + fsync dir + unlock' };
+  return {
+    updates: n,
+    medianMs: +median(times).toFixed(3),
+    p95Ms: +[...times].sort((a, b) => a - b)[Math.floor(n * 0.95)].toFixed(3),
+    note: 'lock + read + validate + update + validate + fsync + rename + fsync dir + unlock',
+  };
 }
 
 function coldStart() {

@@ -26,15 +26,22 @@ const SCRIPT = {
   version: 1,
   rules: [
     { match: at('plan'), reply: { text: 'planned', files: { [`${dir}/plan.md`]: '- [ ] [T-001] add the module\n' } } },
-    { match: at('implement'), reply: { text: 'done', files: { 'src/$<slug>.js': 'export default "$<slug>";\n', [`${dir}/plan.md`]: '- [x] [T-001] add the module\n' } } },
+    {
+      match: at('implement'),
+      reply: { text: 'done', files: { 'src/$<slug>.js': 'export default "$<slug>";\n', [`${dir}/plan.md`]: '- [x] [T-001] add the module\n' } },
+    },
     { match: at('code-review'), reply: { text: '## Final Result\n\n- Verdict: PASS\n- Minor: 0\n- Total: 0\n' } },
-    { match: at('test'), reply: { text: 'ok', files: { [`${dir}/test-output.txt`]: 'ok 1\n', [`${dir}/verdict.json`]: '{"verdict":"TEST_PASS","evidence":["test-output.txt"]}' } } },
+    {
+      match: at('test'),
+      reply: { text: 'ok', files: { [`${dir}/test-output.txt`]: 'ok 1\n', [`${dir}/verdict.json`]: '{"verdict":"TEST_PASS","evidence":["test-output.txt"]}' } },
+    },
     { match: at('retrospective'), reply: { text: 'ok', files: { [`${dir}/retrospective-result.json`]: '{"result":"NO_DOC_CHANGE"}' } } },
     { match: at('commit'), reply: { json: { message: 'feat($<slug>): add it', paths: ['src/$<slug>.js'] } } },
   ],
 };
 
-const percentile = (xs: number[], p: number) => (xs.length === 0 ? 0 : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]);
+const percentile = (xs: number[], p: number) =>
+  xs.length === 0 ? 0 : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const round = (x: number) => Math.round(x * 100) / 100;
 
 /**
@@ -93,21 +100,34 @@ export async function run(): Promise<Record<string, unknown>> {
   kernel.hooks.on('lifecycle:transition', 'bench', (e) => void writes.push(e.writeMs));
   const slugs = Array.from({ length: N }, (_, i) => `req-${String(i).padStart(4, '0')}`);
   const startedAt = performance.now();
-  for (let i = 0; i < slugs.length; i += CONCURRENCY) await Promise.all(slugs.slice(i, i + CONCURRENCY).map((slug) => startRequirement(lc, slug, { goal: `requirement ${slug}` })));
+  for (let i = 0; i < slugs.length; i += CONCURRENCY)
+    await Promise.all(slugs.slice(i, i + CONCURRENCY).map((slug) => startRequirement(lc, slug, { goal: `requirement ${slug}` })));
   const startMs = performance.now() - startedAt;
   const hostGrant = { mode: 'bench', owner: 'sluice bench', local_commit_authorized: true as const };
   const summary = await runLifecycle(lc, { slugs, backend: 'script', extra: { script: 'script.json' }, authorize: { hostGrant } });
   const totalMs = performance.now() - startedAt;
   const commits = Number(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: root, encoding: 'utf8' })) - 1;
-  if (summary.counts.committed !== N || commits !== N) throw new Error(`only ${summary.counts.committed} of ${N} committed (${commits} commits): ${JSON.stringify(summary.requirements.find((r) => r.outcome !== 'committed'))}`);
+  if (summary.counts.committed !== N || commits !== N)
+    throw new Error(
+      `only ${summary.counts.committed} of ${N} committed (${commits} commits): ${JSON.stringify(summary.requirements.find((r) => r.outcome !== 'committed'))}`,
+    );
   const mean = writes.reduce((a, b) => a + b, 0) / writes.length;
   return {
     requirements: N,
     concurrency: CONCURRENCY,
     transitions: writes.length,
     isolatedTransitionMs: { ...isolated, target: 5, withinTarget: isolated.medianMs <= 5 },
-    transitionWriteMsDuringRun: { mean: round(mean), p50: round(percentile(writes, 50)), p95: round(percentile(writes, 95)), max: round(percentile(writes, 100)) },
-    fingerprints: { computed: fingerprints.length, meanMs: round(fingerprints.reduce((a, b) => a + b, 0) / Math.max(1, fingerprints.length)), sharedBy: round(writes.length / Math.max(1, fingerprints.length)) },
+    transitionWriteMsDuringRun: {
+      mean: round(mean),
+      p50: round(percentile(writes, 50)),
+      p95: round(percentile(writes, 95)),
+      max: round(percentile(writes, 100)),
+    },
+    fingerprints: {
+      computed: fingerprints.length,
+      meanMs: round(fingerprints.reduce((a, b) => a + b, 0) / Math.max(1, fingerprints.length)),
+      sharedBy: round(writes.length / Math.max(1, fingerprints.length)),
+    },
     delegateRuns: summary.requirements.reduce((n, r) => n + r.stages.length, 0),
     commits,
     startMs: Math.round(startMs),

@@ -16,7 +16,16 @@ const KILLS_PER_SCENARIO = 12;
 
 async function fuzzAll(readers: readonly NamedReader[]) {
   const started = performance.now();
-  const totals = { readers: readers.length, inputsFuzzed: 0, specialShapes: 0, accepted: 0, refused: 0, slowestInputMs: 0, violations: 0, failures: [] as string[] };
+  const totals = {
+    readers: readers.length,
+    inputsFuzzed: 0,
+    specialShapes: 0,
+    accepted: 0,
+    refused: 0,
+    slowestInputMs: 0,
+    violations: 0,
+    failures: [] as string[],
+  };
   for (const { name: reader, spec } of readers) {
     try {
       const s = await fuzzReader({ ...spec, runs: INPUTS_PER_READER });

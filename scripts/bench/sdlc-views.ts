@@ -130,7 +130,14 @@ async function specRepo(count: number): Promise<string> {
   for (let i = 0; i < count; i++) {
     const id = String(i).padStart(5, '0');
     const eol = i % 10 === 0 ? '\r\n' : '\n';
-    const front = [`spec: "${id}"`, `name: "C# SDK part ${i}: auth #${i % 7}"`, `status: ${statuses[i % statuses.length]}   # draft -> ready -> in-flight -> merged`, `risk: ${risks[i % risks.length]}`, `owner: team-${i % 13}`, 'tags: [api, sdk]'];
+    const front = [
+      `spec: "${id}"`,
+      `name: "C# SDK part ${i}: auth #${i % 7}"`,
+      `status: ${statuses[i % statuses.length]}   # draft -> ready -> in-flight -> merged`,
+      `risk: ${risks[i % risks.length]}`,
+      `owner: team-${i % 13}`,
+      'tags: [api, sdk]',
+    ];
     const body = `# Spec ${id}${eol}${eol}${'Acceptance criteria and notes for this change.'.concat(eol).repeat(30)}`;
     await writeFile(join(dir, 'specs', `${id}-spec.md`), `---${eol}${front.join(eol)}${eol}---${eol}${body}`);
   }
@@ -194,7 +201,17 @@ export async function run(): Promise<Record<string, unknown>> {
     baselines: BASELINE,
     targets: TARGET,
     floor,
-    status: { ...status, stateKb, cold: statusCold, json: statusJson, withoutExtraCa, vsBaseline: +(status.medianMs / BASELINE.statusMs).toFixed(2), meetsTarget: status.medianMs <= TARGET.statusMs, overNodeFloorMs: status.medianMs - floor.nodeEmptyMs, overKernelBootMs: status.medianMs - floor.sluicePluginsMs },
+    status: {
+      ...status,
+      stateKb,
+      cold: statusCold,
+      json: statusJson,
+      withoutExtraCa,
+      vsBaseline: +(status.medianMs / BASELINE.statusMs).toFixed(2),
+      meetsTarget: status.medianMs <= TARGET.statusMs,
+      overNodeFloorMs: status.medianMs - floor.nodeEmptyMs,
+      overKernelBootMs: status.medianMs - floor.sluicePluginsMs,
+    },
     statusModules: { chunksSources: sources.length, lazyModulesLoaded: loadedLazy },
     specs10k: {
       warm: specs,

@@ -98,7 +98,13 @@ async function parallelNext(root: string) {
   const { ms, value: codes } = await timed(() => Promise.all(Array.from({ length: 8 }, () => runCli(entry, args))));
   const cold = [];
   for (let i = 0; i < 3; i++) cold.push((await timed(() => runCli(entry, ['--cwd', dir, 'gate', '--json']))).ms);
-  return { processes: 8, wallMs: Math.round(ms), advanced: codes.filter((c) => c === 0).length, refused: codes.filter((c) => c === 1).length, coldGateCliMs: Math.round(median(cold)) };
+  return {
+    processes: 8,
+    wallMs: Math.round(ms),
+    advanced: codes.filter((c) => c === 0).length,
+    refused: codes.filter((c) => c === 1).length,
+    coldGateCliMs: Math.round(median(cold)),
+  };
 }
 
 export async function run(): Promise<Record<string, unknown>> {

@@ -29,18 +29,35 @@ async function longRun(dir: string) {
   await mkdir(join(skill, 'refs'), { recursive: true });
   await writeFile(join(skill, 'SKILL.md'), `---\nname: big\ndescription: bench skill\n---\n${'Step.\n'.repeat(200)}`);
   for (let i = 1; i < SKILL_FILES; i++) await writeFile(join(skill, 'refs', `ref-${i}.md`), 'reference text\n'.repeat(100));
-  const score = (n: number) => JSON.stringify({ dimensions: Object.fromEntries(['clarity', 'completeness', 'correctness', 'effectiveness', 'efficiency'].map((d) => [d, n])), weaknesses: ['w'], suggestions: ['s'] });
+  const score = (n: number) =>
+    JSON.stringify({
+      dimensions: Object.fromEntries(['clarity', 'completeness', 'correctness', 'effectiveness', 'efficiency'].map((d) => [d, n])),
+      weaknesses: ['w'],
+      suggestions: ['s'],
+    });
   const rules = [
     { match: 'role=execute ', reply: { text: 'done', files: { 'out.md': 'x'.repeat(10_000) } } },
     ...Array.from({ length: ITERATIONS }, (_, i) => ({ match: `role=evaluate iteration=${i + 1} `, reply: { text: score(10 + i * 5) } })),
-    { match: 'role=improve iteration=(\\d+) ', reply: { text: 'ok', files: { 'big/SKILL.md': `---\nname: big\ndescription: bench skill\n---\n${'Step.\n'.repeat(200)}v$1\n` } } },
+    {
+      match: 'role=improve iteration=(\\d+) ',
+      reply: { text: 'ok', files: { 'big/SKILL.md': `---\nname: big\ndescription: bench skill\n---\n${'Step.\n'.repeat(200)}v$1\n` } },
+    },
   ];
   await writeFile(join(dir, 'bench.yaml'), stringify({ version: 1, rules }));
   const kernel = await kernelIn(dir);
   const started = performance.now();
   const r = await startTune(
     kernel,
-    { skillArgs: ['skills/big'], scenario: 'bench', mode: 'single', preset: 'custom', maxIterations: ITERATIONS, threshold: 99, backends: { executor: 'script', evaluator: 'script', improver: 'script' }, selfEvaluationAcknowledged: true },
+    {
+      skillArgs: ['skills/big'],
+      scenario: 'bench',
+      mode: 'single',
+      preset: 'custom',
+      maxIterations: ITERATIONS,
+      threshold: 99,
+      backends: { executor: 'script', evaluator: 'script', improver: 'script' },
+      selfEvaluationAcknowledged: true,
+    },
     { delegateExtra: { script: 'bench.yaml' } },
   );
   const wallMs = performance.now() - started;
@@ -64,7 +81,12 @@ export async function run(): Promise<Record<string, unknown>> {
     const demoMs = performance.now() - demoStart;
     await mkdir(join(root, 'long'));
     const long = await longRun(join(root, 'long'));
-    const answer = JSON.stringify({ dimensions: { clarity: 80, completeness: 70, correctness: 90, effectiveness: 60, efficiency: 75 }, strengths: ['a'], weaknesses: ['b'], suggestions: Array.from({ length: 20 }, (_, i) => ({ priority: 'high', change: `s${i}` })) });
+    const answer = JSON.stringify({
+      dimensions: { clarity: 80, completeness: 70, correctness: 90, effectiveness: 60, efficiency: 75 },
+      strengths: ['a'],
+      weaknesses: ['b'],
+      suggestions: Array.from({ length: 20 }, (_, i) => ({ priority: 'high', change: `s${i}` })),
+    });
     // A 200 KB answer full of braces and dimension names: the readers must stay linear.
     const hostile = `${'{"clarity": [{ '.repeat(5_000)} Clarity: 7 overall ${'x'.repeat(100_000)}`;
     return {

@@ -64,7 +64,10 @@ describe('CLI conventions', () => {
     assert.equal(owner('SKILL_NOT_FOUND'), 'sluice:skill-tune');
     assert.equal(owner('SCRIPT_INVALID'), 'sluice:delegate-script');
     assert.equal(new Set(codes.map((c) => c.code)).size, codes.length, 'each code once');
-    assert.ok(codes.every((c) => [1, 2, 3].includes(c.exitCode) && c.hint !== ''), 'every code has an exit code and a hint');
+    assert.ok(
+      codes.every((c) => [1, 2, 3].includes(c.exitCode) && c.hint !== ''),
+      'every code has an exit code and a hint',
+    );
     const one = await runSluice(dir, ['errors', 'lifecycle_rule']);
     assert.match(one.stdout, /LIFECYCLE_RULE\s+exit 1 \(blocked\)/);
   });

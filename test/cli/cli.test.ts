@@ -96,7 +96,10 @@ describe('sluice CLI', () => {
   });
 
   it('a plugin that fails to load is named in the error, exit 2', async () => {
-    const dir = await project({ 'bad.mjs': "export default { name: 'acme-bad', setup() { throw new Error('no licence'); } };", 'sluice.config.yaml': 'plugins: [./bad.mjs]\n' });
+    const dir = await project({
+      'bad.mjs': "export default { name: 'acme-bad', setup() { throw new Error('no licence'); } };",
+      'sluice.config.yaml': 'plugins: [./bad.mjs]\n',
+    });
     const r = await runCli(['plugins', '--cwd', dir], { env: await trustedEnv(dir) });
     assert.equal(r.code, 2);
     assert.match(r.stderr, /plugin acme-bad.*no licence/);
@@ -118,7 +121,15 @@ describe('plugin API package', () => {
     const installed = join(dir, 'node_modules', 'sluice');
     await mkdir(installed, { recursive: true });
     await writeFile(join(installed, 'package.json'), JSON.stringify({ name: 'sluice', type: 'module', exports: pkg.exports }));
-    await build({ entryPoints: ['api/index.ts'], outfile: join(installed, pkg.exports['.'].default), bundle: true, format: 'esm', platform: 'node', logLevel: 'error', banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" } });
+    await build({
+      entryPoints: ['api/index.ts'],
+      outfile: join(installed, pkg.exports['.'].default),
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      logLevel: 'error',
+      banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" },
+    });
     await writeFile(
       join(dir, 'acme.mjs'),
       `import { definePlugin, SluiceError } from 'sluice';

@@ -21,10 +21,19 @@ describe('sluice demo', () => {
     const state = parse(readFileSync(d.sdlc.statePath, 'utf8')) as { current_phase: unknown; history: { reentry?: boolean; skipped?: boolean }[] };
     assert.equal(String(state.current_phase), 'close');
     assert.equal(state.history.length, d.sdlc.historyLength);
-    assert.ok(state.history.some((h) => h.reentry), 'the walk re-entered a phase');
-    assert.ok(state.history.some((h) => h.skipped), 'the walk skipped a phase');
+    assert.ok(
+      state.history.some((h) => h.reentry),
+      'the walk re-entered a phase',
+    );
+    assert.ok(
+      state.history.some((h) => h.skipped),
+      'the walk skipped a phase',
+    );
     assert.match(readFileSync(d.sdlc.reportIndex, 'utf8'), /<html/i);
-    assert.deepEqual(d.lifecycle.requirements.map((x) => x.status), ['COMMITTED', 'COMMITTED', 'COMMITTED']);
+    assert.deepEqual(
+      d.lifecycle.requirements.map((x) => x.status),
+      ['COMMITTED', 'COMMITTED', 'COMMITTED'],
+    );
     const log = execFileSync('git', ['log', '--format=%s'], { cwd: join(dir, 'lifecycle-project'), encoding: 'utf8' });
     for (const req of d.lifecycle.requirements) assert.match(log, new RegExp(req.slug));
     assert.equal(d.tune.reason, 'quality_threshold_met');

@@ -17,14 +17,33 @@ import { sluiceBundle } from '../sdlc/sluice-cli.ts';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const USAGE_ERRORS = /\b(USAGE|UNKNOWN_COMMAND|PHASE_UNKNOWN)\b/;
 /** Commands whose examples run against projects this file prepares, so only exit 0/1 passes. */
-const VERDICT_COMMANDS = new Set(['init', 'gate', 'next', 'skip', 'reenter', 'refreeze', 'status', 'audit', 'report', 'specs', 'handoff', 'schema', 'profile validate', 'plugins']);
+const VERDICT_COMMANDS = new Set([
+  'init',
+  'gate',
+  'next',
+  'skip',
+  'reenter',
+  'refreeze',
+  'status',
+  'audit',
+  'report',
+  'specs',
+  'handoff',
+  'schema',
+  'profile validate',
+  'plugins',
+]);
 
 let bin: string;
 const children = new Set<ReturnType<typeof spawn>>();
 
 function sh(command: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('sh', ['-c', command], { cwd, env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1', SLUICE_USER: 'example-user' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('sh', ['-c', command], {
+      cwd,
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1', SLUICE_USER: 'example-user' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.add(child);
     let stdout = '';
     let stderr = '';
@@ -122,7 +141,8 @@ describe('every example in every --help runs', () => {
 
   it('finds the examples of every command, nested ones included', () => {
     const commands = new Set(examples.map((e) => e.command));
-    for (const c of ['init', 'gate', 'next', 'skip', 'reenter', 'refreeze', 'status', 'audit', 'report', 'handoff', 'profile validate']) assert.ok(commands.has(c), `${c} has examples`);
+    for (const c of ['init', 'gate', 'next', 'skip', 'reenter', 'refreeze', 'status', 'audit', 'report', 'handoff', 'profile validate'])
+      assert.ok(commands.has(c), `${c} has examples`);
     assert.ok(examples.length >= 25, `${examples.length} examples`);
   });
 
@@ -135,14 +155,17 @@ describe('every example in every --help runs', () => {
       dirs.push(dir);
       const r = await sh(line, dir);
       const verdict = VERDICT_COMMANDS.has(command);
-      if (USAGE_ERRORS.test(r.stderr) || (verdict && r.code !== 0 && r.code !== 1)) failures.push(`${example} (in a ${command} project): exit ${r.code}\n${r.stderr.trim()}`);
+      if (USAGE_ERRORS.test(r.stderr) || (verdict && r.code !== 0 && r.code !== 1))
+        failures.push(`${example} (in a ${command} project): exit ${r.code}\n${r.stderr.trim()}`);
       else if (!verdict) t.diagnostic(`${line}: exit ${r.code} (checked for usage errors only)`);
     };
     // Two at a time: each example is its own process in its own folder.
     const pending = [...examples];
-    await Promise.all([0, 1].map(async () => {
-      for (let next = pending.shift(); next; next = pending.shift()) await runOne(next);
-    }));
+    await Promise.all(
+      [0, 1].map(async () => {
+        for (let next = pending.shift(); next; next = pending.shift()) await runOne(next);
+      }),
+    );
     assert.deepEqual(failures, []);
   });
 });

@@ -15,7 +15,19 @@ import { runSluice } from '../hardening/cli-bundle.ts';
 const ENV_FILE = 'DB_PASSWORD=hunter2-correct-horse\nSTRIPE=sk_live_FAKE0123456789abcdef\nplain_note=meet-at-noon-by-the-dock\n';
 const CREDENTIAL = 'https://alice:gitpw-5up3r-s3cr3t@github.example.com\n';
 /** Any fragment of these in any output is a leak. */
-const FRAGMENTS = ['hunter2', 'correct-horse', 'sk_live', 'FAKE0123', 'meet-at-noon', 'gitpw', 's3cr3t', 'alice', 'github.example', 'cobol-mainframe-nightly-batch', 'sekrit-value'];
+const FRAGMENTS = [
+  'hunter2',
+  'correct-horse',
+  'sk_live',
+  'FAKE0123',
+  'meet-at-noon',
+  'gitpw',
+  's3cr3t',
+  'alice',
+  'github.example',
+  'cobol-mainframe-nightly-batch',
+  'sekrit-value',
+];
 const leaked = (text: string) => FRAGMENTS.filter((f) => text.includes(f));
 
 async function project(): Promise<{ dir: string; outside: string }> {
@@ -28,11 +40,19 @@ async function project(): Promise<{ dir: string; outside: string }> {
 }
 
 describe('no file oracle: errors never echo the files they read', () => {
-  for (const [label, target] of [['a .env in the project', '.env'], ['a git credential file outside it', 'OUTSIDE/.git-credentials']] as const) {
+  for (const [label, target] of [
+    ['a .env in the project', '.env'],
+    ['a git credential file outside it', 'OUTSIDE/.git-credentials'],
+  ] as const) {
     it(`audit --compare and profile validate refuse ${label} without quoting it`, async () => {
       const { dir, outside } = await project();
       const file = target.replace('OUTSIDE', outside);
-      for (const args of [['audit', '--compare', file], ['audit', '--compare', file, '--json'], ['profile', 'validate', file], ['profile', 'validate', file, '--json']]) {
+      for (const args of [
+        ['audit', '--compare', file],
+        ['audit', '--compare', file, '--json'],
+        ['profile', 'validate', file],
+        ['profile', 'validate', file, '--json'],
+      ]) {
         const r = await runSluice(dir, args);
         assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
         assert.deepEqual(leaked(r.stdout + r.stderr), [], `${args.join(' ')} echoed the file: ${r.stdout}${r.stderr}`);
@@ -44,7 +64,8 @@ describe('no file oracle: errors never echo the files they read', () => {
 
   it('a YAML file outside the project gets field names and positions, never its values; inside, short values are quoted', async () => {
     const { dir, outside } = await project();
-    const profile = (language: string) => `version: "1.0"\ncompany: {name: x, profile_id: acme}\nstack: {backend: {language: ${language}, framework: x}}\nquality: {coverage_minimum: 80}\ntoken: sekrit-value\n`;
+    const profile = (language: string) =>
+      `version: "1.0"\ncompany: {name: x, profile_id: acme}\nstack: {backend: {language: ${language}, framework: x}}\nquality: {coverage_minimum: 80}\ntoken: sekrit-value\n`;
     writeFileSync(join(outside, 'profile.yaml'), profile('cobol-mainframe-nightly-batch'));
     const away = await runSluice(dir, ['profile', 'validate', join(outside, 'profile.yaml')]);
     assert.equal(away.code, 2);

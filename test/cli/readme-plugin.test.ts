@@ -23,7 +23,15 @@ describe('README plugin example', () => {
     const installed = join(dir, 'node_modules', 'sluice');
     await mkdir(installed, { recursive: true });
     await writeFile(join(installed, 'package.json'), JSON.stringify({ name: 'sluice', type: 'module', exports: pkg.exports }));
-    await build({ entryPoints: ['api/index.ts'], outfile: join(installed, pkg.exports['.'].default), bundle: true, format: 'esm', platform: 'node', logLevel: 'error', banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" } });
+    await build({
+      entryPoints: ['api/index.ts'],
+      outfile: join(installed, pkg.exports['.'].default),
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      logLevel: 'error',
+      banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" },
+    });
     await mkdir(join(dir, 'sluice'));
     await writeFile(join(dir, 'sluice', 'acme-gates.mjs'), code);
     await writeFile(join(dir, 'sluice.config.yaml'), 'plugins: [./sluice/acme-gates.mjs]\n');

@@ -21,7 +21,9 @@ const raw = (text: string) => RAW.filter((seq) => text.includes(seq));
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
 describe('safe output: control characters from data are shown, not obeyed', () => {
-  it('the commit preview lists a hostile folder name as visible escapes and counts every file', { skip: !hasScript && 'util-linux `script` (a pseudo-terminal) is not installed' }, async () => {
+  it('the commit preview lists a hostile folder name as visible escapes and counts every file', {
+    skip: !hasScript && 'util-linux `script` (a pseudo-terminal) is not installed',
+  }, async () => {
     const root = await makeRepo();
     const { lc } = await makeLifecycle(root);
     await startRequirement(lc, 'feat', { goal: 'x' });
@@ -29,7 +31,13 @@ describe('safe output: control characters from data are shown, not obeyed', () =
     // would be refused as stale before any preview).
     mkdirSync(join(root, '.github', 'workflows', CURSOR), { recursive: true });
     writeFileSync(join(root, '.github', 'workflows', CURSOR, 'ci.yml'), 'on: push\njobs: {}\n');
-    const stages = [[evidence.plan('feat'), 'plan'], [evidence.implement('feat'), 'implement'], [evidence.review('feat', 'PASS'), 'code-review'], [evidence.test('feat', 'TEST_PASS'), 'test'], [evidence.retrospective('feat'), 'retrospective']] as const;
+    const stages = [
+      [evidence.plan('feat'), 'plan'],
+      [evidence.implement('feat'), 'implement'],
+      [evidence.review('feat', 'PASS'), 'code-review'],
+      [evidence.test('feat', 'TEST_PASS'), 'test'],
+      [evidence.retrospective('feat'), 'retrospective'],
+    ] as const;
     for (const [files, stage] of stages) {
       await writeFiles(root, files);
       await recordStage(lc, 'feat', stage, null);

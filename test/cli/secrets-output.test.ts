@@ -45,7 +45,10 @@ describe('secrets in every form are redacted', () => {
     assert.equal((await runSluice(dir, ['init'], env)).code, 0);
     const profile = join(dir, '.sdlc', 'profile.yaml');
     const script = `console.error('auth failed for ' + process.env.DB_PASSWORD + ' at ${CONN}'); process.exit(1)`;
-    writeFileSync(profile, `${readFileSync(profile, 'utf8')}\nsluice:\n  gates:\n    - {id: db-check, type: command, phases: [0], argv: [${node}, -e, ${JSON.stringify(script)}]}\n`);
+    writeFileSync(
+      profile,
+      `${readFileSync(profile, 'utf8')}\nsluice:\n  gates:\n    - {id: db-check, type: command, phases: [0], argv: [${node}, -e, ${JSON.stringify(script)}]}\n`,
+    );
     assert.equal((await runSluice(dir, ['refreeze', '.sdlc/profile.yaml', '--reason', 'db-check gate'], env)).code, 0);
     const run = { ...env, ...(await trustedEnv(dir)) };
     const json = await runSluice(dir, ['gate', '--json'], run);

@@ -21,7 +21,10 @@ describe('kernel', () => {
     const p = (name: string, enforce?: 'pre' | 'post') => definePlugin({ name, enforce, setup: () => void order.push(name) });
     const k = await createKernel({ host: host(), plugins: [p('a'), p('late', 'post'), p('b'), p('early', 'pre')] });
     assert.deepEqual(order, ['early', 'a', 'b', 'late']);
-    assert.deepEqual(k.plugins.map((x) => x.name), ['early', 'a', 'b', 'late']);
+    assert.deepEqual(
+      k.plugins.map((x) => x.name),
+      ['early', 'a', 'b', 'late'],
+    );
   });
 
   it('names the plugin whose setup throws', async () => {
@@ -63,7 +66,10 @@ describe('kernel', () => {
   });
 
   it('reports a config plugin that cannot be resolved, with its name', async () => {
-    await assert.rejects(createKernel({ host: host(), config: { ...defaultConfig(), plugins: ['@acme/missing'] } }), { code: 'PLUGIN_NOT_FOUND', plugin: '@acme/missing' });
+    await assert.rejects(createKernel({ host: host(), config: { ...defaultConfig(), plugins: ['@acme/missing'] } }), {
+      code: 'PLUGIN_NOT_FOUND',
+      plugin: '@acme/missing',
+    });
   });
 
   it('a plugin hook error during a run names plugin and hook', async () => {
@@ -84,7 +90,9 @@ describe('kernel', () => {
       type: 'exists',
       id: 'X-exists',
       description: 'file exists',
-      check: async (input, ctx) => [{ gate: 'X-exists', artifact: input.file, passed: (await ctx.host.stat(input.file)) !== null, message: 'checked', severity: 'MUST' }],
+      check: async (input, ctx) => [
+        { gate: 'X-exists', artifact: input.file, passed: (await ctx.host.stat(input.file)) !== null, message: 'checked', severity: 'MUST' },
+      ],
     });
     const k = await createKernel({ host: host(), plugins: [definePlugin({ name: 'g', setup: (ctx) => ctx.registerGate(gate) })] });
     const [r] = await k.runGate('exists', { file: '/project/.keep' });
@@ -110,12 +118,20 @@ describe('kernel', () => {
         return { status: 'ok', exitCode: 0, text: `answer to ${request.prompt}`, durationMs: 1 };
       },
     });
-    const offline = defineDelegate({ name: 'offline', description: 'never available', available: async () => ({ ok: false, reason: 'offline not on PATH' }), run: async () => ({ status: 'ok', exitCode: 0, text: 'x', durationMs: 0 }) });
+    const offline = defineDelegate({
+      name: 'offline',
+      description: 'never available',
+      available: async () => ({ ok: false, reason: 'offline not on PATH' }),
+      run: async () => ({ status: 'ok', exitCode: 0, text: 'x', durationMs: 0 }),
+    });
     const kernel = async () => {
       const h = host();
       h.livePids.add(1);
       await h.mkdir('/project/work');
-      const k = await createKernel({ host: h, plugins: [definePlugin({ name: 'fake-delegates', setup: (ctx) => (ctx.registerDelegate(fake), ctx.registerDelegate(offline)) })] });
+      const k = await createKernel({
+        host: h,
+        plugins: [definePlugin({ name: 'fake-delegates', setup: (ctx) => (ctx.registerDelegate(fake), ctx.registerDelegate(offline)) })],
+      });
       return { h, k };
     };
 
@@ -176,7 +192,11 @@ describe('kernel', () => {
     it('an unknown or unavailable backend is an error with exit code 2, never a fallback', async () => {
       const { k } = await kernel();
       await assert.rejects(k.runDelegate('nope', { prompt: 'x', mode: 'write', cwd: '/project/work' }), { code: 'DELEGATE_UNKNOWN', exitCode: 2 });
-      await assert.rejects(k.runDelegate('offline', { prompt: 'x', mode: 'write', cwd: '/project/work' }), { code: 'DELEGATE_UNAVAILABLE', exitCode: 2, message: /offline not on PATH/ });
+      await assert.rejects(k.runDelegate('offline', { prompt: 'x', mode: 'write', cwd: '/project/work' }), {
+        code: 'DELEGATE_UNAVAILABLE',
+        exitCode: 2,
+        message: /offline not on PATH/,
+      });
     });
   });
 });

@@ -52,7 +52,10 @@ describe('local queue', () => {
     }
     await Promise.all(jobs);
     assert.equal(overlap, false);
-    assert.deepEqual(order.filter((t) => t.startsWith('state-a')), ['state-a:0', 'state-a:2', 'state-a:4', 'state-a:6', 'state-a:8', 'state-a:10']);
+    assert.deepEqual(
+      order.filter((t) => t.startsWith('state-a')),
+      ['state-a:0', 'state-a:2', 'state-a:4', 'state-a:6', 'state-a:8', 'state-a:10'],
+    );
   });
 
   it('rejects payloads that are not plain JSON', async () => {
@@ -100,7 +103,10 @@ describe('local queue', () => {
     const q = createLocalQueue({ concurrency: 2, onProgress: (e) => events.push(e) });
     q.register('test:sleep', async () => 'x');
     await q.run('test:sleep', { ms: 0 }, { label: 'one' });
-    assert.deepEqual(events.map((e) => e.state), ['queued', 'started', 'done']);
+    assert.deepEqual(
+      events.map((e) => e.state),
+      ['queued', 'started', 'done'],
+    );
     assert.equal(events[2].stats.done, 1);
     assert.equal(events[0].label, 'one');
   });

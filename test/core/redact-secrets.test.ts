@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createSecretRedactor, createStreamRedactor, isSecretName } from '../../core/secrets/redact-secrets.ts';
 
-const env = { GITHUB_TOKEN: 'ghs_supersecretvalue123', DB_PASSWORD: 'hunter2hunter2', MY_API_KEY: 'k-0123456789abcdef', HOME: '/home/me', SHORT_KEY: 'abc', EDITOR: 'vim' };
+const env = {
+  GITHUB_TOKEN: 'ghs_supersecretvalue123',
+  DB_PASSWORD: 'hunter2hunter2',
+  MY_API_KEY: 'k-0123456789abcdef',
+  HOME: '/home/me',
+  SHORT_KEY: 'abc',
+  EDITOR: 'vim',
+};
 
 describe('secret redaction', () => {
   it('replaces values of secret-named environment variables, naming the variable', () => {
@@ -18,7 +25,8 @@ describe('secret redaction', () => {
 
   it('replaces API-key shaped strings even when no variable holds them', () => {
     const r = createSecretRedactor({});
-    const text = 'keys: sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAA AKIAIOSFODNN7EXAMPLE ghp_0123456789abcdefghijklmnopqrstuvwxyzAB Authorization: Bearer abcdefghijklmnopqrstuvwxyz0123';
+    const text =
+      'keys: sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAAAAAA AKIAIOSFODNN7EXAMPLE ghp_0123456789abcdefghijklmnopqrstuvwxyzAB Authorization: Bearer abcdefghijklmnopqrstuvwxyz0123';
     const out = r.redact(text);
     assert.doesNotMatch(out, /sk-ant-api03|AKIAIOSFODNN7EXAMPLE|ghp_0123|abcdefghijklmnopqrstuvwxyz0123/);
     assert.match(out, /\[REDACTED:anthropic-key\]/);
@@ -61,16 +69,49 @@ describe('secret redaction in every form output takes', () => {
 
   it('passwords in URLs are replaced, user and host kept; ports, paths and e-mail addresses are not passwords', () => {
     const r = createSecretRedactor({});
-    assert.equal(r.redact('DATABASE_URL=postgres://app:s3cr3t-pw@db.internal:5432/app'), 'DATABASE_URL=postgres://app:[REDACTED:url-password]@db.internal:5432/app');
+    assert.equal(
+      r.redact('DATABASE_URL=postgres://app:s3cr3t-pw@db.internal:5432/app'),
+      'DATABASE_URL=postgres://app:[REDACTED:url-password]@db.internal:5432/app',
+    );
     assert.equal(r.redact('"redis://:hunter2hunter2@cache:6379"'), '"redis://:[REDACTED:url-password]@cache:6379"');
     assert.equal(r.redact('mongodb+srv://u:p@ss@cluster0.example.net/db'), 'mongodb+srv://u:[REDACTED:url-password]@cluster0.example.net/db');
     for (const plain of ['https://example.com:8080/x?to=a@b.com', 'mail me at dev@example.com', 'see http://host:3000/']) assert.equal(r.redact(plain), plain);
   });
 
   it('every variable whose name marks a secret counts, in any spelling; paths and sockets do not', () => {
-    const names = ['SIGNING_KEY', 'SMTP_PASS', 'PROXY_AUTH', 'NPM_AUTHTOKEN', 'npm_config__authToken', 'GITHUBTOKEN', 'SLACK_WEBHOOK_URL', 'SENTRY_DSN', 'MY_APIKEY', 'AWS_SECRET_ACCESS_KEY', 'GH_PAT', 'DB_PASSPHRASE', 'SESSION_COOKIE', 'clientSecret', 'TOKEN_FOR_CI'];
+    const names = [
+      'SIGNING_KEY',
+      'SMTP_PASS',
+      'PROXY_AUTH',
+      'NPM_AUTHTOKEN',
+      'npm_config__authToken',
+      'GITHUBTOKEN',
+      'SLACK_WEBHOOK_URL',
+      'SENTRY_DSN',
+      'MY_APIKEY',
+      'AWS_SECRET_ACCESS_KEY',
+      'GH_PAT',
+      'DB_PASSPHRASE',
+      'SESSION_COOKIE',
+      'clientSecret',
+      'TOKEN_FOR_CI',
+    ];
     for (const name of names) assert.equal(isSecretName(name), true, name);
-    for (const name of ['PWD', 'OLDPWD', 'HOME', 'PATH', 'SSH_AUTH_SOCK', 'EDITOR', 'KEYBOARD_LAYOUT', 'PASSENGER_COUNT', 'SLUICE_TRUSTED_HASH', 'KEY_TYPE', 'AUTH_PROVIDER', 'SESSION_MANAGER']) assert.equal(isSecretName(name), false, name);
+    for (const name of [
+      'PWD',
+      'OLDPWD',
+      'HOME',
+      'PATH',
+      'SSH_AUTH_SOCK',
+      'EDITOR',
+      'KEYBOARD_LAYOUT',
+      'PASSENGER_COUNT',
+      'SLUICE_TRUSTED_HASH',
+      'KEY_TYPE',
+      'AUTH_PROVIDER',
+      'SESSION_MANAGER',
+    ])
+      assert.equal(isSecretName(name), false, name);
     const r = createSecretRedactor({ NPM_AUTHTOKEN: 'npm_abcdefgh12345678', PWD: '/work/project-folder' });
     assert.equal(r.redact('token npm_abcdefgh12345678 in /work/project-folder'), 'token [REDACTED:NPM_AUTHTOKEN] in /work/project-folder');
   });

@@ -38,39 +38,54 @@ describe('state store', () => {
 
   it('reports a corrupt file with exit code 2, naming file and line, and never writes it', async () => {
     const { host, store } = setup('count: [1, 2\nhistory: x');
-    await assert.rejects(store.update(file, (s) => s), (e: unknown) => {
-      assert.ok(e instanceof SluiceError);
-      assert.equal(e.code, 'STATE_CORRUPT');
-      assert.equal(e.exitCode, 2);
-      assert.equal(e.file, 'state.yaml');
-      assert.match(e.field ?? '', /line \d+/);
-      return true;
-    });
+    await assert.rejects(
+      store.update(file, (s) => s),
+      (e: unknown) => {
+        assert.ok(e instanceof SluiceError);
+        assert.equal(e.code, 'STATE_CORRUPT');
+        assert.equal(e.exitCode, 2);
+        assert.equal(e.file, 'state.yaml');
+        assert.match(e.field ?? '', /line \d+/);
+        return true;
+      },
+    );
     assert.equal(host.writes('/project/state.yaml'), 0);
     assert.equal(host.files()['/project/state.yaml'], 'count: [1, 2\nhistory: x');
   });
 
   it('reports an empty or truncated file as corrupt, not as a valid empty state', async () => {
     const { host, store } = setup('');
-    await assert.rejects(store.update(file, (s) => s), { code: 'STATE_CORRUPT', message: /empty/ });
+    await assert.rejects(
+      store.update(file, (s) => s),
+      { code: 'STATE_CORRUPT', message: /empty/ },
+    );
     assert.equal(host.writes('/project/state.yaml'), 0);
   });
 
   it('names the field that breaks the schema', async () => {
     const { host, store } = setup('count: -3\nhistory: []\n');
-    await assert.rejects(store.update(file, (s) => s), { code: 'STATE_INVALID', field: 'count' });
+    await assert.rejects(
+      store.update(file, (s) => s),
+      { code: 'STATE_INVALID', field: 'count' },
+    );
     assert.equal(host.writes('/project/state.yaml'), 0);
   });
 
   it('refuses an update that produces an invalid value, writing nothing', async () => {
     const { host, store } = setup();
-    await assert.rejects(store.update(file, (s) => ({ ...s, count: 'many' as unknown as number })), { code: 'INVARIANT_VIOLATED', field: 'count' });
+    await assert.rejects(
+      store.update(file, (s) => ({ ...s, count: 'many' as unknown as number })),
+      { code: 'INVARIANT_VIOLATED', field: 'count' },
+    );
     assert.equal(host.writes('/project/state.yaml'), 0);
   });
 
   it('refuses an update that breaks an invariant (history shortened)', async () => {
     const { host, store } = setup();
-    await assert.rejects(store.update(file, (s) => ({ ...s, history: [] })), { code: 'INVARIANT_VIOLATED', message: /append-only/ });
+    await assert.rejects(
+      store.update(file, (s) => ({ ...s, history: [] })),
+      { code: 'INVARIANT_VIOLATED', message: /append-only/ },
+    );
     assert.equal(host.writes('/project/state.yaml'), 0);
   });
 
@@ -82,7 +97,15 @@ describe('state store', () => {
   });
 
   it('refuses a YAML alias bomb instead of expanding it', async () => {
-    const bomb = ['a: &a [x,x,x,x,x,x,x,x,x]', 'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]', 'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]', 'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]', 'e: [*d,*d,*d,*d,*d,*d,*d,*d,*d]', 'count: 1', 'history: []'].join('\n');
+    const bomb = [
+      'a: &a [x,x,x,x,x,x,x,x,x]',
+      'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
+      'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
+      'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+      'e: [*d,*d,*d,*d,*d,*d,*d,*d,*d]',
+      'count: 1',
+      'history: []',
+    ].join('\n');
     const { store } = setup(bomb);
     await assert.rejects(store.read(file), { code: 'STATE_CORRUPT', message: /alias/i });
   });
@@ -97,7 +120,10 @@ describe('state store', () => {
   it('a missing file is STATE_MISSING unless an initial value is given', async () => {
     const host = createMemoryHost({ files: { '/project/.keep': '' } });
     const store = createStateStore({ host });
-    await assert.rejects(store.update(file, (s) => s), { code: 'STATE_MISSING' });
+    await assert.rejects(
+      store.update(file, (s) => s),
+      { code: 'STATE_MISSING' },
+    );
     const r = await store.update(file, (s) => ({ ...s, count: s.count + 5 }), { initial: () => ({ count: 0, history: [] }) });
     assert.equal(r.after.count, 5);
   });
@@ -121,14 +147,20 @@ describe('state store', () => {
   it('waits for a live holder, then fails with LOCK_BUSY (exit 3) naming its pid', async () => {
     const { host, store } = setup();
     host.livePids.add(31337);
-    await host.writeExclusive('/project/state.yaml.lock', JSON.stringify({ pid: 31337, hostname: host.hostname(), acquiredAt: '2026-01-01T00:00:00Z', purpose: 'sluice next' }));
-    await assert.rejects(store.update(file, (s) => ({ ...s, count: 2 })), (e: unknown) => {
-      assert.ok(e instanceof SluiceError);
-      assert.equal(e.code, 'LOCK_BUSY');
-      assert.equal(e.exitCode, 3);
-      assert.match(e.message, /31337/);
-      return true;
-    });
+    await host.writeExclusive(
+      '/project/state.yaml.lock',
+      JSON.stringify({ pid: 31337, hostname: host.hostname(), acquiredAt: '2026-01-01T00:00:00Z', purpose: 'sluice next' }),
+    );
+    await assert.rejects(
+      store.update(file, (s) => ({ ...s, count: 2 })),
+      (e: unknown) => {
+        assert.ok(e instanceof SluiceError);
+        assert.equal(e.code, 'LOCK_BUSY');
+        assert.equal(e.exitCode, 3);
+        assert.match(e.message, /31337/);
+        return true;
+      },
+    );
     assert.equal(host.writes('/project/state.yaml'), 0);
   });
 

@@ -4,7 +4,10 @@ import { escapeControl, jsonSafe, terminalSafe } from '../../core/text/terminal-
 
 describe('terminal-safe text', () => {
   it('escapes C0, DEL, C1, bidi overrides and isolates, and line separators as visible escapes', () => {
-    assert.equal(escapeControl('a\u001b[2Jb\rc\u0007d\u007fe\u009bf\u202eg\u2066h\u2069i\u2028j'), 'a\\x1b[2Jb\\x0dc\\x07d\\x7fe\\x9bf\\u202eg\\u2066h\\u2069i\\u2028j');
+    assert.equal(
+      escapeControl('a\u001b[2Jb\rc\u0007d\u007fe\u009bf\u202eg\u2066h\u2069i\u2028j'),
+      'a\\x1b[2Jb\\x0dc\\x07d\\x7fe\\x9bf\\u202eg\\u2066h\\u2069i\\u2028j',
+    );
     assert.equal(escapeControl('line\nnext\ttab'), 'line\\x0anext\\x09tab', 'a value is one line');
     assert.equal(escapeControl('plain ünïcode ✓ 日本'), 'plain ünïcode ✓ 日本');
   });

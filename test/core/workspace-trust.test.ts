@@ -12,26 +12,41 @@ import { describeValue, issueMessage } from '../../core/text/quote-value.ts';
 const CONFIG = 'plugins: [./p.mjs]\ndelegates:\n  shell: {command: ./ask, model: m}\n  claude: {model: opus, timeout: 60}\n';
 const host = (plugin = 'export default 1') => createMemoryHost({ files: { '/project/sluice.config.yaml': CONFIG, '/project/p.mjs': plugin } });
 const config = { ...defaultConfig(), plugins: ['./p.mjs'], delegates: { shell: { command: './ask', model: 'm' }, claude: { model: 'opus', timeout: 60 } } };
-const manifestOf = async (plugin?: string) => makeManifest(await configSubjects(host(plugin), '/project', config, '/project/sluice.config.yaml', 'sluice.config.yaml'));
+const manifestOf = async (plugin?: string) =>
+  makeManifest(await configSubjects(host(plugin), '/project', config, '/project/sluice.config.yaml', 'sluice.config.yaml'));
 const recordOf = (m: TrustManifest): TrustRecord => ({ hash: m.hash, subjects: m.subjects, trustedAt: '2026-01-01T00:00:00Z' });
 
 describe('workspace trust subjects', () => {
   it('the config contributes its plugins, delegates that set a command, and the whole file; model and timeout alone need no trust', async () => {
     const m = await manifestOf();
-    assert.deepEqual(m.subjects.map((s) => s.what), ['(whole file)', 'delegates.shell', 'plugins[0]']);
+    assert.deepEqual(
+      m.subjects.map((s) => s.what),
+      ['(whole file)', 'delegates.shell', 'plugins[0]'],
+    );
     assert.equal(delegateCodeSettings({ model: 'opus', timeout: 60, retries: 1 }), undefined);
     assert.deepEqual(delegateCodeSettings({ model: 'x', env: { PATH: './bin' } }), { env: { PATH: './bin' } });
     assert.deepEqual(delegateCodeSettings({ someNewKey: 1 }), { someNewKey: 1 }, 'unknown keys fail closed');
     const withEnv = await delegateSubject('sluice.config.yaml', 'claude', { env: { NODE_OPTIONS: '--require ./x.js', API_TOKEN: 'tok-0123456789' } });
-    assert.equal(withEnv?.shows, 'claude (installed) (env: {"API_TOKEN":"[REDACTED]","NODE_OPTIONS":"--require ./x.js"})', 'a person sees what changes the run, never a secret');
-    assert.notEqual(withEnv?.hash, (await delegateSubject('sluice.config.yaml', 'claude', { env: { NODE_OPTIONS: '--require ./x.js', API_TOKEN: 'other-0123456789' } }))?.hash, 'the secret still counts in the hash');
+    assert.equal(
+      withEnv?.shows,
+      'claude (installed) (env: {"API_TOKEN":"[REDACTED]","NODE_OPTIONS":"--require ./x.js"})',
+      'a person sees what changes the run, never a secret',
+    );
+    assert.notEqual(
+      withEnv?.hash,
+      (await delegateSubject('sluice.config.yaml', 'claude', { env: { NODE_OPTIONS: '--require ./x.js', API_TOKEN: 'other-0123456789' } }))?.hash,
+      'the secret still counts in the hash',
+    );
   });
 
   it('a changed plugin file changes its hash and the manifest hash, and the diff names it', async () => {
     const before = await manifestOf('export default 1');
     const after = await manifestOf('export default 2');
     assert.notEqual(before.hash, after.hash);
-    assert.deepEqual(diffSubjects(before.subjects, after.subjects).map((c) => `${c.kind} ${c.subject.what}`), ['changed plugins[0]']);
+    assert.deepEqual(
+      diffSubjects(before.subjects, after.subjects).map((c) => `${c.kind} ${c.subject.what}`),
+      ['changed plugins[0]'],
+    );
     assert.equal((await manifestOf('export default 1')).hash, before.hash, 'the same content hashes the same');
   });
 });
@@ -40,12 +55,22 @@ describe('workspace trust decisions', () => {
   it('trusted only by a matching stored record or CI hash; the error names the file, field and change', async () => {
     const m = await manifestOf();
     const untrusted = createWorkspaceTrust({ manifest: async () => m, record: async () => undefined });
-    await assert.rejects(untrusted.require([m.subjects[2]]), { code: 'WORKSPACE_UNTRUSTED', file: 'sluice.config.yaml', field: 'plugins[0]', message: /\.\/p\.mjs is not trusted \(and 2 more changes\)/ });
+    await assert.rejects(untrusted.require([m.subjects[2]]), {
+      code: 'WORKSPACE_UNTRUSTED',
+      file: 'sluice.config.yaml',
+      field: 'plugins[0]',
+      message: /\.\/p\.mjs is not trusted \(and 2 more changes\)/,
+    });
     await createWorkspaceTrust({ manifest: async () => m, record: async () => recordOf(m) }).require(m.subjects);
     await createWorkspaceTrust({ manifest: async () => m, record: async () => undefined, expectedHash: m.hash }).require(m.subjects);
-    await assert.rejects(createWorkspaceTrust({ manifest: async () => m, record: async () => undefined, expectedHash: 'sha256:00' }).require([m.subjects[1]]), { message: /SLUICE_TRUSTED_HASH does not match/ });
+    await assert.rejects(createWorkspaceTrust({ manifest: async () => m, record: async () => undefined, expectedHash: 'sha256:00' }).require([m.subjects[1]]), {
+      message: /SLUICE_TRUSTED_HASH does not match/,
+    });
     const old = await manifestOf('export default 0');
-    await assert.rejects(createWorkspaceTrust({ manifest: async () => m, record: async () => recordOf(old) }).require([m.subjects[2]]), { field: 'plugins[0]', message: /changed since you trusted it/ });
+    await assert.rejects(createWorkspaceTrust({ manifest: async () => m, record: async () => recordOf(old) }).require([m.subjects[2]]), {
+      field: 'plugins[0]',
+      message: /changed since you trusted it/,
+    });
   });
 
   it('content that changed after the review is refused even in a trusted workspace', async () => {
@@ -57,7 +82,13 @@ describe('workspace trust decisions', () => {
 
   it('the kernel asks before it runs a command gate, and runs it once trusted', async () => {
     let ran = 0;
-    const gate = defineGate<{ argv: string[] }>({ type: 'cmd', id: 'cmd', description: 'runs argv', runs: (input) => ({ file: '.sdlc/profile.yaml', what: 'sluice.gates.lint', argv: input.argv }), check: async () => (ran++, [{ gate: 'cmd', passed: true, message: 'ok', severity: 'MUST' }]) });
+    const gate = defineGate<{ argv: string[] }>({
+      type: 'cmd',
+      id: 'cmd',
+      description: 'runs argv',
+      runs: (input) => ({ file: '.sdlc/profile.yaml', what: 'sluice.gates.lint', argv: input.argv }),
+      check: async () => (ran++, [{ gate: 'cmd', passed: true, message: 'ok', severity: 'MUST' }]),
+    });
     const plugin = definePlugin({ name: 'g', setup: (ctx) => ctx.registerGate(gate) });
     const deny = createWorkspaceTrust({ manifest: async () => makeManifest([]), record: async () => undefined });
     const k = await createKernel({ host: createMemoryHost({ files: { '/project/.keep': '' } }), projectRoot: '/project', plugins: [plugin], trust: deny });
@@ -75,6 +106,16 @@ describe('values in error messages', () => {
     assert.equal(describeValue('a\nb', true), 'a string (3 characters)');
     assert.equal(describeValue('cobol', false), 'a string (5 characters)');
     assert.equal(describeValue(4242, false), 'a number');
-    assert.equal(issueMessage({ message: 'Invalid type: Expected Object but received "DB_PASSWORD=hunter2-correct"', received: '"DB_PASSWORD=hunter2-correct"', input: 'DB_PASSWORD=hunter2-correct' }, true), 'Invalid type: Expected Object but received a string (27 characters)');
+    assert.equal(
+      issueMessage(
+        {
+          message: 'Invalid type: Expected Object but received "DB_PASSWORD=hunter2-correct"',
+          received: '"DB_PASSWORD=hunter2-correct"',
+          input: 'DB_PASSWORD=hunter2-correct',
+        },
+        true,
+      ),
+      'Invalid type: Expected Object but received a string (27 characters)',
+    );
   });
 });

@@ -6,7 +6,13 @@ import type { DelegateRequest } from '../../core/index.ts';
 import { fakeSetup, nastyPrompt, recordedPids, waitGone } from './fake-cli-harness.ts';
 
 // A run that should answer gets room for a loaded machine; only the timeout tests set a short clock.
-const req = (cwd: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({ prompt, mode: 'analysis', cwd, timeoutMs: 120_000, ...extra });
+const req = (cwd: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({
+  prompt,
+  mode: 'analysis',
+  cwd,
+  timeoutMs: 120_000,
+  ...extra,
+});
 
 describe('agy delegate', () => {
   it('runs agy -p PROMPT --output-format json --print-timeout, parsing its raw-newline envelope', async () => {
@@ -17,14 +23,27 @@ describe('agy delegate', () => {
     assert.equal(r.sessionId, 'conv-fake-1');
     assert.equal(r.numTurns, 1);
     const [rec] = await f.records('agy');
-    assert.deepEqual(rec.argv, ['-p', 'Say "hi" $(now)', '--output-format', 'json', '--print-timeout', '81s', '--dangerously-skip-permissions', '--model', 'gemini-3-pro']);
+    assert.deepEqual(rec.argv, [
+      '-p',
+      'Say "hi" $(now)',
+      '--output-format',
+      'json',
+      '--print-timeout',
+      '81s',
+      '--dangerously-skip-permissions',
+      '--model',
+      'gemini-3-pro',
+    ]);
     assert.equal(rec.cwd, f.root, 'write runs work in the project');
   });
 
   it('runs analysis in plan mode in a scratch folder of its own, with the project added, and removes the folder', async () => {
     const f = await fakeSetup();
     const runs = await Promise.all([1, 2].map(() => f.kernel.runDelegate('agy', req(f.root, 'look'))));
-    assert.deepEqual(runs.map((r) => r.status), ['ok', 'ok']);
+    assert.deepEqual(
+      runs.map((r) => r.status),
+      ['ok', 'ok'],
+    );
     const recs = await f.records('agy');
     assert.equal(recs.length, 2);
     assert.notEqual(recs[0].cwd, recs[1].cwd, 'two runs shared a working directory');
@@ -45,7 +64,7 @@ describe('agy delegate', () => {
     const [rec] = await f.records('agy');
     assert.ok(!rec.argv.includes('-p'));
     assert.ok(rec.stdin.equals(Buffer.from(prompt)));
-    const small = "quotes ' \" $(x) `y`\nline two";
+    const small = 'quotes \' " $(x) `y`\nline two';
     await f.kernel.runDelegate('agy', req(f.root, small, { mode: 'write' }));
     const rec2 = (await f.records('agy')).find((x) => x.argvPrompt !== undefined)!;
     assert.equal(rec2.argvPrompt, small);

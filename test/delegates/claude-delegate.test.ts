@@ -5,7 +5,13 @@ import type { DelegateRequest } from '../../core/index.ts';
 import { fakeSetup, nastyPrompt, processRuns, recordedPids, waitGone } from './fake-cli-harness.ts';
 
 // A run that should answer gets room for a loaded machine; only the timeout tests set a short clock.
-const req = (cwd: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({ prompt, mode: 'analysis', cwd, timeoutMs: 120_000, ...extra });
+const req = (cwd: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({
+  prompt,
+  mode: 'analysis',
+  cwd,
+  timeoutMs: 120_000,
+  ...extra,
+});
 const WRITE_FLAGS = ['acceptEdits', 'bypassPermissions', '--dangerously-skip-permissions', '--allowedTools'];
 
 describe('claude delegate: success', () => {
@@ -19,7 +25,20 @@ describe('claude delegate: success', () => {
     assert.equal(r.numTurns, 3);
     assert.equal(r.exitCode, 0);
     const [rec] = await f.records('claude');
-    assert.deepEqual(rec.argv, ['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', '--model', 'opus', '--max-turns', '4', '--resume', 'sess-0']);
+    assert.deepEqual(rec.argv, [
+      '-p',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--permission-mode',
+      'acceptEdits',
+      '--model',
+      'opus',
+      '--max-turns',
+      '4',
+      '--resume',
+      'sess-0',
+    ]);
     assert.equal(rec.stdin.toString(), 'Summarise the README');
     assert.equal(rec.cwd, f.root);
   });
@@ -41,7 +60,10 @@ describe('claude delegate: success', () => {
     assert.deepEqual(rec.argv.slice(rec.argv.indexOf('--permission-mode'), rec.argv.indexOf('--permission-mode') + 2), ['--permission-mode', 'plan']);
     for (const flag of WRITE_FLAGS) assert.ok(!rec.argv.includes(flag), `analysis got ${flag}`);
     const bad = await fakeSetup({}, { claude: { args: ['--dangerously-skip-permissions'] } });
-    await assert.rejects(bad.kernel.runDelegate('claude', req(bad.root, 'look only')), (e: Error & { code?: string; field?: string }) => e.code === 'CONFIG_INVALID' && e.field === 'delegates.claude.args');
+    await assert.rejects(
+      bad.kernel.runDelegate('claude', req(bad.root, 'look only')),
+      (e: Error & { code?: string; field?: string }) => e.code === 'CONFIG_INVALID' && e.field === 'delegates.claude.args',
+    );
     assert.equal((await bad.records('claude')).length, 0, 'nothing was started');
   });
 

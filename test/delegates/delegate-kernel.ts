@@ -14,7 +14,13 @@ export const tempProject = () => mkdtemp(join(tmpdir(), 'sluice-delegates-'));
 
 /** A kernel with the real Node host and every bundled delegate, rooted in `root`. */
 export async function delegateKernel(root: string, config: Record<string, unknown> = {}, concurrency?: number): Promise<Kernel> {
-  return createKernel({ host: createNodeHost({ cwd: root }), projectRoot: root, config: v.parse(SluiceConfigSchema, config), plugins: delegatePlugins, concurrency });
+  return createKernel({
+    host: createNodeHost({ cwd: root }),
+    projectRoot: root,
+    config: v.parse(SluiceConfigSchema, config),
+    plugins: delegatePlugins,
+    concurrency,
+  });
 }
 
 export async function writeScript(root: string, name: string, yaml: string): Promise<string> {

@@ -29,7 +29,11 @@ export interface FakeSetup {
 }
 
 /** A project whose delegates record every call; `settings` are merged into each backend's settings. */
-export async function fakeSetup(settings: Record<string, unknown> = {}, perBackend: Record<string, Record<string, unknown>> = {}, concurrency?: number): Promise<FakeSetup> {
+export async function fakeSetup(
+  settings: Record<string, unknown> = {},
+  perBackend: Record<string, Record<string, unknown>> = {},
+  concurrency?: number,
+): Promise<FakeSetup> {
   useFakeClis();
   const root = await tempProject();
   const recordDir = await mkdtemp(join(tmpdir(), 'sluice-fake-record-'));

@@ -34,7 +34,15 @@ describe('agy specifics', () => {
     const agy = { env: { FAKE_CLI_RECORD: record, FAKE_CLI_STATE: join(record, 'state'), ...env }, killGrace: 0.3 };
     await writeFile(join(root, 'sluice.config.yaml'), JSON.stringify({ delegates: { agy } }));
     await trust(root);
-    const records = async () => Promise.all((await readdir(record)).filter((f) => /^agy-\d+\.json$/.test(f)).map(async (f) => ({ ...JSON.parse(await readFile(join(record, f), 'utf8')), stdin: await readFile(join(record, f.replace('.json', '.stdin')), 'utf8') })));
+    const records = async () =>
+      Promise.all(
+        (await readdir(record))
+          .filter((f) => /^agy-\d+\.json$/.test(f))
+          .map(async (f) => ({
+            ...JSON.parse(await readFile(join(record, f), 'utf8')),
+            stdin: await readFile(join(record, f.replace('.json', '.stdin')), 'utf8'),
+          })),
+      );
     return { root, records };
   }
 

@@ -14,7 +14,9 @@ reapAfterTests();
 
 describe('lifecycle run with a backend that cannot answer', () => {
   it('records no WORKFLOW_BLOCKED for a backend that is not logged in, and says how to go on', async () => {
-    const root = await makeRepo({ 'sluice.config.yaml': JSON.stringify({ delegates: { claude: { env: { FAKE_CLI_BEHAVIOUR: 'not-logged-in' }, killGrace: 0.3 } } }) });
+    const root = await makeRepo({
+      'sluice.config.yaml': JSON.stringify({ delegates: { claude: { env: { FAKE_CLI_BEHAVIOUR: 'not-logged-in' }, killGrace: 0.3 } } }),
+    });
     await trust(root);
     assert.equal((await sluice(root, ['lifecycle', 'start', 'feat', '--goal', 'parse durations'])).code, 0);
     const r = await sluice(root, ['lifecycle', 'run', 'feat', '--to', 'claude', '--json']);
@@ -34,7 +36,16 @@ describe('lifecycle run with a backend that cannot answer', () => {
     assert.equal(r.code, 1, r.stderr);
     const command = /once resolved: (sluice lifecycle record feat unblock --resolution "<what was fixed>" --orchestrator \S+)/.exec(r.stdout);
     assert.ok(command, r.stdout);
-    const unblock = await sluice(root, ['lifecycle', 'record', 'feat', 'unblock', '--resolution', 'wrote the plan', '--orchestrator', command[1].split(' ').at(-1)!]);
+    const unblock = await sluice(root, [
+      'lifecycle',
+      'record',
+      'feat',
+      'unblock',
+      '--resolution',
+      'wrote the plan',
+      '--orchestrator',
+      command[1].split(' ').at(-1)!,
+    ]);
     assert.equal(unblock.code, 0, unblock.stderr);
   });
 });
@@ -82,7 +93,10 @@ describe('what sluice itself writes is not the analysis run\u2019s change', () =
     await writeFile(join(root, 'sluice.config.yaml'), JSON.stringify({ delegates: { claude: { heartbeat: 0.1, killGrace: 0.3 } } }));
     await trust(root);
     const log = openSync(join(root, 'sluice-stderr.log'), 'w');
-    const child = spawn(process.execPath, [cliBundle(), '--cwd', root, 'delegate', '--to', 'claude', '--mode', 'analysis', 'look [[fake:sleep=800]]'], { env: { ...process.env, ...env(root), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', log] });
+    const child = spawn(process.execPath, [cliBundle(), '--cwd', root, 'delegate', '--to', 'claude', '--mode', 'analysis', 'look [[fake:sleep=800]]'], {
+      env: { ...process.env, ...env(root), NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', log],
+    });
     closeSync(log);
     if (child.pid) remember(child.pid);
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -8,7 +8,10 @@ import { daemonPids, env, project, reapAfterTests, remember, sluice } from './re
 reapAfterTests();
 
 describe('signals to sluice', () => {
-  for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) {
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const) {
     it(`${signal} kills the AI CLI's whole process group, then sluice exits ${code}`, async () => {
       const { root, record } = await project();
       const run = startSluice(root, ['delegate', '--to', 'claude', '--mode', 'write', '[[fake:ignore-term]]'], env(root));
@@ -56,6 +59,9 @@ describe('timeouts and budgets', () => {
     const out = JSON.parse(r.stdout);
     assert.ok(out.tries <= 2, `tries ${out.tries}`);
     assert.ok(out.status === 'timeout' || /budget of 6 s is used up/.test(out.error), out.error);
-    assert.match(r.stderr, /delegate claude: claude still running after \d+ s \(attempt 1\/3[^)]*\); last event: system (?:init|api_retry attempt \d+\/10 \(unknown\))/);
+    assert.match(
+      r.stderr,
+      /delegate claude: claude still running after \d+ s \(attempt 1\/3[^)]*\); last event: system (?:init|api_retry attempt \d+\/10 \(unknown\))/,
+    );
   });
 });

@@ -38,7 +38,13 @@ rules:
     reply: "price: $$5"
 `;
 
-const req = (root: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({ prompt, mode: 'analysis', cwd: root, extra: { script: 'script.yaml' }, ...extra });
+const req = (root: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({
+  prompt,
+  mode: 'analysis',
+  cwd: root,
+  extra: { script: 'script.yaml' },
+  ...extra,
+});
 
 async function project(yaml = REVIEW_SCRIPT) {
   const root = await tempProject();
@@ -214,13 +220,16 @@ describe('script delegate: script files', () => {
       ['version: 2\n', 'version'],
     ] as const) {
       const root = await project(yaml);
-      await assert.rejects((await delegateKernel(root)).runDelegate('script', req(root, 'a')), (e: Error & { code?: string; field?: string; file?: string; exitCode?: number }) => {
-        assert.equal(e.code, 'SCRIPT_INVALID');
-        assert.equal(e.exitCode, 2);
-        assert.equal(e.file, 'script.yaml');
-        assert.equal(e.field, field);
-        return true;
-      });
+      await assert.rejects(
+        (await delegateKernel(root)).runDelegate('script', req(root, 'a')),
+        (e: Error & { code?: string; field?: string; file?: string; exitCode?: number }) => {
+          assert.equal(e.code, 'SCRIPT_INVALID');
+          assert.equal(e.exitCode, 2);
+          assert.equal(e.file, 'script.yaml');
+          assert.equal(e.field, field);
+          return true;
+        },
+      );
     }
   });
 
@@ -246,7 +255,10 @@ describe('script delegate: script files', () => {
   it('reports a configured script that does not exist as unavailable (exit 2)', async () => {
     const root = await tempProject();
     const k = await delegateKernel(root, { delegates: { script: { file: 'missing.yaml' } } });
-    await assert.rejects(k.runDelegate('script', { prompt: 'x', mode: 'analysis', cwd: root }), (e: Error & { code?: string }) => e.code === 'DELEGATE_UNAVAILABLE');
+    await assert.rejects(
+      k.runDelegate('script', { prompt: 'x', mode: 'analysis', cwd: root }),
+      (e: Error & { code?: string }) => e.code === 'DELEGATE_UNAVAILABLE',
+    );
   });
 });
 
@@ -256,7 +268,10 @@ describe('sluice delegate --to script', () => {
     const human = await runSluice(['delegate', '--cwd', root, '--to', 'script', '--script', 'script.yaml', 'review the cli change'], { cwd: root });
     assert.equal(human.code, 0, human.stderr);
     assert.equal(human.stdout, 'first review of cli\n');
-    const piped = await runSluice(['delegate', '--cwd', root, '--to', 'script', '--script', 'script.yaml', '--json', '-'], { cwd: root, input: 'Please,\nReview the stdin change\n' });
+    const piped = await runSluice(['delegate', '--cwd', root, '--to', 'script', '--script', 'script.yaml', '--json', '-'], {
+      cwd: root,
+      input: 'Please,\nReview the stdin change\n',
+    });
     assert.equal(piped.code, 0, piped.stderr);
     const doc = JSON.parse(piped.stdout);
     assert.equal(doc.text, 'second review of stdin');

@@ -9,15 +9,22 @@ import { fakeSetup, recordedPids, waitGone } from './fake-cli-harness.ts';
 import { spawnReaped } from '../helpers/reap-children.ts';
 
 // A run that should answer gets room for a loaded machine; only the timeout tests set a short clock.
-const req = (cwd: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({ prompt, mode: 'analysis', cwd, timeoutMs: 120_000, ...extra });
+const req = (cwd: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({
+  prompt,
+  mode: 'analysis',
+  cwd,
+  timeoutMs: 120_000,
+  ...extra,
+});
 const node = (script: string, more: Record<string, unknown> = {}) => ({ command: process.execPath, args: ['-e', script, '--'], ...more });
-const ECHO = "let d='';process.stdin.on('data',c=>d+=c).on('end',()=>process.stdout.write(JSON.stringify({mode:process.env.SLUICE_DELEGATE_MODE,argv:process.argv.slice(1),prompt:d})))";
+const ECHO =
+  "let d='';process.stdin.on('data',c=>d+=c).on('end',()=>process.stdout.write(JSON.stringify({mode:process.env.SLUICE_DELEGATE_MODE,argv:process.argv.slice(1),prompt:d})))";
 
 describe('shell delegate', () => {
   it('runs the configured command with the prompt on stdin, the mode in the environment and per-mode args', async () => {
     const root = await tempProject();
     const k = await delegateKernel(root, { delegates: { shell: node(ECHO, { writeArgs: ['--apply'], analysisArgs: ['--dry-run'] }) } });
-    const prompt = "it's \"quoted\" $(x) `y`\nsecond line";
+    const prompt = 'it\'s "quoted" $(x) `y`\nsecond line';
     const a = await k.runDelegate('shell', req(root, prompt));
     assert.equal(a.status, 'ok', a.error ?? '');
     assert.deepEqual(JSON.parse(a.text), { mode: 'analysis', argv: ['--dry-run'], prompt });
@@ -59,16 +66,26 @@ describe('shell delegate', () => {
   it('is unavailable until a command is configured (exit 2)', async () => {
     const root = await tempProject();
     const k = await delegateKernel(root);
-    await assert.rejects(k.runDelegate('shell', req(root, 'x')), (e: Error & { code?: string; exitCode?: number }) => e.code === 'DELEGATE_UNAVAILABLE' && e.exitCode === 2);
+    await assert.rejects(
+      k.runDelegate('shell', req(root, 'x')),
+      (e: Error & { code?: string; exitCode?: number }) => e.code === 'DELEGATE_UNAVAILABLE' && e.exitCode === 2,
+    );
   });
 });
 
 describe('availability and sluice delegate', () => {
-  const withoutFakes = (process.env.PATH ?? '').split(':').filter((d) => d !== fakeBin).join(':');
+  const withoutFakes = (process.env.PATH ?? '')
+    .split(':')
+    .filter((d) => d !== fakeBin)
+    .join(':');
 
   it('runs a CLI backend end to end: prints the answer, exits 0', async () => {
     const root = await tempProject();
-    const r = await runSluice(['delegate', '--cwd', root, '--to', 'codex', '--mode', 'write', '-'], { cwd: root, input: 'Add a test\nfor the parser', env: { PATH: `${fakeBin}:${withoutFakes}` } });
+    const r = await runSluice(['delegate', '--cwd', root, '--to', 'codex', '--mode', 'write', '-'], {
+      cwd: root,
+      input: 'Add a test\nfor the parser',
+      env: { PATH: `${fakeBin}:${withoutFakes}` },
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'fake codex answer to: Add a test\n');
   });
@@ -135,14 +152,18 @@ describe('backend settings', () => {
 describe('delegate runner', () => {
   it('refuses a working directory that does not exist, before starting anything', async () => {
     const f = await fakeSetup();
-    await assert.rejects(f.kernel.runDelegate('claude', req(join(f.root, 'gone'), 'x')), (e: Error & { code?: string; exitCode?: number }) => e.code === 'FILE_NOT_FOUND' && e.exitCode === 2);
+    await assert.rejects(
+      f.kernel.runDelegate('claude', req(join(f.root, 'gone'), 'x')),
+      (e: Error & { code?: string; exitCode?: number }) => e.code === 'FILE_NOT_FOUND' && e.exitCode === 2,
+    );
     assert.equal((await f.records('claude')).length, 0);
   });
 
   it('streams output to delegate:output observers as whole characters, split chunks or not', async () => {
     const root = await tempProject();
     // Writes "é" (two bytes) one byte at a time, so naive per-chunk decoding would show U+FFFD.
-    const script = "const b=Buffer.from('é and 🚀 ok');let i=0;const t=setInterval(()=>{process.stdout.write(b.subarray(i,i+1));if(++i>=b.length)clearInterval(t)},2)";
+    const script =
+      "const b=Buffer.from('é and 🚀 ok');let i=0;const t=setInterval(()=>{process.stdout.write(b.subarray(i,i+1));if(++i>=b.length)clearInterval(t)},2)";
     const k = await delegateKernel(root, { delegates: { shell: node(script) } });
     let seen = '';
     k.hooks.on('delegate:output', 'test', (e) => void (seen += e.chunk));
@@ -156,11 +177,15 @@ describe('interrupting sluice delegate', () => {
   it('Ctrl-C ends the run and no process of the CLI group survives sluice', async () => {
     const root = await tempProject();
     const recordDir = await mkdtemp(join(tmpdir(), 'sluice-fake-record-'));
-    const child = spawnReaped(process.execPath, ['--import=tsx', join(repoRoot, 'plugins/cli/main.ts'), 'delegate', '--cwd', root, '--to', 'claude', '[[fake:ignore-term]]'], {
-      cwd: repoRoot,
-      env: { ...process.env, PATH: `${fakeBin}:${process.env.PATH}`, FAKE_CLI_RECORD: recordDir },
-      stdio: 'ignore',
-    });
+    const child = spawnReaped(
+      process.execPath,
+      ['--import=tsx', join(repoRoot, 'plugins/cli/main.ts'), 'delegate', '--cwd', root, '--to', 'claude', '[[fake:ignore-term]]'],
+      {
+        cwd: repoRoot,
+        env: { ...process.env, PATH: `${fakeBin}:${process.env.PATH}`, FAKE_CLI_RECORD: recordDir },
+        stdio: 'ignore',
+      },
+    );
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     let pids: { child: number; grandchild: number } | undefined;
     for (let i = 0; i < 300 && !pids; i++) {

@@ -24,13 +24,23 @@ const chunked = (bytes: Uint8Array, cuts: number[]) => {
 describe('stream parsing', () => {
   it('splits lines the same way however the bytes are chunked, multi-byte characters included', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: 'grapheme' }).map((s) => s.replace(/[\r\n]/g, '')), { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 30 }), (lines, cuts) => {
-        const seen: string[] = [];
-        const splitter = createLineSplitter((l) => void seen.push(l), 1 << 20);
-        for (const c of chunked(enc.encode(lines.join('\n')), cuts)) splitter.push(c);
-        splitter.end();
-        assert.deepEqual(seen, lines.filter((l) => l.trim() !== ''));
-      }),
+      fc.property(
+        fc.array(
+          fc.string({ unit: 'grapheme' }).map((s) => s.replace(/[\r\n]/g, '')),
+          { maxLength: 20 },
+        ),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        (lines, cuts) => {
+          const seen: string[] = [];
+          const splitter = createLineSplitter((l) => void seen.push(l), 1 << 20);
+          for (const c of chunked(enc.encode(lines.join('\n')), cuts)) splitter.push(c);
+          splitter.end();
+          assert.deepEqual(
+            seen,
+            lines.filter((l) => l.trim() !== ''),
+          );
+        },
+      ),
     );
   });
 
@@ -70,15 +80,24 @@ describe('stream parsing', () => {
 
   it('treats a codex error followed by a completed turn as recovered, and one after it as a failure', () => {
     const recovered = newCodexRunState();
-    for (const e of [{ type: 'error', message: 'Reconnecting... 1/5' }, { type: 'turn.completed', usage: {} }]) readCodexEvent(recovered, JSON.stringify(e));
+    for (const e of [
+      { type: 'error', message: 'Reconnecting... 1/5' },
+      { type: 'turn.completed', usage: {} },
+    ])
+      readCodexEvent(recovered, JSON.stringify(e));
     assert.equal(recovered.error, undefined);
     const broken = newCodexRunState();
-    for (const e of [{ type: 'turn.completed', usage: {} }, { type: 'error', message: 'stream disconnected' }]) readCodexEvent(broken, JSON.stringify(e));
+    for (const e of [
+      { type: 'turn.completed', usage: {} },
+      { type: 'error', message: 'stream disconnected' },
+    ])
+      readCodexEvent(broken, JSON.stringify(e));
     assert.equal(broken.error, 'stream disconnected');
   });
 
   it('recognises rate limits, overload and network errors as transient, and nothing else', () => {
-    for (const t of ['API Error: 429', 'Overloaded', 'rate_limit_error', 'read ECONNRESET', 'stream disconnected before completion', '503 Service Unavailable']) assert.ok(isTransientFailure(t), t);
+    for (const t of ['API Error: 429', 'Overloaded', 'rate_limit_error', 'read ECONNRESET', 'stream disconnected before completion', '503 Service Unavailable'])
+      assert.ok(isTransientFailure(t), t);
     for (const t of ['permission denied', 'invalid model', 'authentication required', 'exit code 1']) assert.ok(!isTransientFailure(t), t);
   });
 });

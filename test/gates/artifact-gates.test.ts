@@ -22,22 +22,38 @@ async function g2(files: Record<string, string>, markers?: string[]): Promise<Ga
 describe('G2-completeness placeholder scan', () => {
   it('matches markers as whole tokens: MASTODON, TODOS and todo never trip, TODO: does', async () => {
     assert.deepEqual((await scan('The MASTODON instance\nTODOS list\nthe todo app\n')).hits, []);
-    assert.deepEqual((await scan('Intro\nTODO: write the intro\n')).hits.map((h) => [h.line, h.text]), [[2, 'TODO']]);
-    assert.deepEqual((await scan('Budget is TBD.\n')).hits.map((h) => h.text), ['TBD']);
+    assert.deepEqual(
+      (await scan('Intro\nTODO: write the intro\n')).hits.map((h) => [h.line, h.text]),
+      [[2, 'TODO']],
+    );
+    assert.deepEqual(
+      (await scan('Budget is TBD.\n')).hits.map((h) => h.text),
+      ['TBD'],
+    );
   });
 
   it('ignores fenced and indented code and inline code spans, not prose', async () => {
-    const md = 'Run it:\n\n```sh\nPORT=8080 npm start  # listens on ${PORT}\n# TODO in a comment of an example\n```\n\n    indented ${HOME} example\n\nSet `${PORT}` or `TODO` inline.\n\nPort is ${PORT} in prose.\n';
+    const md =
+      'Run it:\n\n```sh\nPORT=8080 npm start  # listens on ${PORT}\n# TODO in a comment of an example\n```\n\n    indented ${HOME} example\n\nSet `${PORT}` or `TODO` inline.\n\nPort is ${PORT} in prose.\n';
     const r = await scan(md);
-    assert.deepEqual(r.hits.map((h) => [h.line, h.text]), [[12, '${PORT}']]);
+    assert.deepEqual(
+      r.hits.map((h) => [h.line, h.text]),
+      [[12, '${PORT}']],
+    );
   });
 
   it('a WAIVED: who — why line waives the whole file, keeps what it waived, and reports malformed waivers', async () => {
     const r = await scan('# Pricing\nWAIVED: Dana Whitfield — vendor quote arrives after Discovery\nUnit price: TBD\n\nSupport tier: TBD\nWAIVED: nobody\n');
     assert.deepEqual(r.hits, []);
     assert.equal(r.waivers.length, 1);
-    assert.deepEqual([r.waivers[0].who, r.waivers[0].why, r.waivers[0].markers.map((m) => m.line)], ['Dana Whitfield', 'vendor quote arrives after Discovery', [3, 5]]);
-    assert.deepEqual(r.badWaivers.map((b) => b.line), [6]);
+    assert.deepEqual(
+      [r.waivers[0].who, r.waivers[0].why, r.waivers[0].markers.map((m) => m.line)],
+      ['Dana Whitfield', 'vendor quote arrives after Discovery', [3, 5]],
+    );
+    assert.deepEqual(
+      r.badWaivers.map((b) => b.line),
+      [6],
+    );
   });
 
   it("accepts the reference's waiver forms: em/en dash, hyphen, comma, colon; bullets, quotes and bold, `**` never in the name", async () => {
@@ -55,7 +71,11 @@ describe('G2-completeness placeholder scan', () => {
     ];
     for (const line of forms) {
       const r = await scan(`# Spike\n${line}\n\nFindings: TBD\n`);
-      assert.deepEqual(r.waivers.map((w) => [w.who, w.why]), [['Dana Whitfield', 'no live carrier API']], line);
+      assert.deepEqual(
+        r.waivers.map((w) => [w.who, w.why]),
+        [['Dana Whitfield', 'no live carrier API']],
+        line,
+      );
       assert.deepEqual(r.hits, [], line);
     }
     for (const line of ['WAIVED: because we ran out of time', 'WAIVED:', '**WAIVED:** — no reason given']) {
@@ -67,13 +87,26 @@ describe('G2-completeness placeholder scan', () => {
 
   it("finds the reference templates' markers: <!-- REQUIRED: … -->, PLACEHOLDER, [INSERT …]", async () => {
     const markers = (await import('../../gates/completeness/placeholder-scan.ts')).DEFAULT_PLACEHOLDER_MARKERS;
-    const r = await scan('# Problem\n<!-- REQUIRED: the problem in two sentences -->\n\nOwner: PLACEHOLDER\nDate: [INSERT date]\nA <!-- note --> is fine, as is PLACEHOLDERS.\n', markers);
-    assert.deepEqual(r.hits.map((h) => [h.line, h.text]), [[2, '<!-- REQUIRED:'], [4, 'PLACEHOLDER'], [5, '[INSERT date]']]);
+    const r = await scan(
+      '# Problem\n<!-- REQUIRED: the problem in two sentences -->\n\nOwner: PLACEHOLDER\nDate: [INSERT date]\nA <!-- note --> is fine, as is PLACEHOLDERS.\n',
+      markers,
+    );
+    assert.deepEqual(
+      r.hits.map((h) => [h.line, h.text]),
+      [
+        [2, '<!-- REQUIRED:'],
+        [4, 'PLACEHOLDER'],
+        [5, '[INSERT date]'],
+      ],
+    );
   });
 
   it('takes markers from the profile: `...` matches any text', async () => {
     const r = await scan('Owner: <<fill in>>\nStatus: TODO\n', ['<<...>>']);
-    assert.deepEqual(r.hits.map((h) => h.text), ['<<fill in>>']);
+    assert.deepEqual(
+      r.hits.map((h) => h.text),
+      ['<<fill in>>'],
+    );
   });
 });
 
@@ -124,7 +157,10 @@ describe('G2-completeness gate on real files', () => {
     const statement = join(dir, '.sdlc/artifacts/00-discovery/problem-statement.md');
     await writeFile(statement, `${await readFile(statement, 'utf8')}\nTODO stays allowed here; the owner is <<name>>.\n`);
     const rows = data<{ results: GateResult[] }>(await sluice(kernel, 'gate')).results.filter((r) => r.gate === 'G2-completeness' && r.passed === false);
-    assert.deepEqual(rows.map((r) => r.artifact), ['problem-statement.md']);
+    assert.deepEqual(
+      rows.map((r) => r.artifact),
+      ['problem-statement.md'],
+    );
     assert.match(rows[0].message, /<<name>> at problem-statement\.md:\d+/);
   });
 });
@@ -134,7 +170,15 @@ const g5 = (o: { data: unknown }) => (o.data as { results: GateResult[] }).resul
 describe('G5-consistency: locked metrics and drift', () => {
   it('reads budget-like lines from markdown lists, bold labels and tables, outside code', () => {
     const metrics = readArtifactMetrics('- Budget: $180,000\n**Timeline:** 14 weeks\n| Team size | 4 |\n```\nBudget: $1\n```\nDeadline: 2026-09-30\n');
-    assert.deepEqual(metrics.map((m) => [m.key, m.value]), [['artifact.budget', '$180,000'], ['artifact.timeline', '14 weeks'], ['artifact.team_size', '4'], ['artifact.deadline', '2026-09-30']]);
+    assert.deepEqual(
+      metrics.map((m) => [m.key, m.value]),
+      [
+        ['artifact.budget', '$180,000'],
+        ['artifact.timeline', '14 weeks'],
+        ['artifact.team_size', '4'],
+        ['artifact.deadline', '2026-09-30'],
+      ],
+    );
   });
 
   it('locks metrics at the phase exit, then reports drift with both values as SHOULD (never blocking)', async () => {
@@ -157,9 +201,15 @@ describe('G5-consistency: locked metrics and drift', () => {
     const out = await sluice(kernel, 'next');
     const rows = g5(out);
     const drift = Object.fromEntries(rows.filter((r) => r.passed === false).map((r) => [r.id, r.message]));
-    assert.match(drift['G5:quality.coverage_minimum'], /quality\.coverage_minimum drifted: 60 when phase 0 was left \(profile\.yaml quality\.coverage_minimum\), now 40/);
+    assert.match(
+      drift['G5:quality.coverage_minimum'],
+      /quality\.coverage_minimum drifted: 60 when phase 0 was left \(profile\.yaml quality\.coverage_minimum\), now 40/,
+    );
     assert.match(drift['G5:artifact.budget'], /artifact\.budget drifted: \$180,000 when phase 0 was left \(00-discovery\/constraints\.md:\d+\), now \$240,000/);
-    assert.match(drift['G5:artifact.timeline:conflict'], /artifact\.timeline is 14 weeks in 00-discovery\/constraints\.md:\d+ but 20 weeks in 01-requirements\/epics\.md:\d+/);
+    assert.match(
+      drift['G5:artifact.timeline:conflict'],
+      /artifact\.timeline is 14 weeks in 00-discovery\/constraints\.md:\d+ but 20 weeks in 01-requirements\/epics\.md:\d+/,
+    );
     assert.ok(rows.filter((r) => r.passed === false).every((r) => r.severity === 'SHOULD'));
     assert.equal(data<{ status: string }>(out).status, 'review-required', 'drift warns, it does not block');
   });
@@ -168,19 +218,37 @@ describe('G5-consistency: locked metrics and drift', () => {
     const dir = await tempDir();
     const kernel = await sdlcKernel(dir);
     await sluice(kernel, 'init');
-    assert.equal(g5(await sluice(kernel, 'gate')).some((r) => r.id === 'G5:frozen-layers'), false, 'no layers, no row');
+    assert.equal(
+      g5(await sluice(kernel, 'gate')).some((r) => r.id === 'G5:frozen-layers'),
+      false,
+      'no layers, no row',
+    );
     await passPhase(kernel);
-    const layer = (rows: string) => `---\nphase: 0\n---\n\n# Phase 0: Discovery — Frozen Layer\n\n## Locked Metrics\n\n| Metric | Value | Source Artifact |\n|--------|-------|-----------------|\n${rows}\n## Constraints Carried Forward\n\n- On-prem only\n`;
-    await writeFileIn(dir, '.sdlc/context/layers/phase0-discovery.md', layer('| Budget | $120,000 | constraints.md |\n| **Stakeholder roster** | Ana Ruiz, Omar Haddad | problem-statement.md |\n'));
+    const layer = (rows: string) =>
+      `---\nphase: 0\n---\n\n# Phase 0: Discovery — Frozen Layer\n\n## Locked Metrics\n\n| Metric | Value | Source Artifact |\n|--------|-------|-----------------|\n${rows}\n## Constraints Carried Forward\n\n- On-prem only\n`;
+    await writeFileIn(
+      dir,
+      '.sdlc/context/layers/phase0-discovery.md',
+      layer('| Budget | $120,000 | constraints.md |\n| **Stakeholder roster** | Ana Ruiz, Omar Haddad | problem-statement.md |\n'),
+    );
     await writeFileIn(dir, '.sdlc/context/layers/phase1-requirements.md', layer('| Budget | $1 | requirements.md |\n'));
     await writeFileIn(dir, '.sdlc/context/layers/phase9-monitoring.md', layer('| Timeline | 99 weeks | x.md |\n'));
     await writeCurrentArtifacts(kernel);
     const rows = g5(await sluice(kernel, 'gate'));
     const drift = rows.filter((r) => String(r.id).startsWith('G5:layer:'));
-    assert.deepEqual(drift.map((r) => [r.check, r.passed, r.severity]), [['Budget', false, 'SHOULD']]);
-    assert.match(drift[0].message, /Budget drifted: \$120,000 locked in \.sdlc\/context\/layers\/phase0-discovery\.md:11, now \$180,000 \(00-discovery\/constraints\.md:\d+\); record the change in the phase's decision-log\.md/);
+    assert.deepEqual(
+      drift.map((r) => [r.check, r.passed, r.severity]),
+      [['Budget', false, 'SHOULD']],
+    );
+    assert.match(
+      drift[0].message,
+      /Budget drifted: \$120,000 locked in \.sdlc\/context\/layers\/phase0-discovery\.md:11, now \$180,000 \(00-discovery\/constraints\.md:\d+\); record the change in the phase's decision-log\.md/,
+    );
     const review = rows.find((r) => r.id === 'G5:frozen-layers')!;
     assert.deepEqual([review.passed, review.severity], [null, 'SHOULD']);
-    assert.match(review.message, /^1 frozen layer \(\.sdlc\/context\/layers\/phase0-discovery\.md\) lock 2 metrics and carried-forward constraints; 1 compared with the artifacts/);
+    assert.match(
+      review.message,
+      /^1 frozen layer \(\.sdlc\/context\/layers\/phase0-discovery\.md\) lock 2 metrics and carried-forward constraints; 1 compared with the artifacts/,
+    );
   });
 });

@@ -24,7 +24,10 @@ describe('G4-compliance from the frozen compliance files', () => {
     await writeFile(requirements, '# Requirements\n\n- REQ-001 Clinics sign in with OAuth2; authentication is per clinic.\n');
     const blocked = await sluice(kernel, 'next', { confirmed: true });
     assert.equal(data<Doc>(blocked).status, 'blocked');
-    assert.deepEqual(g4(blocked).map((r) => [r.id, r.passed, r.severity]), [['soc2-cc6.1-requirements', false, 'MUST']]);
+    assert.deepEqual(
+      g4(blocked).map((r) => [r.id, r.passed, r.severity]),
+      [['soc2-cc6.1-requirements', false, 'MUST']],
+    );
     assert.match(g4(blocked)[0].message, /soc2 CC6\.1 — Logical and physical access controls: requirements\.md does not mention "authorization"/);
     await writeFile(requirements, '# Requirements\n\nAuthentication: OAuth2.\nAuthorizations are checked per clinic.\n');
     assert.equal(g4(await sluice(kernel, 'gate'))[0].passed, true);
@@ -52,7 +55,10 @@ describe('G4-compliance from the frozen compliance files', () => {
     await rm(adrs, { recursive: true });
     await import('node:fs/promises').then((fs) => fs.mkdir(adrs));
     const exists = g4(await sluice(kernel, 'gate')).find((r) => r.id === 'soc2-cc7.1-change-mgmt');
-    assert.deepEqual([exists?.passed, exists?.message], [false, 'soc2 CC7.1 — Change management through ADRs: .sdlc/artifacts/02-design/adrs/ is an empty folder']);
+    assert.deepEqual(
+      [exists?.passed, exists?.message],
+      [false, 'soc2 CC7.1 — Change management through ADRs: .sdlc/artifacts/02-design/adrs/ is an empty folder'],
+    );
   });
 
   it('manual checks keep their compliance id, metric checks read coverage against threshold_key', async () => {
@@ -62,7 +68,10 @@ describe('G4-compliance from the frozen compliance files', () => {
     await writeCoverage(dir, 70);
     const rows = g4(await sluice(kernel, 'gate'));
     const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
-    assert.deepEqual(['soc2-cc6.1-implementation', 'soc2-cc7.2-vulnerability', 'soc2-cc8.1-code-review'].map((id) => byId[id].passed), [null, null, null]);
+    assert.deepEqual(
+      ['soc2-cc6.1-implementation', 'soc2-cc7.2-vulnerability', 'soc2-cc8.1-code-review'].map((id) => byId[id].passed),
+      [null, null, null],
+    );
     assert.equal(byId['soc2-cc7.1-testing'].passed, false);
     assert.match(byId['soc2-cc7.1-testing'].message, /line coverage 70% \(coverage\/lcov\.info\) is below quality\.coverage_minimum 80%/);
     await writeCoverage(dir, 85);
@@ -78,7 +87,13 @@ describe('G4-compliance from the frozen compliance files', () => {
     await writeCurrentArtifacts(kernel);
     await writeFile(join(dir, '.sdlc/artifacts/00-discovery/constraints.md'), '# Constraints\n\nClaims carry protected health information.\n');
     let rows = g4(await sluice(kernel, 'gate'));
-    assert.deepEqual(rows.map((r) => [r.id, r.passed]), [['hipaa-164.308a1-phi-scope', true], ['gdpr-art30-personal-data-scope', false]]);
+    assert.deepEqual(
+      rows.map((r) => [r.id, r.passed]),
+      [
+        ['hipaa-164.308a1-phi-scope', true],
+        ['gdpr-art30-personal-data-scope', false],
+      ],
+    );
     await rm(join(dir, '.sdlc/compliance/gdpr-gates.yaml'));
     const refused = await sluice(kernel, 'gate');
     assert.equal(refused.exitCode, 1);
@@ -86,7 +101,14 @@ describe('G4-compliance from the frozen compliance files', () => {
     // Removing it on purpose is recorded; the profile still lists gdpr, so G4 reports the file missing.
     assert.equal((await sluice(kernel, 'refreeze', { reason: 'gdpr file withdrawn', signedBy: 'Kim' }, ['.sdlc/compliance/gdpr-gates.yaml'])).exitCode, 0);
     rows = g4(await sluice(kernel, 'gate'));
-    assert.deepEqual(rows[0], { gate: 'G4-compliance', id: 'G4:gdpr', check: 'gdpr gate file', passed: false, message: 'the profile enforces gdpr but .sdlc/compliance/gdpr-gates.yaml is missing; re-run sluice init --force or restore it', severity: 'MUST' });
+    assert.deepEqual(rows[0], {
+      gate: 'G4-compliance',
+      id: 'G4:gdpr',
+      check: 'gdpr gate file',
+      passed: false,
+      message: 'the profile enforces gdpr but .sdlc/compliance/gdpr-gates.yaml is missing; re-run sluice init --force or restore it',
+      severity: 'MUST',
+    });
   });
 
   it('a compliance file with a wrong check_type or a missing field is refused, naming the field', async () => {
@@ -120,7 +142,8 @@ async function projectWithGates(gates: string, plugins: PluginDefinition[] = [])
 
 describe('gates a profile pack adds', () => {
   it('command gates run without a shell, pass on exit 0 and report the exit code and last output line', async () => {
-    const { dir, kernel } = await projectWithGates(`    - {id: lint, type: command, phases: [0], argv: [${node}, -e, "console.error('3 problems'); process.exit(3)"]}
+    const { dir, kernel } =
+      await projectWithGates(`    - {id: lint, type: command, phases: [0], argv: [${node}, -e, "console.error('3 problems'); process.exit(3)"]}
     - {id: echo-args, type: command, phases: [0], argv: [${node}, -e, "console.log(process.argv[1])", "$(touch pwned) && echo"]}
     - {id: style, type: command, phases: [0], severity: SHOULD, argv: [${node}, -e, "process.exit(1)"]}
     - {id: missing-tool, type: command, phases: [0], severity: MAY, argv: [definitely-not-a-program-sluice]}
@@ -132,7 +155,14 @@ describe('gates a profile pack adds', () => {
     assert.match(rows.lint.message, /^exit 3: 3 problems$/);
     assert.equal(rows['echo-args'].passed, true);
     assert.match(rows['echo-args'].message, /exit 0: \$\(touch pwned\) && echo/);
-    assert.equal(await access(join(dir, 'pwned')).then(() => true, () => false), false, 'no shell ran the $(...)');
+    assert.equal(
+      await access(join(dir, 'pwned')).then(
+        () => true,
+        () => false,
+      ),
+      false,
+      'no shell ran the $(...)',
+    );
     assert.equal(rows.style.passed, false);
     assert.match(rows['missing-tool'].message, /cannot start definitely-not-a-program-sluice/);
     assert.equal(rows.later, undefined, 'only gates listing the phase run');
@@ -156,7 +186,7 @@ describe('gates a profile pack adds', () => {
     assert.equal(manual?.id, 'ACME-review:board-review-by-kim-and-lee');
     const unapproved = data<{ unapproved: string[] }>(first).unapproved;
     const advanced = await sluice(kernel, 'next', { approve: unapproved, signedBy: 'Kim', confirmed: true });
-    assert.equal(advanced.exitCode, 0, advanced.human ?? "");
+    assert.equal(advanced.exitCode, 0, advanced.human ?? '');
   });
 });
 
@@ -167,18 +197,25 @@ describe('manual judgements: G6-quality and G7-exit-criteria', () => {
     await sluice(kernel, 'init', { profile: 'enterprise', type: 'service' });
     await walkTo(kernel, '2');
     await writeCurrentArtifacts(kernel);
-    const rows = async () => data<{ results: GateResult[] }>(await sluice(kernel, 'gate')).results.filter((r) => r.gate === 'G6-quality' || r.gate === 'G7-exit-criteria');
+    const rows = async () =>
+      data<{ results: GateResult[] }>(await sluice(kernel, 'gate')).results.filter((r) => r.gate === 'G6-quality' || r.gate === 'G7-exit-criteria');
     const a = await rows();
     const b = await rows();
-    assert.deepEqual(a.map((r) => r.id), b.map((r) => r.id));
+    assert.deepEqual(
+      a.map((r) => r.id),
+      b.map((r) => r.id),
+    );
     assert.ok(a.every((r) => r.passed === null));
     const g6 = Object.fromEntries(a.filter((r) => r.gate === 'G6-quality').map((r) => [r.id, r.severity]));
     assert.deepEqual(g6, { 'G6:adr-completeness': 'MUST', 'G6:interface-contract-specificity': 'SHOULD' });
-    assert.deepEqual(a.filter((r) => r.gate === 'G7-exit-criteria').map((r) => r.id), [
-      'G7:architecture-diagrams-rendered-as-html-not-ascii',
-      'G7:if-deep-plan-was-used-deep-plan-checkpoint-yaml',
-      'G7:design-level-threat-review-done-and-its-guarded',
-    ]);
+    assert.deepEqual(
+      a.filter((r) => r.gate === 'G7-exit-criteria').map((r) => r.id),
+      [
+        'G7:architecture-diagrams-rendered-as-html-not-ascii',
+        'G7:if-deep-plan-was-used-deep-plan-checkpoint-yaml',
+        'G7:design-level-threat-review-done-and-its-guarded',
+      ],
+    );
   });
 
   it('approvals are per gate: approving some leaves the others listed, and history records each with its signer', async () => {
@@ -190,10 +227,18 @@ describe('manual judgements: G6-quality and G7-exit-criteria', () => {
     const partial = await sluice(kernel, 'next', { approve: [ids[0], ids[2]], signedBy: 'Kim' });
     assert.equal(partial.exitCode, 1);
     assert.deepEqual(data<{ unapproved: string[] }>(partial).unapproved, [ids[1], ids[3]]);
-    const done = await sluice(kernel, 'next', { approve: ids, signedBy: 'Kim', confirmed: true, justification: 'Discovery signed off in the steering meeting' });
+    const done = await sluice(kernel, 'next', {
+      approve: ids,
+      signedBy: 'Kim',
+      confirmed: true,
+      justification: 'Discovery signed off in the steering meeting',
+    });
     assert.equal(done.exitCode, 0);
     const entry = data<{ entry: { approvals: { gate: string; signed_by: string }[]; justification: string; gate_results: { manual: number } } }>(done).entry;
-    assert.deepEqual(entry.approvals.map((a) => [a.gate, a.signed_by]), ids.map((id) => [id, 'Kim']));
+    assert.deepEqual(
+      entry.approvals.map((a) => [a.gate, a.signed_by]),
+      ids.map((id) => [id, 'Kim']),
+    );
     assert.equal(entry.justification, 'Discovery signed off in the steering meeting');
     assert.equal(entry.gate_results.manual, 4);
   });

@@ -13,7 +13,10 @@ describe('coverage readers', () => {
     const r = await parseCoverage(await fixture('lcov.info'), 'coverage/lcov.info');
     assert.equal(r.format, 'lcov');
     assert.deepEqual([r.found, r.hit, r.pct], [10, 7, 70]);
-    assert.deepEqual(r.files.map((f) => f.path.split('/').pop()), ['clinic-scope.ts', 'claim-handler.ts']);
+    assert.deepEqual(
+      r.files.map((f) => f.path.split('/').pop()),
+      ['clinic-scope.ts', 'claim-handler.ts'],
+    );
   });
 
   it('lcov without LF/LH counts DA lines', async () => {
@@ -71,7 +74,10 @@ describe('G3-metrics in the Build loop', () => {
     const blocked = await sluice(kernel, 'next', { confirmed: true });
     assert.equal(blocked.exitCode, 1);
     assert.equal(data<NextDoc>(blocked).status, 'blocked');
-    assert.deepEqual(g3(blocked).map((r) => [r.id, r.passed, r.severity]), [['G3:coverage_minimum', false, 'MUST']]);
+    assert.deepEqual(
+      g3(blocked).map((r) => [r.id, r.passed, r.severity]),
+      [['G3:coverage_minimum', false, 'MUST']],
+    );
     assert.match(g3(blocked)[0].message, /line coverage 55% \(220\/400 lines, coverage\/lcov\.info\) is below the profile minimum 60%/);
     await writeCoverage(dir, 75);
     const review = await sluice(kernel, 'next');
@@ -86,12 +92,18 @@ describe('G3-metrics in the Build loop', () => {
     await rm(join(kernel.projectRoot, 'coverage'), { recursive: true });
     const out = await sluice(kernel, 'gate');
     assert.deepEqual([g3(out)[0].passed, g3(out)[0].severity], [null, 'MUST']);
-    assert.match(g3(out)[0].message, /no coverage report found \(looked for coverage\/coverage-summary\.json, coverage\/lcov\.info.*\*\*\/TestResults\/\*\/coverage\.cobertura\.xml\); run the tests with coverage first, or a person who saw the figure signs it off: sluice next --approve G3:coverage_minimum --signed-by NAME/);
+    assert.match(
+      g3(out)[0].message,
+      /no coverage report found \(looked for coverage\/coverage-summary\.json, coverage\/lcov\.info.*\*\*\/TestResults\/\*\/coverage\.cobertura\.xml\); run the tests with coverage first, or a person who saw the figure signs it off: sluice next --approve G3:coverage_minimum --signed-by NAME/,
+    );
     // Confirming the listed gates signs this one off too (seed §6 step 5), recorded with the signer.
     const signed = await sluice(kernel, 'next', { signedBy: 'Grace Hopper', confirmed: true });
     assert.equal(signed.exitCode, 0, String(signed.human));
     const approvals = (await readState(kernel)).history.at(-1)?.approvals ?? [];
-    assert.deepEqual(approvals.filter((a) => a.gate === 'G3:coverage_minimum').map((a) => a.signed_by), ['Grace Hopper']);
+    assert.deepEqual(
+      approvals.filter((a) => a.gate === 'G3:coverage_minimum').map((a) => a.signed_by),
+      ['Grace Hopper'],
+    );
   });
 
   it("finds coverlet's TestResults/<guid>/coverage.cobertura.xml (the newest run) and profile globs", async () => {
@@ -99,7 +111,8 @@ describe('G3-metrics in the Build loop', () => {
     await writeCurrentArtifacts(kernel);
     const { rm, utimes } = await import('node:fs/promises');
     await rm(join(dir, 'coverage'), { recursive: true });
-    const cobertura = (rate: number) => `<?xml version="1.0"?>\n<coverage line-rate="${rate}" lines-covered="${rate * 100}" lines-valid="100"><packages><package name="Api"><classes><class name="C" filename="src/Api/C.cs"><lines>${Array.from({ length: 100 }, (_, i) => `<line number="${i + 1}" hits="${i < rate * 100 ? 1 : 0}"/>`).join('')}</lines></class></classes></package></packages></coverage>\n`;
+    const cobertura = (rate: number) =>
+      `<?xml version="1.0"?>\n<coverage line-rate="${rate}" lines-covered="${rate * 100}" lines-valid="100"><packages><package name="Api"><classes><class name="C" filename="src/Api/C.cs"><lines>${Array.from({ length: 100 }, (_, i) => `<line number="${i + 1}" hits="${i < rate * 100 ? 1 : 0}"/>`).join('')}</lines></class></classes></package></packages></coverage>\n`;
     const old = await writeFileIn(dir, 'tests/Api.Tests/TestResults/0b5e1c2a-old/coverage.cobertura.xml', cobertura(0.4));
     await writeFileIn(dir, 'tests/Api.Tests/TestResults/9f2d7a10-new/coverage.cobertura.xml', cobertura(0.9));
     await utimes(old, new Date(2020, 0, 1), new Date(2020, 0, 1));
@@ -116,13 +129,24 @@ describe('G3-metrics in the Build loop', () => {
     const dir = await tempDir();
     const kernel = await sdlcKernel(dir);
     await sluice(kernel, 'init');
-    await editFrozen(dir, '.sdlc/profile.yaml', (t) => `${t.replace('coverage_minimum: 60', 'coverage_minimum: 65\n  coverage_critical: 100')}\nsluice:\n  coverage_reports: [reports/coverage.xml]\n  critical_paths: [src/auth/]\n`);
+    await editFrozen(
+      dir,
+      '.sdlc/profile.yaml',
+      (t) =>
+        `${t.replace('coverage_minimum: 60', 'coverage_minimum: 65\n  coverage_critical: 100')}\nsluice:\n  coverage_reports: [reports/coverage.xml]\n  critical_paths: [src/auth/]\n`,
+    );
     await walkTo(kernel, 'build');
     await writeCurrentArtifacts(kernel);
     await writeFileIn(dir, 'reports/.keep', '');
     await copyFile(new URL('../fixtures/sdlc/coverage-reports/cobertura-coverage.xml', import.meta.url), join(dir, 'reports/coverage.xml'));
     const rows = g3(await sluice(kernel, 'gate'));
-    assert.deepEqual(rows.map((r) => [r.id, r.passed]), [['G3:coverage_minimum', true], ['G3:coverage_critical', true]]);
+    assert.deepEqual(
+      rows.map((r) => [r.id, r.passed]),
+      [
+        ['G3:coverage_minimum', true],
+        ['G3:coverage_critical', true],
+      ],
+    );
     assert.match(rows[0].message, /line coverage 70% \(7\/10 lines, reports\/coverage\.xml\)/);
     assert.match(rows[1].message, /critical-path coverage 100% over 1 files/);
   });

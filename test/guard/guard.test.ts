@@ -25,7 +25,11 @@ let config: string;
 
 function runGuard(input: string, cwd: string, bin = cliBundle()): Promise<GuardRun> {
   return new Promise((resolve, reject) => {
-    const child = spawnReaped(process.execPath, [bin, 'guard'], { cwd, env: { ...process.env, CLAUDE_PROJECT_DIR: project, XDG_CONFIG_HOME: config }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawnReaped(process.execPath, [bin, 'guard'], {
+      cwd,
+      env: { ...process.env, CLAUDE_PROJECT_DIR: project, XDG_CONFIG_HOME: config },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d) => (stdout += d));
@@ -81,14 +85,22 @@ describe('sluice guard answers recorded PreToolUse payloads (built CLI)', () => 
   });
 
   it('the installed command (bin/sluice.mjs) answers the same through its shortcut', async () => {
-    const payload = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', cwd: project, tool_input: { command: 'cd .sdlc && sed -i s/1/9/ state.yaml' } });
+    const payload = JSON.stringify({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      cwd: project,
+      tool_input: { command: 'cd .sdlc && sed -i s/1/9/ state.yaml' },
+    });
     const got = verdictOf(await runGuard(payload, project, join(repoRoot, 'bin/sluice.mjs')));
     assert.equal(got.verdict, 'deny');
     assert.match(got.reason!, /state\.yaml is an SDLC record/);
   });
 
   it('says nothing for other hook events', async () => {
-    const run = await runGuard(JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: join(project, '.sdlc/state.yaml') } }), project);
+    const run = await runGuard(
+      JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: join(project, '.sdlc/state.yaml') } }),
+      project,
+    );
     assert.equal(verdictOf(run).verdict, 'allow');
   });
 });

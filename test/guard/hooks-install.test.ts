@@ -21,7 +21,8 @@ async function sluice(...args: string[]): Promise<{ code: number; stdout: string
 }
 
 const settingsPath = () => join(dir, '.claude/settings.json');
-const settings = () => JSON.parse(readFileSync(settingsPath(), 'utf8')) as { hooks?: Record<string, { matcher?: string; hooks: { command: string }[] }[]>; [k: string]: unknown };
+const settings = () =>
+  JSON.parse(readFileSync(settingsPath(), 'utf8')) as { hooks?: Record<string, { matcher?: string; hooks: { command: string }[] }[]>; [k: string]: unknown };
 
 const userSettings = {
   permissions: { allow: ['Bash(npm test:*)'] },
@@ -40,14 +41,14 @@ describe('sluice hooks install claude', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('adds the SessionStart handoff and the PreToolUse guard, keeping the user\'s settings', async () => {
+  it("adds the SessionStart handoff and the PreToolUse guard, keeping the user's settings", async () => {
     const r = await sluice('hooks', 'install', 'claude');
     assert.equal(r.code, 0, r.stderr);
     const s = settings();
     assert.deepEqual(s.permissions, userSettings.permissions);
     assert.deepEqual(s.hooks!.Stop, userSettings.hooks.Stop);
     const pre = s.hooks!.PreToolUse!;
-    assert.equal(pre[0]!.hooks[0]!.command, './scripts/lint-command.sh', 'the user\'s own PreToolUse hook stays first');
+    assert.equal(pre[0]!.hooks[0]!.command, './scripts/lint-command.sh', "the user's own PreToolUse hook stays first");
     assert.match(pre[1]!.hooks[0]!.command, /sluice guard$/);
     assert.match(pre[1]!.matcher!, /Write/);
     assert.match(s.hooks!.SessionStart![0]!.hooks[0]!.command, /sluice handoff --hook claude$/);
@@ -61,7 +62,7 @@ describe('sluice hooks install claude', () => {
     assert.equal(readFileSync(settingsPath(), 'utf8'), before);
   });
 
-  it('--remove takes out only sluice\'s entries', async () => {
+  it("--remove takes out only sluice's entries", async () => {
     const r = await sluice('hooks', 'install', 'claude', '--remove');
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(settings(), userSettings);

@@ -28,7 +28,9 @@ function fresh(): boolean {
       const path = join(dir, e.name);
       return e.isDirectory() ? newer(path) : statSync(path).mtimeMs > built;
     });
-  return !['core', 'plugins', 'gates', 'delegates', 'skills'].some((d) => newer(join(repoRoot, d))) && statSync(join(repoRoot, 'package.json')).mtimeMs <= built;
+  return (
+    !['core', 'plugins', 'gates', 'delegates', 'skills'].some((d) => newer(join(repoRoot, d))) && statSync(join(repoRoot, 'package.json')).mtimeMs <= built
+  );
 }
 
 export interface CliResult {
@@ -43,7 +45,10 @@ export interface CliResult {
 export function startSluice(dir: string, args: readonly string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<CliResult> } {
   const started = performance.now();
   // Its own process group, killed when the test process ends: a hung run never outlives the suite.
-  const child = spawnReaped(process.execPath, [cliBundle(), '--cwd', dir, ...args], { env: { ...process.env, NO_COLOR: '1', SLUICE_NO_CACHE: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnReaped(process.execPath, [cliBundle(), '--cwd', dir, ...args], {
+    env: { ...process.env, NO_COLOR: '1', SLUICE_NO_CACHE: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));

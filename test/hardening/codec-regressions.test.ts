@@ -32,14 +32,18 @@ describe('codec regressions found by fuzzing', () => {
     const deep = `count: 1\nx: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`;
     const { host, store } = await storeWith('/project/state.yaml', deep);
     for (let i = 0; i < 3; i++) await assert.rejects(store.read(state('/project/state.yaml')), corrupt('state.yaml', /nested more than 100 levels deep/));
-    for (const codec of [yamlCodec, safeYamlCodec]) for (let i = 0; i < 3; i++) assert.throws(() => codec.parse(`${'- '.repeat(100_000)}x`), /nested more than 100 levels/);
+    for (const codec of [yamlCodec, safeYamlCodec])
+      for (let i = 0; i < 3; i++) assert.throws(() => codec.parse(`${'- '.repeat(100_000)}x`), /nested more than 100 levels/);
     assert.equal(host.writes('/project/state.yaml'), 0);
   });
 
   it('a JSON state with a deeply nested unknown key is refused when read, not by a RangeError when written back', async () => {
     const text = `{ "count": 1, "x_extra": ${'['.repeat(5000)}${']'.repeat(5000)} }`;
     const { host, store } = await storeWith('/project/state.json', text);
-    await assert.rejects(store.update(state('/project/state.json'), (s) => ({ ...s, count: s.count + 1 })), corrupt('state.json', /nested more than 100 levels deep/));
+    await assert.rejects(
+      store.update(state('/project/state.json'), (s) => ({ ...s, count: s.count + 1 })),
+      corrupt('state.json', /nested more than 100 levels deep/),
+    );
     assert.equal(host.files()['/project/state.json'], text, 'untouched');
   });
 
@@ -47,7 +51,10 @@ describe('codec regressions found by fuzzing', () => {
     for (const extra of ['x: &loop [*loop]', 'x: &loop\n  again: *loop']) {
       const text = `count: 1\n${extra}\n`;
       const { host, store } = await storeWith('/project/state.yaml', text);
-      await assert.rejects(store.update(state('/project/state.yaml'), (s) => ({ ...s, count: 2 })), corrupt('state.yaml', /alias refers to a node that contains it/));
+      await assert.rejects(
+        store.update(state('/project/state.yaml'), (s) => ({ ...s, count: 2 })),
+        corrupt('state.yaml', /alias refers to a node that contains it/),
+      );
       assert.equal(host.files()['/project/state.yaml'], text);
       assert.throws(() => safeYamlCodec.parse(text), /a cycle/);
     }
@@ -70,19 +77,28 @@ describe('codec regressions found by fuzzing', () => {
     const file = { path: '/project/state.json', schema: Reroute };
     const text = '{ "repair_round": 1e999 }';
     const { host, store } = await storeWith(file.path, text);
-    await assert.rejects(store.update(file, (s) => ({ ...s, note: 'x' })), corrupt('state.json', /too large to be read exactly/));
+    await assert.rejects(
+      store.update(file, (s) => ({ ...s, note: 'x' })),
+      corrupt('state.json', /too large to be read exactly/),
+    );
     assert.equal(host.files()[file.path], text, 'untouched');
     // An update that computes Infinity is refused too, and nothing is written.
     const ok = await storeWith(file.path, '{ "repair_round": 1 }');
-    await assert.rejects(ok.store.update(file, (s) => ({ ...s, repair_round: s.repair_round / 0 })), { code: 'INVARIANT_VIOLATED', message: /does not read back/ });
+    await assert.rejects(
+      ok.store.update(file, (s) => ({ ...s, repair_round: s.repair_round / 0 })),
+      { code: 'INVARIANT_VIOLATED', message: /does not read back/ },
+    );
     assert.equal(ok.host.writes(file.path), 0);
   });
 
   it('a JSON syntax error names its line and column, also when V8 does not give a position', () => {
-    assert.throws(() => jsonCodec.parse('{\n  "verdict": "TEST_PASS",\n  "counts": tru\n}'), (e: Error) => {
-      assert.equal(e.message, "Unexpected token '\\n' (line 3, column 13)");
-      return true;
-    });
+    assert.throws(
+      () => jsonCodec.parse('{\n  "verdict": "TEST_PASS",\n  "counts": tru\n}'),
+      (e: Error) => {
+        assert.equal(e.message, "Unexpected token '\\n' (line 3, column 13)");
+        return true;
+      },
+    );
     assert.throws(() => jsonCodec.parse('{"a": 1} trailing'), { message: 'Unexpected non-whitespace character after JSON (line 1, column 10)' });
     assert.throws(() => jsonCodec.parse('\n\nAF!7a'), { message: "Unexpected token 'A' (line 3, column 1)" });
   });

@@ -41,7 +41,14 @@ describe('concurrent invocations on one project', () => {
       assert.equal(out(winners[0]).next?.id, '1');
       for (const r of runs.filter((x) => x !== winners[0])) {
         const doc = out(r);
-        const kind = r.code === 3 && doc.error?.code === 'LOCK_BUSY' ? 'busy' : r.code === 1 && doc.error?.code === 'PHASE_MOVED' && /moved to phase 1\b/.test(doc.error.message) ? 'phase moved' : r.code === 1 && doc.phase === '1' ? 'started in phase 1' : undefined;
+        const kind =
+          r.code === 3 && doc.error?.code === 'LOCK_BUSY'
+            ? 'busy'
+            : r.code === 1 && doc.error?.code === 'PHASE_MOVED' && /moved to phase 1\b/.test(doc.error.message)
+              ? 'phase moved'
+              : r.code === 1 && doc.phase === '1'
+                ? 'started in phase 1'
+                : undefined;
         assert.ok(kind, `round ${round}: a loser neither busy nor reporting phase 1: ${r.code} ${r.stdout.slice(0, 300)} ${r.stderr}`);
         tally[kind] = (tally[kind] ?? 0) + 1;
       }
@@ -66,7 +73,10 @@ describe('concurrent invocations on one project', () => {
     const tally: Record<string, number> = {};
     for (const r of runs.filter((x) => x.code !== 0)) {
       const code = out(r).error?.code;
-      assert.ok((r.code === 3 && code === 'LOCK_BUSY') || (r.code === 1 && code === 'LIFECYCLE_RULE'), `a loser neither busy nor refused: ${r.code} ${r.stderr}`);
+      assert.ok(
+        (r.code === 3 && code === 'LOCK_BUSY') || (r.code === 1 && code === 'LIFECYCLE_RULE'),
+        `a loser neither busy nor refused: ${r.code} ${r.stderr}`,
+      );
       tally[code!] = (tally[code!] ?? 0) + 1;
     }
     const state = v.parse(WorkflowStateSchema, jsonCodec.parse(readFileSync(statePath, 'utf8')));

@@ -18,8 +18,51 @@ const bytesOf = (text: string) => encoder.encode(text);
 
 export const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
 
-const WRONG_YAML = ['[]', '{}', 'null', '~', '-1', '1e309', '.nan', '-.inf', '"x"', 'true', '0x1F', '2026-13-45T99:99:99Z', "''", '!!binary aGVsbG8=', '!!js/function f', '*missing', '&a', '|', '>-', 'x'.repeat(3000), '[[[[', '{a: 1, a: 2}', '"\\0"', '{__proto__: {polluted: 1}}'];
-const WRONG_JSON = ['[]', '{}', 'null', '-1', '1e309', '"x"', 'true', '0', '1.5', '"2026-13-45T99:99:99Z"', '""', '"\\u0000"', '{"__proto__": {"polluted": 1}}', '[null]', '99999999999999999999', '"../../../etc/passwd"', '-0'];
+const WRONG_YAML = [
+  '[]',
+  '{}',
+  'null',
+  '~',
+  '-1',
+  '1e309',
+  '.nan',
+  '-.inf',
+  '"x"',
+  'true',
+  '0x1F',
+  '2026-13-45T99:99:99Z',
+  "''",
+  '!!binary aGVsbG8=',
+  '!!js/function f',
+  '*missing',
+  '&a',
+  '|',
+  '>-',
+  'x'.repeat(3000),
+  '[[[[',
+  '{a: 1, a: 2}',
+  '"\\0"',
+  '{__proto__: {polluted: 1}}',
+];
+const WRONG_JSON = [
+  '[]',
+  '{}',
+  'null',
+  '-1',
+  '1e309',
+  '"x"',
+  'true',
+  '0',
+  '1.5',
+  '"2026-13-45T99:99:99Z"',
+  '""',
+  '"\\u0000"',
+  '{"__proto__": {"polluted": 1}}',
+  '[null]',
+  '99999999999999999999',
+  '"../../../etc/passwd"',
+  '-0',
+];
 
 /** One edit of a text, chosen by fast-check; positions are fractions so they fit any length. */
 type Edit =
@@ -40,7 +83,11 @@ function editArb(format: Format): fc.Arbitrary<Edit> {
     fc.record({ op: fc.constant('flip' as const), at: frac, xor: fc.integer({ min: 1, max: 255 }) }),
     fc.record({ op: fc.constantFrom('delete-line' as const, 'duplicate-line' as const, 'indent' as const, 'dedent' as const), line: frac }),
     fc.record({ op: fc.constant('swap-lines' as const), line: frac, other: frac }),
-    fc.record({ op: fc.constant('insert' as const), at: frac, text: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('\n', ': ', '- ', '"', '[', '{', '#', '---\n', '```\n', '\0', '\uFFFD', '\u2028')) }),
+    fc.record({
+      op: fc.constant('insert' as const),
+      at: frac,
+      text: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('\n', ': ', '- ', '"', '[', '{', '#', '---\n', '```\n', '\0', '\uFFFD', '\u2028')),
+    }),
     fc.record({ op: fc.constant('value' as const), line: frac, value: fc.constantFrom(...(format === 'json' ? WRONG_JSON : WRONG_YAML)) }),
     fc.record({ op: fc.constant('key' as const), line: frac, key: fc.constantFrom(...PROTO_KEYS, 'toString', 'hasOwnProperty', '', '1', 'null') }),
     fc.record({ op: fc.constantFrom('crlf' as const, 'bom' as const, 'tabs' as const) }),
@@ -85,7 +132,10 @@ function applyEdit(text: string, e: Edit, format: Format): string | Uint8Array {
     }
     case 'value': {
       const i = lineAt(e.line);
-      lines[i] = format === 'json' ? lines[i].replace(/("[^"]*"\s*:\s*)("(?:[^"\\]|\\.)*"|[^,}\]]+)/, `$1${e.value}`) : lines[i].replace(/^(\s*(?:- )?[^:#\s][^:#]*:)(?:\s.*)?$/, `$1 ${e.value}`);
+      lines[i] =
+        format === 'json'
+          ? lines[i].replace(/("[^"]*"\s*:\s*)("(?:[^"\\]|\\.)*"|[^,}\]]+)/, `$1${e.value}`)
+          : lines[i].replace(/^(\s*(?:- )?[^:#\s][^:#]*:)(?:\s.*)?$/, `$1 ${e.value}`);
       return lines.join('\n');
     }
     case 'key': {
@@ -188,11 +238,13 @@ export function fuzzInputs(o: InputOptions): fc.Arbitrary<Uint8Array> {
   const parsed = format === 'markdown' ? [] : seeds.map((s) => parseYaml(s) as unknown);
   const seed = fc.constantFrom(...seeds);
   const mutated = fc.tuple(seed, fc.array(editArb(format), { minLength: 1, maxLength: 4 })).map(([s, edits]) => applyEdits(s, edits, format));
-  const randomText = fc.oneof(
-    fc.string({ maxLength: 200 }),
-    fc.string({ unit: 'binary', maxLength: 200 }),
-    fc.array(fc.constantFrom(...SYNTAX[format]), { maxLength: 80 }).map((parts) => parts.join('')),
-  ).map(bytesOf);
+  const randomText = fc
+    .oneof(
+      fc.string({ maxLength: 200 }),
+      fc.string({ unit: 'binary', maxLength: 200 }),
+      fc.array(fc.constantFrom(...SYNTAX[format]), { maxLength: 80 }).map((parts) => parts.join('')),
+    )
+    .map(bytesOf);
   const randomBytes = fc.uint8Array({ maxLength: 200 });
   const junk = fc.jsonValue({ maxDepth: 4 }).map((v) => bytesOf(serialize(v, format)));
   const arbs: { weight: number; arbitrary: fc.Arbitrary<Uint8Array> }[] = [
@@ -203,12 +255,22 @@ export function fuzzInputs(o: InputOptions): fc.Arbitrary<Uint8Array> {
   if (parsed.length > 0) {
     const structured = fc
       .tuple(fc.nat({ max: parsed.length - 1 }), fc.array(fc.nat(), { minLength: 1, maxLength: 6 }), fc.array(changeArb, { minLength: 1, maxLength: 3 }))
-      .map(([i, path, changes]) => bytesOf(serialize(changes.reduce((v, c, n) => mutateValue(v, path.slice(n), c), parsed[i]), format)));
+      .map(([i, path, changes]) =>
+        bytesOf(
+          serialize(
+            changes.reduce((v, c, n) => mutateValue(v, path.slice(n), c), parsed[i]),
+            format,
+          ),
+        ),
+      );
     arbs.push({ weight: 5, arbitrary: structured }, { weight: 1, arbitrary: junk });
   }
   if (o.vocabulary) {
     const lines = [...o.vocabulary, ...seeds.flatMap((s) => s.split('\n'))];
-    const doc = fc.tuple(fc.array(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...lines) }, { weight: 1, arbitrary: fc.string({ maxLength: 30 }) }), { maxLength: 40 }), fc.constantFrom('\n', '\r\n', '\n\n'));
+    const doc = fc.tuple(
+      fc.array(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...lines) }, { weight: 1, arbitrary: fc.string({ maxLength: 30 }) }), { maxLength: 40 }),
+      fc.constantFrom('\n', '\r\n', '\n\n'),
+    );
     arbs.push({ weight: 5, arbitrary: doc.map(([ls, nl]) => bytesOf(ls.join(nl))) });
   }
   return fc.oneof(...arbs);
@@ -225,7 +287,10 @@ const concat = (...parts: (Uint8Array | number[])[]) => {
   return out;
 };
 
-const ALIAS_BOMB = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]', ...'bcdefghi'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`)].join('\n');
+const ALIAS_BOMB = [
+  'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+  ...'bcdefghi'.split('').map((k, i) => `${k}: &${k} [${Array(9).fill(`*${'abcdefghi'[i]}`).join(',')}]`),
+].join('\n');
 
 /**
  * Shapes every reader must survive; `seed` is one valid file of the reader. With `onlyFromSeed`, just
@@ -281,7 +346,10 @@ export function specialShapes(format: Format, seed: string, frontmatter = false,
   if (format === 'json') {
     shapes.push(
       { name: '__proto__ key inside seed', bytes: b(jsonExtra('{}').replace('"x_extra"', '"__proto__"').replace('{}', '{ "polluted": true }')) },
-      { name: 'constructor.prototype inside seed', bytes: b(jsonExtra('{}').replace('"x_extra"', '"constructor"').replace('{}', '{ "prototype": { "polluted": true } }')) },
+      {
+        name: 'constructor.prototype inside seed',
+        bytes: b(jsonExtra('{}').replace('"x_extra"', '"constructor"').replace('{}', '{ "prototype": { "polluted": true } }')),
+      },
       { name: '10^5 nested [ inside seed', bytes: b(jsonExtra(nested('[', ']', DEEP))) },
       { name: '150 nested [ inside seed', bytes: b(jsonExtra(nested('[', ']', 150))) },
       { name: 'duplicate key', bytes: b(s.replace(/^\s*\{/, '{ "x_dup": 1, "x_dup": 2,')) },

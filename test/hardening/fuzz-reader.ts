@@ -121,14 +121,20 @@ async function readOnce(spec: ReaderSpec, io: ReaderIO, what: string): Promise<O
   try {
     outcome = { ok: true, value: await Promise.race([spec.read(io), timeout]) };
   } catch (error) {
-    if (!(error instanceof SluiceError)) throw new assert.AssertionError({ message: `${spec.file} (${what}): threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}, not a SluiceError` });
+    if (!(error instanceof SluiceError))
+      throw new assert.AssertionError({
+        message: `${spec.file} (${what}): threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}, not a SluiceError`,
+      });
     outcome = { ok: false, error };
   } finally {
     clearTimeout(timer);
   }
   assert.equal(({} as Record<string, unknown>).polluted, undefined, `${spec.file} (${what}): Object.prototype was polluted`);
   if (outcome.ok) {
-    assert.ok(spec.valid(outcome.value), `${spec.file} (${what}): returned a value that does not pass its schema: ${JSON.stringify(outcome.value)?.slice(0, 300)}`);
+    assert.ok(
+      spec.valid(outcome.value),
+      `${spec.file} (${what}): returned a value that does not pass its schema: ${JSON.stringify(outcome.value)?.slice(0, 300)}`,
+    );
     assertPlainData(outcome.value, `${spec.file} (${what})`);
     if (spec.rewrite) assertRewritable(spec.rewrite, outcome.value, `${spec.file} (${what})`);
   } else {
@@ -137,7 +143,8 @@ async function readOnce(spec: ReaderSpec, io: ReaderIO, what: string): Promise<O
     assert.ok(spec.codes.includes(e.code), `${spec.file} (${what}): unexpected ${e.message}`);
     assert.ok(e.message.includes(spec.file), `${spec.file} (${what}): the message does not name the file: ${e.message}`);
     assert.ok(!e.message.includes('\n'), `${spec.file} (${what}): the message is not one line: ${JSON.stringify(e.message)}`);
-    if (FIELD_CODES.test(e.code) && !e.field && !spec.fieldless?.test(e.detail)) assert.match(e.detail, WHOLE_FILE, `${spec.file} (${what}): names no field: ${e.message}`);
+    if (FIELD_CODES.test(e.code) && !e.field && !spec.fieldless?.test(e.detail))
+      assert.match(e.detail, WHOLE_FILE, `${spec.file} (${what}): names no field: ${e.message}`);
   }
   return outcome;
 }
@@ -163,7 +170,10 @@ function assertRewritable({ codec, schema }: NonNullable<ReaderSpec['rewrite']>,
     assert.fail(`${where}: the value read cannot be written back and read again: ${String(error)}`);
   }
   const result = v.safeParse(schema, again);
-  assert.ok(result.success, `${where}: written back, the value no longer passes its schema: ${result.issues?.[0].message} at ${result.issues && v.getDotPath(result.issues[0])}`);
+  assert.ok(
+    result.success,
+    `${where}: written back, the value no longer passes its schema: ${result.issues?.[0].message} at ${result.issues && v.getDotPath(result.issues[0])}`,
+  );
   assert.deepEqual(result.output, value, `${where}: written back, the value reads differently`);
 }
 
@@ -172,7 +182,12 @@ async function memoryIO(spec: ReaderSpec): Promise<{ io: ReaderIO; place(bytes: 
   let tick = Date.parse('2026-01-01T00:00:00Z');
   const root = '/project';
   // No parse cache: `sluice status` would keep one in the real home folder.
-  const host = createMemoryHost({ cwd: root, env: { SLUICE_NO_CACHE: '1' }, now: () => new Date((tick += 1000)), files: Object.fromEntries(Object.entries(spec.fixtures ?? {}).map(([p, t]) => [join(root, p), t])) });
+  const host = createMemoryHost({
+    cwd: root,
+    env: { SLUICE_NO_CACHE: '1' },
+    now: () => new Date((tick += 1000)),
+    files: Object.fromEntries(Object.entries(spec.fixtures ?? {}).map(([p, t]) => [join(root, p), t])),
+  });
   const path = join(root, spec.file);
   await host.mkdir(dirname(path));
   return {
@@ -184,7 +199,9 @@ async function memoryIO(spec: ReaderSpec): Promise<{ io: ReaderIO; place(bytes: 
 }
 
 /** A real folder with the fixtures, for sparse files and readers that use node:fs. */
-export async function realIO(spec: Pick<ReaderSpec, 'file' | 'fixtures'>): Promise<{ io: ReaderIO; place(shape: SpecialShape | Uint8Array): Promise<void>; cleanup(): Promise<void> }> {
+export async function realIO(
+  spec: Pick<ReaderSpec, 'file' | 'fixtures'>,
+): Promise<{ io: ReaderIO; place(shape: SpecialShape | Uint8Array): Promise<void>; cleanup(): Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'sluice-fuzz-'));
   for (const [p, text] of Object.entries(spec.fixtures ?? {})) {
     await mkdir(dirname(join(root, p)), { recursive: true });
@@ -273,7 +290,10 @@ async function sameAsSeed(spec: ReaderSpec, real: Awaited<ReturnType<typeof real
   await real.place(enc.encode(seed));
   const base = await readOnce(spec, real.io, 'seed');
   assert.ok(base.ok);
-  for (const [name, text] of [['BOM', `\uFEFF${seed}`], ['CRLF', seed.replace(/\r?\n/g, '\r\n')]]) {
+  for (const [name, text] of [
+    ['BOM', `\uFEFF${seed}`],
+    ['CRLF', seed.replace(/\r?\n/g, '\r\n')],
+  ]) {
     await real.place(enc.encode(text));
     const o = await readOnce(spec, real.io, `${name} seed`);
     assert.ok(o.ok, `${spec.file}: the seed with a ${name} is refused: ${o.ok ? '' : o.error.message}`);
@@ -288,6 +308,8 @@ function normalizeEol(value: unknown): unknown {
 
 /** One TAP comment line with a reader's counts, for the CI log and the bench. */
 export function describeStats(s: FuzzStats): string {
-  const refused = Object.entries(s.refused).map(([code, n]) => `${code} ${n}`).join(', ');
+  const refused = Object.entries(s.refused)
+    .map(([code, n]) => `${code} ${n}`)
+    .join(', ');
   return `${s.file}: ${s.inputs} inputs (${s.specialShapes} special shapes), ${s.accepted} accepted, refused: ${refused || 'none'}; slowest ${Math.round(s.slowestMs)} ms, heap +${s.heapGrowthMb} MB, ${s.ms} ms`;
 }

@@ -153,7 +153,17 @@ describe('a lock held from another host', () => {
   /** A lock file as a sluice on another machine writes it, made `minutes` ago, last refreshed `beatMinutesAgo`. */
   async function foreignLock(path: string, minutes: number, beatMinutesAgo: number): Promise<void> {
     const ago = (m: number) => new Date(Date.now() - m * 60_000);
-    await writeFile(path, JSON.stringify({ pid: 4321, hostname: 'another-build-host', acquiredAt: ago(minutes).toISOString(), purpose: 'sluice next', heartbeatAt: ago(beatMinutesAgo).toISOString(), heartbeatMs: 30_000 }));
+    await writeFile(
+      path,
+      JSON.stringify({
+        pid: 4321,
+        hostname: 'another-build-host',
+        acquiredAt: ago(minutes).toISOString(),
+        purpose: 'sluice next',
+        heartbeatAt: ago(beatMinutesAgo).toISOString(),
+        heartbeatMs: 30_000,
+      }),
+    );
     await utimes(path, ago(beatMinutesAgo), ago(beatMinutesAgo));
   }
 

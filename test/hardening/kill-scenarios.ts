@@ -96,7 +96,12 @@ async function referenceRun(): Promise<{ states: Set<string>; final: IterationSt
   const kernel = await createKernel({ host, projectRoot: dir, config: (await loadConfig(host, dir)).config, plugins: builtinPlugins });
   const result = await startTune(kernel, plan(['w'], { scenario: 'write it', preset: 'custom', maxIterations: 2, threshold: 80 }));
   const key = (text: string) => JSON.stringify(withoutTimes(parseIterationState(text)));
-  return { states: new Set(states.map(key)), final: withoutTimes(result.state), skills, finalSkill: readFileSync(join(dir, '.claude/skills/w/SKILL.md'), 'utf8') };
+  return {
+    states: new Set(states.map(key)),
+    final: withoutTimes(result.state),
+    skills,
+    finalSkill: readFileSync(join(dir, '.claude/skills/w/SKILL.md'), 'utf8'),
+  };
 }
 
 /**
@@ -137,7 +142,9 @@ export async function tuneIterationScenario(): Promise<KillSetup> {
     async checkKilled() {
       const skill = readFileSync(skillPath, 'utf8');
       assert.ok(reference.skills.has(skill) && checkSkillText(skill).ok, `the skill is not a version an uncut run leaves: ${JSON.stringify(skill)}`);
-      current ??= readdirSync(runs).map((n) => join(runs, n)).find((p) => !done.has(p));
+      current ??= readdirSync(runs)
+        .map((n) => join(runs, n))
+        .find((p) => !done.has(p));
       if (!current) return 'before the run folder';
       const statePath = join(current, 'iteration-state.json');
       if (!existsSync(statePath)) {
@@ -146,7 +153,10 @@ export async function tuneIterationScenario(): Promise<KillSetup> {
         return 'before the state file';
       }
       const state = parseIterationState(readFileSync(statePath, 'utf8'));
-      assert.ok(reference.states.has(JSON.stringify(withoutTimes(state))), `iteration-state.json is not a state an uncut run writes: ${JSON.stringify(withoutTimes(state)).slice(0, 400)}`);
+      assert.ok(
+        reference.states.has(JSON.stringify(withoutTimes(state))),
+        `iteration-state.json is not a state an uncut run writes: ${JSON.stringify(withoutTimes(state)).slice(0, 400)}`,
+      );
       if (last) {
         assert.ok(state.iterations.length >= last.iterations.length, 'iterations were removed');
         assert.deepEqual(state.score_trend.slice(0, last.score_trend.length), last.score_trend, 'score_trend was rewritten');

@@ -83,7 +83,10 @@ export function oldOrNewScenario<T>(o: {
 }
 
 /** Uncut runs from the old file: the new version (timestamps replaced) and how long a run takes. */
-export async function uncutRuns<T>(dir: string, o: { args: string[]; statePath: string; oldText: string; parse(text: string): T }): Promise<{ expected: T; ms: number }> {
+export async function uncutRuns<T>(
+  dir: string,
+  o: { args: string[]; statePath: string; oldText: string; parse(text: string): T },
+): Promise<{ expected: T; ms: number }> {
   const first = await runSluice(dir, o.args);
   assert.equal(first.code, 0, first.stderr);
   const expected = withoutTimes(o.parse(readFileSync(o.statePath, 'utf8')));
@@ -125,7 +128,17 @@ export async function uncutMs(run: () => Promise<{ ms: number }>, times = 3): Pr
 export async function killTrials(dir: string, scenario: KillScenario, o: { trials: number; seed: number; uncutMs: number }): Promise<KillStats> {
   const started = performance.now();
   const random = seededRandom(o.seed);
-  const stats: KillStats = { scenario: scenario.name, trials: scaled(o.trials), kills: 0, found: {}, locksLeft: 0, completed: 0, recoveredLocks: 0, violations: [], ms: 0 };
+  const stats: KillStats = {
+    scenario: scenario.name,
+    trials: scaled(o.trials),
+    kills: 0,
+    found: {},
+    locksLeft: 0,
+    completed: 0,
+    recoveredLocks: 0,
+    violations: [],
+    ms: 0,
+  };
   const violation = (trial: number, what: string) => stats.violations.push(`${scenario.name}, trial ${trial}: ${what}`);
   // The length of a run, corrected as the machine's load changes: every run that finishes uncut
   // measures it, and after eight kills in a row the next run is left alone to measure it again.
@@ -166,7 +179,8 @@ export async function killTrials(dir: string, scenario: KillScenario, o: { trial
   // the last kill left, or one made for a process that has exited), must take it over and finish.
   await scenario.prepare(stats.trials);
   const lock = scenario.lockPath();
-  if (lock !== undefined && !existsSync(lock)) writeFileSync(lock, JSON.stringify({ pid: deadPid(), hostname: hostname(), acquiredAt: new Date().toISOString(), purpose: 'killed' }));
+  if (lock !== undefined && !existsSync(lock))
+    writeFileSync(lock, JSON.stringify({ pid: deadPid(), hostname: hostname(), acquiredAt: new Date().toISOString(), purpose: 'killed' }));
   try {
     const final = await startSluice(dir, scenario.args()).done;
     stats.completed++;
@@ -187,6 +201,8 @@ function deadPid(): number {
 const readLock = (path: string | undefined) => (path !== undefined && existsSync(path) ? readFileSync(path, 'utf8') : undefined);
 
 export function describeKills(s: KillStats): string {
-  const found = Object.entries(s.found).map(([k, n]) => `${k} ${n}`).join(', ');
+  const found = Object.entries(s.found)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   return `${s.scenario}: ${s.trials} runs, ${s.kills} killed (found ${found}; ${s.locksLeft} died holding the lock), ${s.completed} completed (${s.recoveredLocks} after taking over a dead process's lock), ${s.violations.length} invariant violations, ${s.ms} ms`;
 }

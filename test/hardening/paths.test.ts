@@ -110,18 +110,26 @@ describe('paths from files and flags stay inside the project, symlinks included'
     const { readTestVerdict } = await import('../../plugins/lifecycle/readers/test-verdict-reader.ts');
     const { readRetrospectiveResult } = await import('../../plugins/lifecycle/readers/retrospective-reader.ts');
     const real = join(dir, '.prizmkit', 'specs', 'feat-b');
-    await writeFiles(dir, { '.prizmkit/specs/feat-b/verdict.json': JSON.stringify({ verdict: 'TEST_PASS', evidence: ['output.txt'] }), '.prizmkit/specs/feat-b/retrospective-result.json': JSON.stringify({ result: 'DOCS_UPDATED', docs_updated: ['docs/arch.md'] }) });
+    await writeFiles(dir, {
+      '.prizmkit/specs/feat-b/verdict.json': JSON.stringify({ verdict: 'TEST_PASS', evidence: ['output.txt'] }),
+      '.prizmkit/specs/feat-b/retrospective-result.json': JSON.stringify({ result: 'DOCS_UPDATED', docs_updated: ['docs/arch.md'] }),
+    });
     const secrets = await outsideFolder({ 'output.txt': 'ok\n', 'arch.md': '# arch\n' });
     await link(join(secrets, 'output.txt'), join(real, 'output.txt'));
     await link(secrets, join(dir, 'docs'));
     await assert.rejects(readTestVerdict(kernel.host, dir, '.prizmkit/specs/feat-b'), { code: 'ARTIFACT_INVALID', field: 'evidence.0', message: /outside/ });
-    await assert.rejects(readRetrospectiveResult(kernel.host, dir, '.prizmkit/specs/feat-b'), { code: 'ARTIFACT_INVALID', field: 'docs_updated.0', message: /outside/ });
+    await assert.rejects(readRetrospectiveResult(kernel.host, dir, '.prizmkit/specs/feat-b'), {
+      code: 'ARTIFACT_INVALID',
+      field: 'docs_updated.0',
+      message: /outside/,
+    });
   });
 
   it('skill tune: --run-dir, --resume and --restore through a symlink to outside are refused; nothing is written outside', async () => {
     const dir = await tuneProject({ w: skillText('w') }, [executeAny, ...evaluateScores([60, 90]), improveAny('w')]);
     const kernel = await kernelFor(dir);
-    const tune = (args: string[], options: Record<string, unknown>) => runCommand(kernel, 'tune', args, { executor: 'script', evaluator: 'script', improver: 'script', allowSelfEvaluation: true, ...options });
+    const tune = (args: string[], options: Record<string, unknown>) =>
+      runCommand(kernel, 'tune', args, { executor: 'script', evaluator: 'script', improver: 'script', allowSelfEvaluation: true, ...options });
     const outside = await outsideFolder({});
     await link(outside, join(dir, 'runs-link'));
     refused(await tune(['w'], { scenario: 'write it', yes: true, runDir: 'runs-link' }));

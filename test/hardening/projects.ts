@@ -10,5 +10,10 @@ export async function projectReadyToAdvance(prefix: string): Promise<{ dir: stri
   await writeCurrentArtifacts(kernel);
   const approve = data<{ unapproved: string[] }>(await sluice(kernel, 'next')).unapproved;
   const statePath = join(dir, '.sdlc', 'state.yaml');
-  return { dir, statePath, oldText: readFileSync(statePath, 'utf8'), args: ['next', ...approve.flatMap((id) => ['--approve', id]), '--signed-by', 'Ana Ruiz', '--confirmed', '--json'] };
+  return {
+    dir,
+    statePath,
+    oldText: readFileSync(statePath, 'utf8'),
+    args: ['next', ...approve.flatMap((id) => ['--approve', id]), '--signed-by', 'Ana Ruiz', '--confirmed', '--json'],
+  };
 }

@@ -27,7 +27,11 @@ const frozen = { '.sdlc/phase-registry.yaml': registry, '.sdlc/profile.yaml': st
 const specsDir = 'test/fixtures/sdlc-views/spec-repo/specs';
 
 /** A frozen file as `openProject` and `init` read it (readSdlcFile), then the checks beyond its schema. */
-function frozenFile<S extends v.GenericSchema>(schema: S, code: ErrorCode, check: (value: v.InferOutput<S>, kernel: Kernel, display: string) => void): ReaderSpec['read'] {
+function frozenFile<S extends v.GenericSchema>(
+  schema: S,
+  code: ErrorCode,
+  check: (value: v.InferOutput<S>, kernel: Kernel, display: string) => void,
+): ReaderSpec['read'] {
   return async (io) => {
     const kernel = await io.kernel();
     const display = kernel.display(io.path);
@@ -80,7 +84,9 @@ export const sdlcReaders: NamedReader[] = [
     spec: {
       file: '.sdlc/compliance/soc2-gates.yaml',
       format: 'yaml',
-      seeds: ['enterprise/compliance/soc2-gates.yaml', 'compliance/hipaa-gates.yaml', 'compliance/gdpr-gates.yaml'].map((f) => repoFile('plugins/sdlc/packs', f)),
+      seeds: ['enterprise/compliance/soc2-gates.yaml', 'compliance/hipaa-gates.yaml', 'compliance/gdpr-gates.yaml'].map((f) =>
+        repoFile('plugins/sdlc/packs', f),
+      ),
       codes: ['STATE_CORRUPT', 'COMPLIANCE_INVALID', 'FILE_TOO_LARGE'],
       read: frozenFile(ComplianceFileSchema, 'COMPLIANCE_INVALID', (value, _kernel, display) => checkCompliance(value, model, display)),
       valid: (value) => v.is(ComplianceFileSchema, value),
@@ -105,7 +111,8 @@ export const sdlcReaders: NamedReader[] = [
       format: 'json',
       seeds: [repoFile('test/fixtures/sdlc-views/session-handoff.json')],
       codes: ['STATE_CORRUPT', 'STATE_INVALID', 'FILE_TOO_LARGE'],
-      read: async (io) => summarizeHandoff(await readDataFile(io.host, io.path, SessionHandoffSchema, { display: '.sdlc/artifacts/build/session-handoff.json' })),
+      read: async (io) =>
+        summarizeHandoff(await readDataFile(io.host, io.path, SessionHandoffSchema, { display: '.sdlc/artifacts/build/session-handoff.json' })),
       valid: (value) => typeof (value as { line?: unknown }).line === 'string',
     },
   },
@@ -116,8 +123,23 @@ export const sdlcReaders: NamedReader[] = [
       format: 'markdown',
       frontmatter: true,
       real: true,
-      seeds: readdirSync(`${repoRoot}/${specsDir}`).filter((n) => /^000[1-6].*\.md$/.test(n)).map((n) => repoFile(specsDir, n)),
-      vocabulary: ['---', '...', 'spec: 0001', 'name: Login', 'status: in-progress', 'risk: high', 'spec: [1, 2]', 'name: &n x', 'status: *n', '# Title', '__proto__: {a: 1}', 'status: done'],
+      seeds: readdirSync(`${repoRoot}/${specsDir}`)
+        .filter((n) => /^000[1-6].*\.md$/.test(n))
+        .map((n) => repoFile(specsDir, n)),
+      vocabulary: [
+        '---',
+        '...',
+        'spec: 0001',
+        'name: Login',
+        'status: in-progress',
+        'risk: high',
+        'spec: [1, 2]',
+        'name: &n x',
+        'status: *n',
+        '# Title',
+        '__proto__: {a: 1}',
+        'status: done',
+      ],
       codes: [],
       read: async (io) => scanSpecs(io.root).find((s) => s.file === 'specs/0001-fuzz.md'),
       valid: (value) => {

@@ -33,37 +33,82 @@ export const tuneConfigReaders: NamedReader[] = [
   },
   ...(
     [
-      ['sluice.config.yaml', 'yaml', [seedFile('sluice.config.yaml'), 'concurrency: 4\nlockWaitMs: 200\nplugins: [./tools/acme-gates.mjs]\nprofiles: [packs/]\ndelegates:\n  claude: {command: claude, model: sonnet, timeout: 900, retries: 2, env: {ANTHROPIC_LOG: error}}\n  script: {file: test/pipeline-script.yaml}\n']],
-      ['sluice.config.json', 'json', [JSON.stringify({ concurrency: 3, delegates: { shell: { command: './ask', args: ['--fast'], output: 'json' } }, lifecycle: { commitAuthorization: { mode: 'ci', owner: 'ci', local_commit_authorized: true } } }, null, 2)]],
+      [
+        'sluice.config.yaml',
+        'yaml',
+        [
+          seedFile('sluice.config.yaml'),
+          'concurrency: 4\nlockWaitMs: 200\nplugins: [./tools/acme-gates.mjs]\nprofiles: [packs/]\ndelegates:\n  claude: {command: claude, model: sonnet, timeout: 900, retries: 2, env: {ANTHROPIC_LOG: error}}\n  script: {file: test/pipeline-script.yaml}\n',
+        ],
+      ],
+      [
+        'sluice.config.json',
+        'json',
+        [
+          JSON.stringify(
+            {
+              concurrency: 3,
+              delegates: { shell: { command: './ask', args: ['--fast'], output: 'json' } },
+              lifecycle: { commitAuthorization: { mode: 'ci', owner: 'ci', local_commit_authorized: true } },
+            },
+            null,
+            2,
+          ),
+        ],
+      ],
     ] as const
-  ).map(([file, format, seeds]): NamedReader => ({
-    name: file,
-    spec: {
-      file,
-      format,
-      seeds,
-      codes: ['CONFIG_MALFORMED', 'CONFIG_INVALID', 'FILE_TOO_LARGE'],
-      read: async (io) => (await loadConfig(io.host, io.root)).config,
-      valid: (value) => v.is(SluiceConfigSchema, value),
-    },
-  })),
+  ).map(
+    ([file, format, seeds]): NamedReader => ({
+      name: file,
+      spec: {
+        file,
+        format,
+        seeds,
+        codes: ['CONFIG_MALFORMED', 'CONFIG_INVALID', 'FILE_TOO_LARGE'],
+        read: async (io) => (await loadConfig(io.host, io.root)).config,
+        valid: (value) => v.is(SluiceConfigSchema, value),
+      },
+    }),
+  ),
   ...(
     [
       ['scripts/pipeline.yaml', 'yaml', [repoFile('plugins/skill-tune/demo/demo-script.yaml'), repoFile('plugins/lifecycle/demo/demo-script.yaml')]],
-      ['scripts/pipeline.json', 'json', [JSON.stringify({ version: 1, rules: [{ match: 'Review the (\\S+) change', flags: 'is', mode: 'analysis', reply: { text: 'ok $1', json: { ok: true } } }, { match: 'Summarise', replies: ['one', { text: 'two', files: { 'out/$1.md': 'x' }, status: 'error', exitCode: 3, delayMs: 5, error: 'boom', transient: true }] }], default: 'fallback' }, null, 2)]],
+      [
+        'scripts/pipeline.json',
+        'json',
+        [
+          JSON.stringify(
+            {
+              version: 1,
+              rules: [
+                { match: 'Review the (\\S+) change', flags: 'is', mode: 'analysis', reply: { text: 'ok $1', json: { ok: true } } },
+                {
+                  match: 'Summarise',
+                  replies: ['one', { text: 'two', files: { 'out/$1.md': 'x' }, status: 'error', exitCode: 3, delayMs: 5, error: 'boom', transient: true }],
+                },
+              ],
+              default: 'fallback',
+            },
+            null,
+            2,
+          ),
+        ],
+      ],
     ] as const
-  ).map(([file, format, seeds]): NamedReader => ({
-    name: `the script delegate file (${format})`,
-    spec: {
-      file,
-      format,
-      seeds,
-      runs: 600,
-      codes: ['SCRIPT_INVALID', 'FILE_TOO_LARGE'],
-      read: async (io) => loadScript(await io.kernel(), { path: io.path, from: 'extra.script' }),
-      valid: (value) => v.is(DelegateScriptSchema, value),
-    },
-  })),
+  ).map(
+    ([file, format, seeds]): NamedReader => ({
+      name: `the script delegate file (${format})`,
+      spec: {
+        file,
+        format,
+        seeds,
+        runs: 600,
+        codes: ['SCRIPT_INVALID', 'FILE_TOO_LARGE'],
+        read: async (io) => loadScript(await io.kernel(), { path: io.path, from: 'extra.script' }),
+        valid: (value) => v.is(DelegateScriptSchema, value),
+      },
+    }),
+  ),
   {
     name: 'script sequence positions (.sluice/script-delegate/*.json)',
     spec: {
@@ -83,7 +128,10 @@ export const tuneConfigReaders: NamedReader[] = [
       file: '.claude/skills/fuzz/SKILL.md',
       format: 'markdown',
       frontmatter: true,
-      seeds: [repoFile('plugins/skill-tune/demo/release-notes/SKILL.md'), '---\nname: "Fuzz: a skill"\ndescription: >\n  Folded text\n  on two lines.\nallowed-tools: [Read, Grep]\nversion: 2\n---\n\n# Steps\n\n1. Do it.\n'],
+      seeds: [
+        repoFile('plugins/skill-tune/demo/release-notes/SKILL.md'),
+        '---\nname: "Fuzz: a skill"\ndescription: >\n  Folded text\n  on two lines.\nallowed-tools: [Read, Grep]\nversion: 2\n---\n\n# Steps\n\n1. Do it.\n',
+      ],
       vocabulary: ['---', 'name: x', 'description: y', 'name: ""', 'description: [a]', '__proto__: {a: 1}', '# Body', '', 'name: &n x', 'description: *n'],
       codes: ['SKILL_INVALID', 'SKILL_NOT_FOUND'],
       read: async (io) => resolveSkill(await io.kernel(), '.claude/skills/fuzz'),
@@ -100,7 +148,18 @@ export const tuneConfigReaders: NamedReader[] = [
       // Text edits only: the output is prose around JSON.
       format: 'markdown',
       seeds: [
-        JSON.stringify({ dimensions: { clarity: 72, completeness: 80, correctness: { score: 90 }, effectiveness: 60, efficiency: 50 }, strengths: ['short'], weaknesses: [{ text: 'vague' }], suggestions: ['add an example', { priority: 'high', description: 'name the tone', target: 'SKILL.md' }], summary: 'fine', skills: { a: { dimensions: { clarity: 1, completeness: 2, correctness: 3, effectiveness: 4, efficiency: 5 } } } }, null, 2),
+        JSON.stringify(
+          {
+            dimensions: { clarity: 72, completeness: 80, correctness: { score: 90 }, effectiveness: 60, efficiency: 50 },
+            strengths: ['short'],
+            weaknesses: [{ text: 'vague' }],
+            suggestions: ['add an example', { priority: 'high', description: 'name the tone', target: 'SKILL.md' }],
+            summary: 'fine',
+            skills: { a: { dimensions: { clarity: 1, completeness: 2, correctness: 3, effectiveness: 4, efficiency: 5 } } },
+          },
+          null,
+          2,
+        ),
         'Clarity: 72\n**Completeness** — 80/100\n| Correctness | 90 |\nEffectiveness (20%): 60\nEfficiency: 50\nOverall score: 71',
       ],
       codes: [],

@@ -52,7 +52,9 @@ function refused(r: CliResult, code: string, file: RegExp): void {
 const leftovers = (dir: string) => readdirSync(join(dir, '.sdlc')).filter((n) => n.endsWith('.lock') || n.endsWith('.tmp') || n.endsWith('.steal'));
 
 describe('a full disk, a read-only mount, a folder sluice may not write', () => {
-  it('ENOSPC while creating the lock: DISK_FULL naming it, and no empty lock left to read as "locked"', { skip: canMount ? false : 'needs root to mount a small tmpfs' }, async () => {
+  it('ENOSPC while creating the lock: DISK_FULL naming it, and no empty lock left to read as "locked"', {
+    skip: canMount ? false : 'needs root to mount a small tmpfs',
+  }, async () => {
     const dir = await mountTmpfs('256k');
     await initProject(dir);
     const before = await readFile(join(dir, '.sdlc', 'state.yaml'), 'utf8');
@@ -65,7 +67,9 @@ describe('a full disk, a read-only mount, a folder sluice may not write', () => 
     assert.equal(again.code, 1, `with space again the gate runs (MUST gates fail in a new project): ${again.stderr}`);
   });
 
-  it('ENOSPC while writing the state: DISK_FULL naming the state, which is unchanged', { skip: canMount ? false : 'needs root to mount a small tmpfs' }, async () => {
+  it('ENOSPC while writing the state: DISK_FULL naming the state, which is unchanged', {
+    skip: canMount ? false : 'needs root to mount a small tmpfs',
+  }, async () => {
     const dir = await mountTmpfs('256k');
     await initProject(dir);
     const before = await readFile(join(dir, '.sdlc', 'state.yaml'), 'utf8');
@@ -88,7 +92,9 @@ describe('a full disk, a read-only mount, a folder sluice may not write', () => 
     assert.equal(status.code, 0, `reading still works: ${status.stderr}`);
   });
 
-  it('EACCES: FILE_ACCESS_DENIED naming the file, for a user who may read but not write the project', { skip: isRoot ? false : 'needs root to run sluice as another user' }, async () => {
+  it('EACCES: FILE_ACCESS_DENIED naming the file, for a user who may read but not write the project', {
+    skip: isRoot ? false : 'needs root to run sluice as another user',
+  }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sluice-eacces-'));
     await initProject(dir);
     // Readable by everyone, writable by its owner (root) only.
@@ -107,8 +113,18 @@ describe('a full disk, a read-only mount, a folder sluice may not write', () => 
  */
 function asNobody(dir: string, args: string[]): Promise<CliResult> {
   // SLUICE_TEST_RUN stays: scripts/test.mjs finds the suite's leftover processes by it.
-  const env = ['env', '-i', `PATH=${process.env.PATH ?? '/usr/bin:/bin'}`, `HOME=${dir}`, 'NO_COLOR=1', 'SLUICE_NO_CACHE=1', ...(process.env.SLUICE_TEST_RUN ? [`SLUICE_TEST_RUN=${process.env.SLUICE_TEST_RUN}`] : [])];
-  const child = spawnReaped('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', ...env, process.execPath, cliBundle(), '--cwd', dir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = [
+    'env',
+    '-i',
+    `PATH=${process.env.PATH ?? '/usr/bin:/bin'}`,
+    `HOME=${dir}`,
+    'NO_COLOR=1',
+    'SLUICE_NO_CACHE=1',
+    ...(process.env.SLUICE_TEST_RUN ? [`SLUICE_TEST_RUN=${process.env.SLUICE_TEST_RUN}`] : []),
+  ];
+  const child = spawnReaped('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', ...env, process.execPath, cliBundle(), '--cwd', dir, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));

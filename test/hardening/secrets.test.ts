@@ -23,7 +23,10 @@ const SECRETS = { X_TOKEN, DB_PASSWORD, CONFIG_TOKEN, 'the sk-ant key': KEY };
 async function leakyProject(): Promise<string> {
   const dir = await tempDir('sluice-secrets-');
   const cli = join(repoRoot, 'test', 'fixtures', 'hardening', 'bin', 'leaky-cli.mjs');
-  await writeFile(join(dir, 'sluice.config.yaml'), `delegates:\n  shell:\n    command: ${JSON.stringify(cli)}\n    retries: 0\n    env:\n      CONFIG_TOKEN: ${CONFIG_TOKEN}\n`);
+  await writeFile(
+    join(dir, 'sluice.config.yaml'),
+    `delegates:\n  shell:\n    command: ${JSON.stringify(cli)}\n    retries: 0\n    env:\n      CONFIG_TOKEN: ${CONFIG_TOKEN}\n`,
+  );
   return dir;
 }
 
@@ -79,7 +82,22 @@ describe('secrets are redacted end to end', () => {
     const { mkdir } = await import('node:fs/promises');
     await mkdir(join(dir, '.claude', 'skills', 'w'), { recursive: true });
     await writeFile(join(dir, '.claude', 'skills', 'w', 'SKILL.md'), '---\nname: w\ndescription: a skill\n---\nDo it.\n');
-    const run = await runSluice(dir, ['tune', 'w', '--scenario', 'write it', '-y', '--max-iterations', '1', '--executor', 'script', '--evaluator', 'script', '--improver', 'script', '--allow-self-evaluation']);
+    const run = await runSluice(dir, [
+      'tune',
+      'w',
+      '--scenario',
+      'write it',
+      '-y',
+      '--max-iterations',
+      '1',
+      '--executor',
+      'script',
+      '--evaluator',
+      'script',
+      '--improver',
+      'script',
+      '--allow-self-evaluation',
+    ]);
     assert.equal(run.code, 1, run.stderr);
     assert.match(run.stdout, /iteration 1: .*\[REDACTED:anthropic-key\]/);
     assertClean('tune output', run.stdout + run.stderr);

@@ -11,9 +11,13 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
  * `skip` is the visible reason to skip when it (or python3 with PyYAML) is absent.
  */
 export const referencePlugin: { dir: string; skip: false } | { dir: undefined; skip: string } = (() => {
-  const candidates = [resolve(repoRoot, '../shared'), ...(process.env.SLUICE_SHARED_DIR ? [resolve(process.env.SLUICE_SHARED_DIR)] : [])].map((s) => join(s, 'reference', 'claude-code-sdlc'));
+  const candidates = [resolve(repoRoot, '../shared'), ...(process.env.SLUICE_SHARED_DIR ? [resolve(process.env.SLUICE_SHARED_DIR)] : [])].map((s) =>
+    join(s, 'reference', 'claude-code-sdlc'),
+  );
   const dir = candidates.find((d) => existsSync(join(d, 'scripts', 'check_gates.py')));
-  return dir ? { dir, skip: false } : { dir: undefined, skip: `the reference plugin is not at ${candidates.join(' or ')} (set SLUICE_SHARED_DIR to the shared folder to run these checks)` };
+  return dir
+    ? { dir, skip: false }
+    : { dir: undefined, skip: `the reference plugin is not at ${candidates.join(' or ')} (set SLUICE_SHARED_DIR to the shared folder to run these checks)` };
 })();
 
 export interface ScriptRun {
@@ -45,7 +49,8 @@ export async function referenceStillRuns(dir: string): Promise<string[]> {
   const problems: string[] = [];
   for (const script of ['generate_status.py', 'check_gates.py', 'advance_phase.py']) {
     const r = await runReferenceScript(script, ['--state', '.sdlc/state.yaml'], dir);
-    if ((r.code !== 0 && r.code !== 1) || /Traceback/.test(r.stderr)) problems.push(`${script} exited ${r.code}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+    if ((r.code !== 0 && r.code !== 1) || /Traceback/.test(r.stderr))
+      problems.push(`${script} exited ${r.code}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
   }
   return problems;
 }

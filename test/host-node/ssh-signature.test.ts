@@ -57,7 +57,10 @@ describe('SSH signatures through ssh-keygen -Y', { skip: sshKeygenMissing }, () 
   });
 
   it('a missing key is SIGNING_FAILED naming the key', async () => {
-    await assert.rejects(sshSign(host, { keyFile: join(dir, 'nope'), text: 'x' }), (e: Error & { code?: string }) => e.code === 'SIGNING_FAILED' && e.message.includes('nope'));
+    await assert.rejects(
+      sshSign(host, { keyFile: join(dir, 'nope'), text: 'x' }),
+      (e: Error & { code?: string }) => e.code === 'SIGNING_FAILED' && e.message.includes('nope'),
+    );
   });
 });
 
@@ -65,12 +68,19 @@ describe('allowed_signers format', () => {
   it('reads principals, options and keys, skipping comments', () => {
     const text = '# team\nana@x.org,ana@y.org ssh-ed25519 AAAAC3Nza1 ana\n\nbo@x.org namespaces="git,sluice" ssh-rsa AAAAB3Nz==\n';
     const s = parseAllowedSigners(text, 'allowed_signers');
-    assert.deepEqual(s.map((e) => e.principals), [['ana@x.org', 'ana@y.org'], ['bo@x.org']]);
+    assert.deepEqual(
+      s.map((e) => e.principals),
+      [['ana@x.org', 'ana@y.org'], ['bo@x.org']],
+    );
     assert.equal(s[1]!.options, 'namespaces="git,sluice"');
     assert.equal(s[1]!.keyType, 'ssh-rsa');
   });
 
   it('names the file and line of a malformed entry', () => {
-    assert.throws(() => parseAllowedSigners('ana@x.org ssh-ed25519 AAAA\nbo@x.org not-a-key\n', '.sdlc/allowed_signers'), (e: Error & { code?: string; file?: string; field?: string }) => e.code === 'SIGNERS_INVALID' && e.file === '.sdlc/allowed_signers' && e.field === 'line 2');
+    assert.throws(
+      () => parseAllowedSigners('ana@x.org ssh-ed25519 AAAA\nbo@x.org not-a-key\n', '.sdlc/allowed_signers'),
+      (e: Error & { code?: string; file?: string; field?: string }) =>
+        e.code === 'SIGNERS_INVALID' && e.file === '.sdlc/allowed_signers' && e.field === 'line 2',
+    );
   });
 });

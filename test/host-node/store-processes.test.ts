@@ -62,7 +62,10 @@ describe('state store across processes (Node host)', () => {
     const store = createStateStore({ host: createNodeHost(), lockWaitMs: 2000 });
     const r = await store.update({ path, schema: CounterSchema }, (s) => ({ ...s, count: s.count + 1 }));
     assert.equal(r.written, true);
-    assert.deepEqual((await readdir(dir)).filter((f) => f.endsWith('.lock')), []);
+    assert.deepEqual(
+      (await readdir(dir)).filter((f) => f.endsWith('.lock')),
+      [],
+    );
   });
 
   it('recovers a lock held by a process that died', async () => {
@@ -82,13 +85,16 @@ describe('state store across processes (Node host)', () => {
     assert.equal(await holder.line, 'locked');
     try {
       const store = createStateStore({ host: createNodeHost(), lockWaitMs: 200 });
-      await assert.rejects(store.update({ path, schema: CounterSchema }, (s) => ({ ...s, count: 1 })), (e: unknown) => {
-        assert.ok(e instanceof SluiceError);
-        assert.equal(e.exitCode, 3);
-        assert.equal(e.data?.pid, holder.child.pid);
-        assert.match(e.message, new RegExp(`process ${holder.child.pid}`));
-        return true;
-      });
+      await assert.rejects(
+        store.update({ path, schema: CounterSchema }, (s) => ({ ...s, count: 1 })),
+        (e: unknown) => {
+          assert.ok(e instanceof SluiceError);
+          assert.equal(e.exitCode, 3);
+          assert.equal(e.data?.pid, holder.child.pid);
+          assert.match(e.message, new RegExp(`process ${holder.child.pid}`));
+          return true;
+        },
+      );
       assert.equal(JSON.parse(await readFile(path, 'utf8')).count, 0);
     } finally {
       holder.child.kill('SIGKILL');
@@ -102,7 +108,10 @@ describe('state store across processes (Node host)', () => {
     const corrupt = 'count: 3\nwriters: [1, 2\npayload: "x"\n';
     await writeFile(yamlPath, corrupt);
     const store = createStateStore({ host: createNodeHost() });
-    await assert.rejects(store.update({ path: yamlPath, schema: CounterSchema, codec: yamlCodec }, (s) => ({ ...s, count: 4 })), { code: 'STATE_CORRUPT', exitCode: 2 });
+    await assert.rejects(
+      store.update({ path: yamlPath, schema: CounterSchema, codec: yamlCodec }, (s) => ({ ...s, count: 4 })),
+      { code: 'STATE_CORRUPT', exitCode: 2 },
+    );
     assert.equal(await readFile(yamlPath, 'utf8'), corrupt);
   });
 });

@@ -23,7 +23,9 @@ describe('layout', () => {
   });
 
   it("no file under plugins/, gates/ or delegates/ imports another plugin's internals", () => {
-    const inward = edges.filter((e) => e.a !== e.b && e.b !== 'core' && e.to !== 'package.json' && !e.a.startsWith('api') && e.a !== 'plugins/cli' && !isPublicFace(e.to, e.b));
+    const inward = edges.filter(
+      (e) => e.a !== e.b && e.b !== 'core' && e.to !== 'package.json' && !e.a.startsWith('api') && e.a !== 'plugins/cli' && !isPublicFace(e.to, e.b),
+    );
     assert.equal(show(inward), '');
   });
 

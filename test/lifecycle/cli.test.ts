@@ -37,7 +37,10 @@ describe('sluice lifecycle (CLI)', () => {
     const flag = await sluice(root, ['lifecycle', 'record', 'feat', 'commit', '--local-commit-authorized', '--json']);
     assert.equal(flag.code, 2);
     assert.equal(json(flag.stdout).error.code, 'USAGE');
-    const unsigned = await sluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json'], { SLUICE_COMMIT_GRANT: '{"mode":"x","owner":"agent","local_commit_authorized":true}', LOCAL_COMMIT_AUTHORIZED: 'true' });
+    const unsigned = await sluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json'], {
+      SLUICE_COMMIT_GRANT: '{"mode":"x","owner":"agent","local_commit_authorized":true}',
+      LOCAL_COMMIT_AUTHORIZED: 'true',
+    });
     assert.equal(unsigned.code, 1);
     assert.equal(json(unsigned.stdout).error.code, 'COMMIT_NOT_AUTHORIZED');
     assert.match(json(unsigned.stdout).error.message, /SLUICE_COMMIT_GRANT is not "<payload>\.<signature>"/);
@@ -84,7 +87,8 @@ describe('sluice lifecycle (CLI)', () => {
       const dir = join(root, '.sluice', 'script-delegate');
       const files = await readdir(dir).catch(() => []);
       const positions: Record<string, number> = {};
-      for (const f of files.filter((x) => x.endsWith('.json'))) for (const [key, n] of Object.entries((await readJson(dir, f)).positions as Record<string, number>)) positions[ruleLabel(key)] = n;
+      for (const f of files.filter((x) => x.endsWith('.json')))
+        for (const [key, n] of Object.entries((await readJson(dir, f)).positions as Record<string, number>)) positions[ruleLabel(key)] = n;
       return positions;
     };
     // No deadline: the outcome that fails is the run ending before the kill point; a hang meets the file's time limit.
@@ -108,7 +112,9 @@ describe('sluice lifecycle (CLI)', () => {
     const summary = json(resumed.stdout);
     const ranAgain = Object.fromEntries(summary.requirements.map((r: { slug: string; stages: { stage: string }[] }) => [r.slug, r.stages.map((s) => s.stage)]));
     assert.deepEqual(ranAgain, { alpha: ['retrospective', 'commit'], beta: ['commit'], gamma: ['test', 'retrospective', 'commit'] });
-    assert.ok(summary.requirements.every((r: { outcome: string; staleReset: string[] }) => r.outcome === 'awaiting-authorization' && r.staleReset.length === 0));
+    assert.ok(
+      summary.requirements.every((r: { outcome: string; staleReset: string[] }) => r.outcome === 'awaiting-authorization' && r.staleReset.length === 0),
+    );
 
     // Across both runs every stage was called once, except the three that were killed while running.
     const calls = await sequences();

@@ -53,7 +53,10 @@ describe('workspace fingerprint', () => {
     const [a, ...rest] = await Promise.all([first, ...during]);
     assert.equal(computed, 2, 'ten waiting callers share one computation');
     assert.equal(a?.diff.endsWith('1'), true);
-    assert.ok(rest.every((r) => r?.diff.endsWith('2')), 'callers that arrived during the first computation see a later one');
+    assert.ok(
+      rest.every((r) => r?.diff.endsWith('2')),
+      'callers that arrived during the first computation see a later one',
+    );
   });
 });
 
@@ -76,7 +79,10 @@ describe('recovery (sluice lifecycle recover)', () => {
     const { lc } = await makeLifecycle(root);
     await throughTest(root, lc);
     const r = await recoverRequirement(lc, 'feature', null);
-    assert.deepEqual(r.steps.map((s) => s.step), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(
+      r.steps.map((s) => s.step),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9],
+    );
     assert.equal(r.written, false);
     assert.equal(r.state.next_stage, 'retrospective');
     assert.match(r.steps[1].finding, /2\/2 tasks checked.*recorded results are fresh/);
@@ -130,7 +136,7 @@ describe('recovery (sluice lifecycle recover)', () => {
     assert.equal((await readWorkflowState(lc, 'feature')).next_stage, 'retrospective');
   });
 
-  it('a trailer commit nobody recorded an intent for is not taken as the requirement\'s commit (COMMIT_UNRECOGNIZED)', async () => {
+  it("a trailer commit nobody recorded an intent for is not taken as the requirement's commit (COMMIT_UNRECOGNIZED)", async () => {
     const root = await makeRepo();
     const { lc } = await makeLifecycle(root);
     await throughTest(root, lc);

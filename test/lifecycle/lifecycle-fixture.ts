@@ -56,7 +56,13 @@ export const evidence = {
   }),
   test: (slug: string, verdict: 'TEST_PASS' | 'TEST_FAIL' | 'TEST_BLOCKED', scope: string | null = null) => ({
     [`.prizmkit/specs/${slug}/test-output.txt`]: `${verdict}\n`,
-    [`.prizmkit/specs/${slug}/verdict.json`]: JSON.stringify({ verdict, repair_scope: scope, evidence: ['test-output.txt'], ...(verdict === 'TEST_FAIL' ? { failures: [{ test: 'a test' }] } : {}), ...(verdict === 'TEST_BLOCKED' ? { blocker: 'database down' } : {}) }),
+    [`.prizmkit/specs/${slug}/verdict.json`]: JSON.stringify({
+      verdict,
+      repair_scope: scope,
+      evidence: ['test-output.txt'],
+      ...(verdict === 'TEST_FAIL' ? { failures: [{ test: 'a test' }] } : {}),
+      ...(verdict === 'TEST_BLOCKED' ? { blocker: 'database down' } : {}),
+    }),
   }),
   retrospective: (slug: string) => ({ [`.prizmkit/specs/${slug}/retrospective-result.json`]: JSON.stringify({ result: 'NO_DOC_CHANGE' }) }),
   commitRequest: (slug: string, paths: string[], extra: Record<string, unknown> = {}) => ({

@@ -12,7 +12,19 @@ import { readRetrospective } from '../../plugins/lifecycle/readers/retrospective
 import { parseReviewReport } from '../../plugins/lifecycle/readers/review-report-reader.ts';
 import { readTestEvidence } from '../../plugins/lifecycle/readers/test-verdict-reader.ts';
 import { gitIn, makeRepo, writeFiles } from './lifecycle-fixture.ts';
-import { buildV1Evidence, codeBlockAfter, hashedV1Package, prizmkitValidates, referenceText, renderReview, reviewEvents, skipUnlessPrizmkit, testReportMd, testResultJson, VERSIONS } from './prizmkit-reference.ts';
+import {
+  buildV1Evidence,
+  codeBlockAfter,
+  hashedV1Package,
+  prizmkitValidates,
+  referenceText,
+  renderReview,
+  reviewEvents,
+  skipUnlessPrizmkit,
+  testReportMd,
+  testResultJson,
+  VERSIONS,
+} from './prizmkit-reference.ts';
 
 const host = createNodeHost();
 const DIR = '.prizmkit/specs/demo';
@@ -44,11 +56,14 @@ const renderedCache = new Map<string, Promise<string>>();
 function rendered(version: (typeof VERSIONS)[number], verdict: 'PASS' | 'NEEDS_FIXES', rounds = 2): Promise<string> {
   const key = `${version}/${verdict}/${rounds}`;
   if (!renderedCache.has(key)) {
-    renderedCache.set(key, (async () => {
-      const file = join(await scratch(), 'review-report.md');
-      renderReview(version, file, reviewEvents(version, verdict, rounds));
-      return readFile(file, 'utf8');
-    })());
+    renderedCache.set(
+      key,
+      (async () => {
+        const file = join(await scratch(), 'review-report.md');
+        renderReview(version, file, reviewEvents(version, verdict, rounds));
+        return readFile(file, 'utf8');
+      })(),
+    );
   }
   return renderedCache.get(key)!;
 }
@@ -90,14 +105,35 @@ describe('review-report.md as render_review_report.py writes it', { skip: skipUn
     ['an IN_PROGRESS execution (no Final Result yet)', (t) => t.slice(0, t.indexOf('## Final Result')), 'Final Result', /IN_PROGRESS/],
     ['content after the Final Result', (t) => `${t}## Notes\n\nLooks good to me.\n`, 'Final Result', /comes after the Final Result/],
     ['a paragraph inside the Final Result after its list', (t) => `${t}Also: PASS\n`, 'Final Result', /nothing may follow/],
-    ['PASS with an unresolved finding', (t) => t.replace('- Unresolved Findings: 0', '- Unresolved Findings: 1'), 'verdict', /PASS needs every accepted finding fixed/],
-    ['more fixed than accepted findings', (t) => t.replace(/- Fixed Findings: 1\n(?=- Rejected Findings)/, '- Fixed Findings: 5\n'), 'fixed_findings', /exceeds Accepted/],
+    [
+      'PASS with an unresolved finding',
+      (t) => t.replace('- Unresolved Findings: 0', '- Unresolved Findings: 1'),
+      'verdict',
+      /PASS needs every accepted finding fixed/,
+    ],
+    [
+      'more fixed than accepted findings',
+      (t) => t.replace(/- Fixed Findings: 1\n(?=- Rejected Findings)/, '- Fixed Findings: 5\n'),
+      'fixed_findings',
+      /exceeds Accepted/,
+    ],
     ['Main Review Rounds above 10', (t) => t.replace('- Main Review Rounds: 2', '- Main Review Rounds: 11'), 'main_review_rounds', /1 to 10/],
-    ['a round count the rounds do not show', (t) => t.replace('- Main Review Rounds: 2', '- Main Review Rounds: 3'), 'Main Review Rounds', /says 3 rounds, the report records 2/],
+    [
+      'a round count the rounds do not show',
+      (t) => t.replace('- Main Review Rounds: 2', '- Main Review Rounds: 3'),
+      'Main Review Rounds',
+      /says 3 rounds, the report records 2/,
+    ],
     ['round counts that do not add up', (t) => t.replace('- Findings: 1', '- Findings: 4'), 'Main Review Round 1', /must equal Findings/],
     ['the Final Result twice', (t) => `${t}## Final Result\n\n- Verdict: PASS\n`, 'Final Result', /2 Final Result sections/],
     ['a missing Summary', (t) => t.replace(/- Summary: .*\n/, ''), 'Summary', /no "Summary" line/],
-    ['a new execution started after an old PASS', (t) => `${t}# Review Report\n\n## Status: IN_PROGRESS\n\n## Main Review Round 1\n\n- Status: COMPLETED\n- Findings: 0\n- Accepted: 0\n- Rejected: 0\n- Unresolved: 0\n- Next: Finalize\n`, 'Final Result', /IN_PROGRESS/],
+    [
+      'a new execution started after an old PASS',
+      (t) =>
+        `${t}# Review Report\n\n## Status: IN_PROGRESS\n\n## Main Review Round 1\n\n- Status: COMPLETED\n- Findings: 0\n- Accepted: 0\n- Rejected: 0\n- Unresolved: 0\n- Next: Finalize\n`,
+      'Final Result',
+      /IN_PROGRESS/,
+    ],
   ];
   for (const [what, edit, field, message] of broken) {
     it(`refuses ${what}, naming file and field`, async () => {
@@ -113,27 +149,82 @@ describe('test-result.json + test-report.md (v2–v4)', { skip: skipUnlessPrizmk
     const format = version === 'v4' ? 'prizmkit-v4' : 'prizmkit-v2';
     it(`${version}: an agreeing pair passes (${format}); production_changed=true re-enters code review`, async () => {
       const pass = await readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS'), testReportMd(version, 'TEST_PASS')), DIR);
-      assert.deepEqual([pass.verdict, pass.format, pass.artifacts.map((a) => a.file)], ['TEST_PASS', format, [`${DIR}/test-result.json`, `${DIR}/test-report.md`]]);
+      assert.deepEqual(
+        [pass.verdict, pass.format, pass.artifacts.map((a) => a.file)],
+        ['TEST_PASS', format, [`${DIR}/test-result.json`, `${DIR}/test-report.md`]],
+      );
       assert.match(pass.artifacts[0].sha256, /^[0-9a-f]{64}$/);
-      const changed = await readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS', { productionChanged: true }), testReportMd(version, 'TEST_PASS', { productionChanged: true })), DIR);
+      const changed = await readTestEvidence(
+        host,
+        await setup(
+          version,
+          testResultJson(version, 'TEST_PASS', { productionChanged: true }),
+          testReportMd(version, 'TEST_PASS', { productionChanged: true }),
+        ),
+        DIR,
+      );
       assert.equal(changed.verdict, 'TEST_PASS_PRODUCTION_CHANGED');
       const fixes = { unresolved: ['parser rejects empty input'] };
-      const nf = await readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_NEEDS_FIXES', fixes), testReportMd(version, 'TEST_NEEDS_FIXES', fixes)), DIR);
+      const nf = await readTestEvidence(
+        host,
+        await setup(version, testResultJson(version, 'TEST_NEEDS_FIXES', fixes), testReportMd(version, 'TEST_NEEDS_FIXES', fixes)),
+        DIR,
+      );
       assert.deepEqual([nf.verdict, nf.repairScope, nf.failureCount], ['TEST_NEEDS_FIXES', 'production', 1]);
     });
     it(`${version}: refuses a report that disagrees or is missing`, async () => {
       const R = `${DIR}/test-report.md`;
-      await rejects(readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS'), testReportMd(version, 'TEST_BLOCKED')), DIR), 'ARTIFACT_INVALID', R, 'Result', /says TEST_BLOCKED, test-result.json says TEST_PASS/);
-      await rejects(readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS'), testReportMd(version, 'TEST_PASS', { productionChanged: true })), DIR), 'ARTIFACT_INVALID', R, 'Production changed during test', /says yes/);
-      await rejects(readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS')), DIR), 'ARTIFACT_MISSING', R, undefined, /must exist and agree/);
+      await rejects(
+        readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS'), testReportMd(version, 'TEST_BLOCKED')), DIR),
+        'ARTIFACT_INVALID',
+        R,
+        'Result',
+        /says TEST_BLOCKED, test-result.json says TEST_PASS/,
+      );
+      await rejects(
+        readTestEvidence(
+          host,
+          await setup(version, testResultJson(version, 'TEST_PASS'), testReportMd(version, 'TEST_PASS', { productionChanged: true })),
+          DIR,
+        ),
+        'ARTIFACT_INVALID',
+        R,
+        'Production changed during test',
+        /says yes/,
+      );
+      await rejects(
+        readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS')), DIR),
+        'ARTIFACT_MISSING',
+        R,
+        undefined,
+        /must exist and agree/,
+      );
       const unfilled = testReportMd(version, 'TEST_PASS').replace(/^- Production changed during test: .*$/m, '- Production changed during test: yes / no');
-      await rejects(readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS'), unfilled), DIR), 'ARTIFACT_INVALID', R, 'Production changed during test', /must be yes or no/);
+      await rejects(
+        readTestEvidence(host, await setup(version, testResultJson(version, 'TEST_PASS'), unfilled), DIR),
+        'ARTIFACT_INVALID',
+        R,
+        'Production changed during test',
+        /must be yes or no/,
+      );
     });
   }
   it('refuses TEST_PASS with unresolved items, and a v4 non-pass that lists nothing', async () => {
     const J = `${DIR}/test-result.json`;
-    await rejects(readTestEvidence(host, await setup('v4', testResultJson('v4', 'TEST_PASS', { unresolved: ['x'] }), testReportMd('v4', 'TEST_PASS')), DIR), 'ARTIFACT_INVALID', J, 'unresolved_items', /TEST_PASS with unresolved items/);
-    await rejects(readTestEvidence(host, await setup('v4', testResultJson('v4', 'TEST_BLOCKED'), testReportMd('v4', 'TEST_BLOCKED')), DIR), 'ARTIFACT_INVALID', J, 'unresolved_items', /at least one/);
+    await rejects(
+      readTestEvidence(host, await setup('v4', testResultJson('v4', 'TEST_PASS', { unresolved: ['x'] }), testReportMd('v4', 'TEST_PASS')), DIR),
+      'ARTIFACT_INVALID',
+      J,
+      'unresolved_items',
+      /TEST_PASS with unresolved items/,
+    );
+    await rejects(
+      readTestEvidence(host, await setup('v4', testResultJson('v4', 'TEST_BLOCKED'), testReportMd('v4', 'TEST_BLOCKED')), DIR),
+      'ARTIFACT_INVALID',
+      J,
+      'unresolved_items',
+      /at least one/,
+    );
   });
 });
 
@@ -168,7 +259,7 @@ describe('v1 verdict.json in its evidence package', { skip: skipUnlessPrizmkit }
     gitIn(root, 'commit', '-qam', 'moved on');
     await rejects(readTestEvidence(host, root, DIR), 'ARTIFACT_INVALID', `${dir}/manifest.json`, 'baseline_commit', /HEAD is now/);
   });
-  it('reads a package made by PrizmKit\'s builder and attested by its validator; both refuse it after tampering or an edit', async () => {
+  it("reads a package made by PrizmKit's builder and attested by its validator; both refuse it after tampering or an edit", async () => {
     const root = await makeRepo({ 'docs/guide.md': '# Guide\n' });
     await writeFiles(root, { 'docs/guide.md': '# Guide\n\nHow to run it.\n' });
     const id = buildV1Evidence(root, 'docs/guide.md');
@@ -181,7 +272,13 @@ describe('v1 verdict.json in its evidence package', { skip: skipUnlessPrizmkit }
     await rejects(readTestEvidence(host, root, DIR), 'ARTIFACT_INVALID', `${dir}/manifest.json`, 'working_diff_sha256', /code changed after the test run/);
     await writeFiles(root, { 'docs/guide.md': '# Guide\n\nHow to run it.\n', [`${dir}/scope.json`]: '{}' });
     assert.match(prizmkitValidates(root, id) ?? '', /hash mismatch/);
-    await rejects(readTestEvidence(host, root, DIR), 'ARTIFACT_INVALID', `${dir}/manifest.json`, /^files\.\d+\.sha256$/, /scope\.json changed after it was hashed/);
+    await rejects(
+      readTestEvidence(host, root, DIR),
+      'ARTIFACT_INVALID',
+      `${dir}/manifest.json`,
+      /^files\.\d+\.sha256$/,
+      /scope\.json changed after it was hashed/,
+    );
   });
   it('refuses a derived report that claims another verdict', async () => {
     const root = await repo();
@@ -194,13 +291,20 @@ describe('v1 verdict.json in its evidence package', { skip: skipUnlessPrizmkit }
 
 describe('retrospective-result.json (v2–v4)', { skip: skipUnlessPrizmkit }, () => {
   const F = `${DIR}/retrospective-result.json`;
-  const example = (version: 'v2' | 'v3' | 'v4', marker = 'retrospective-result.json') => JSON.parse(codeBlockAfter(referenceText(version, 'prizmkit-retrospective/SKILL.md'), marker, 'json'));
-  it('reads each version\'s own example; review/test verdicts must match what sluice recorded', async () => {
+  const example = (version: 'v2' | 'v3' | 'v4', marker = 'retrospective-result.json') =>
+    JSON.parse(codeBlockAfter(referenceText(version, 'prizmkit-retrospective/SKILL.md'), marker, 'json'));
+  it("reads each version's own example; review/test verdicts must match what sluice recorded", async () => {
     for (const version of ['v2', 'v3'] as const) {
       const root = await scratch({ [F]: JSON.stringify(example(version)) });
       const r = await readRetrospective(host, root, DIR, { review: 'PASS', test: 'TEST_PASS' });
       assert.deepEqual([r.blocked, r.result, r.format], [false, 'DOCS_UPDATED', `prizmkit-${version}`]);
-      await rejects(readRetrospective(host, root, DIR, { review: 'NEEDS_FIXES', test: 'TEST_PASS' }), 'ARTIFACT_INVALID', F, 'review_verdict', /sluice recorded NEEDS_FIXES/);
+      await rejects(
+        readRetrospective(host, root, DIR, { review: 'NEEDS_FIXES', test: 'TEST_PASS' }),
+        'ARTIFACT_INVALID',
+        F,
+        'review_verdict',
+        /sluice recorded NEEDS_FIXES/,
+      );
     }
     const v4 = example('v4', 'exactly these seven keys');
     const root = await scratch({ [F]: JSON.stringify(v4), '.prizmkit/prizm-docs/example/module.prizm': 'doc\n' });
@@ -212,7 +316,13 @@ describe('retrospective-result.json (v2–v4)', { skip: skipUnlessPrizmkit }, ()
     assert.equal((await readRetrospective(host, await scratch({ [F]: JSON.stringify(blocked) }), DIR)).blocked, true);
     const v3 = { ...example('v3'), status: 'failed', stage_result: 'RETRO_BLOCKED', result: null };
     assert.equal((await readRetrospective(host, await scratch({ [F]: JSON.stringify(v3) }), DIR)).blocked, true);
-    await rejects(readRetrospective(host, await scratch({ [F]: JSON.stringify({ ...blocked, result: 'NO_DOC_CHANGE' }) }), DIR), 'ARTIFACT_INVALID', F, 'result', /RETRO_BLOCKED has result null/);
+    await rejects(
+      readRetrospective(host, await scratch({ [F]: JSON.stringify({ ...blocked, result: 'NO_DOC_CHANGE' }) }), DIR),
+      'ARTIFACT_INVALID',
+      F,
+      'result',
+      /RETRO_BLOCKED has result null/,
+    );
   });
 });
 
@@ -220,12 +330,23 @@ describe('v4 plans and runtime commit requests', { skip: skipUnlessPrizmkit }, (
   const template = () => referenceText('v4', 'prizmkit-plan/assets/plan-template.md');
   const plan = (unresolved: string) => template().replace('- Unresolved Corrections: <none for PLAN_READY>', `- Unresolved Corrections: ${unresolved}`);
   it('PLAN_READY with no unresolved corrections; PLAN_BLOCKED with corrections or a [NEEDS CLARIFICATION] left', async () => {
-    const ready = await readPlanReady(host, await scratch({ [`${DIR}/spec.md`]: '# Spec\n\nGoal.\n', [`${DIR}/plan.md`]: plan('None (both corrections adjudicated)') }), DIR);
+    const ready = await readPlanReady(
+      host,
+      await scratch({ [`${DIR}/spec.md`]: '# Spec\n\nGoal.\n', [`${DIR}/plan.md`]: plan('None (both corrections adjudicated)') }),
+      DIR,
+    );
     assert.equal(ready.blocked, undefined, 'the template names the marker only in backticks');
-    assert.ok(ready.tasks.some((t) => t.id === 'CP-FINAL'), 'checkpoints are tasks');
+    assert.ok(
+      ready.tasks.some((t) => t.id === 'CP-FINAL'),
+      'checkpoints are tasks',
+    );
     const corrections = await readPlanReady(host, await scratch({ [`${DIR}/spec.md`]: '# Spec\n', [`${DIR}/plan.md`]: plan('2') }), DIR);
     assert.match(corrections.blocked ?? '', /Unresolved Corrections is "2"/);
-    const unclear = await readPlanReady(host, await scratch({ [`${DIR}/spec.md`]: '# Spec\n\n- [NEEDS CLARIFICATION] which currency?\n', [`${DIR}/plan.md`]: plan('none') }), DIR);
+    const unclear = await readPlanReady(
+      host,
+      await scratch({ [`${DIR}/spec.md`]: '# Spec\n\n- [NEEDS CLARIFICATION] which currency?\n', [`${DIR}/plan.md`]: plan('none') }),
+      DIR,
+    );
     assert.match(unclear.blocked ?? '', /spec\.md still has a \[NEEDS CLARIFICATION\] marker/);
   });
   it('runtime-commit-request.json: read while HEAD is base_head, refused once HEAD moved', async () => {

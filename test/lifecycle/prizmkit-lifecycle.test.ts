@@ -11,7 +11,18 @@ import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
 import { parseStage } from '../../plugins/lifecycle/transition-table.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { gitIn, makeLifecycle, makeRepo, readJson, writeFiles } from './lifecycle-fixture.ts';
-import { codeBlockAfter, hashedV1Package, referenceText, renderReview, reviewEvents, SEED, skipUnlessPrizmkit, testReportMd, testResultJson, type Version } from './prizmkit-reference.ts';
+import {
+  codeBlockAfter,
+  hashedV1Package,
+  referenceText,
+  renderReview,
+  reviewEvents,
+  SEED,
+  skipUnlessPrizmkit,
+  testReportMd,
+  testResultJson,
+  type Version,
+} from './prizmkit-reference.ts';
 
 const SLUG = 'demo';
 const DIR = `.prizmkit/specs/${SLUG}`;
@@ -26,9 +37,15 @@ async function repo(): Promise<{ root: string; lc: LifecycleContext }> {
 /** Plan, implement and a code review written by the version's renderer, all recorded. */
 async function reviewed(root: string, lc: LifecycleContext, version: Version): Promise<void> {
   await startRequirement(lc, SLUG);
-  await writeFiles(root, { [`${DIR}/spec.md`]: '# Demo\n\nGoal.\n', [`${DIR}/plan.md`]: '# Plan\n\n## Tasks\n\n- [ ] [T-001] change demo\n- [ ] [CP-FINAL] verify\n' });
+  await writeFiles(root, {
+    [`${DIR}/spec.md`]: '# Demo\n\nGoal.\n',
+    [`${DIR}/plan.md`]: '# Plan\n\n## Tasks\n\n- [ ] [T-001] change demo\n- [ ] [CP-FINAL] verify\n',
+  });
   await recordStage(lc, SLUG, 'plan', null);
-  await writeFiles(root, { 'src/demo.js': 'export const demo = 2;\n', [`${DIR}/plan.md`]: '# Plan\n\n## Tasks\n\n- [x] [T-001] change demo\n- [x] [CP-FINAL] verify\n' });
+  await writeFiles(root, {
+    'src/demo.js': 'export const demo = 2;\n',
+    [`${DIR}/plan.md`]: '# Plan\n\n## Tasks\n\n- [x] [T-001] change demo\n- [x] [CP-FINAL] verify\n',
+  });
   await recordStage(lc, SLUG, 'implement', null);
   renderReview(version, join(root, DIR, 'review-report.md'), reviewEvents(version, 'PASS'));
   const r = await recordStage(lc, SLUG, 'code-review', null);
@@ -37,7 +54,13 @@ async function reviewed(root: string, lc: LifecycleContext, version: Version): P
 }
 
 const retroExample = (version: 'v2' | 'v3' | 'v4') =>
-  JSON.parse(codeBlockAfter(referenceText(version, 'prizmkit-retrospective/SKILL.md'), version === 'v4' ? 'exactly these seven keys' : 'retrospective-result.json', 'json'));
+  JSON.parse(
+    codeBlockAfter(
+      referenceText(version, 'prizmkit-retrospective/SKILL.md'),
+      version === 'v4' ? 'exactly these seven keys' : 'retrospective-result.json',
+      'json',
+    ),
+  );
 
 describe('whole requirements with PrizmKit artifacts, each version ending where it prescribes', { skip: skipUnlessPrizmkit }, () => {
   it('v1: evidence-package TEST_FAIL takes the conservative production route; a fresh package passes; retrospective completes', async () => {
@@ -45,7 +68,10 @@ describe('whole requirements with PrizmKit artifacts, each version ending where 
     await reviewed(root, lc, 'v1');
     hashedV1Package(root, 'TEST_FAIL', 'src/demo.js');
     const failed = await recordStage(lc, SLUG, 'test', null);
-    assert.deepEqual([failed.state.status, failed.state.repair_scope, failed.state.repair_round, failed.state.next_stage], ['TEST_FAIL', 'unknown', 1, 'implement']);
+    assert.deepEqual(
+      [failed.state.status, failed.state.repair_scope, failed.state.repair_round, failed.state.next_stage],
+      ['TEST_FAIL', 'unknown', 1, 'implement'],
+    );
     assert.equal(failed.artifact?.format, 'prizmkit-v1');
     await writeFiles(root, { 'src/demo.js': 'export const demo = 3;\n' });
     await recordStage(lc, SLUG, 'implement', null);
@@ -66,14 +92,23 @@ describe('whole requirements with PrizmKit artifacts, each version ending where 
       const { root, lc } = await repo();
       await reviewed(root, lc, version);
       const fixes = { unresolved: ['demo must be 3'] };
-      await writeFiles(root, { [`${DIR}/test-result.json`]: JSON.stringify(testResultJson(version, 'TEST_NEEDS_FIXES', fixes)), [`${DIR}/test-report.md`]: testReportMd(version, 'TEST_NEEDS_FIXES', fixes) });
+      await writeFiles(root, {
+        [`${DIR}/test-result.json`]: JSON.stringify(testResultJson(version, 'TEST_NEEDS_FIXES', fixes)),
+        [`${DIR}/test-report.md`]: testReportMd(version, 'TEST_NEEDS_FIXES', fixes),
+      });
       const nf = await recordStage(lc, SLUG, 'test', null);
-      assert.deepEqual([nf.state.status, nf.state.next_stage, nf.state.repair_round, nf.state.completed_stages], ['TEST_NEEDS_FIXES', 'implement', 1, ['plan']]);
+      assert.deepEqual(
+        [nf.state.status, nf.state.next_stage, nf.state.repair_round, nf.state.completed_stages],
+        ['TEST_NEEDS_FIXES', 'implement', 1, ['plan']],
+      );
       await writeFiles(root, { 'src/demo.js': 'export const demo = 3;\n' });
       await recordStage(lc, SLUG, 'implement', null);
       renderReview(version, join(root, DIR, 'review-report.md'), reviewEvents(version, 'PASS', 1));
       await recordStage(lc, SLUG, 'code-review', null);
-      await writeFiles(root, { [`${DIR}/test-result.json`]: JSON.stringify(testResultJson(version, 'TEST_PASS')), [`${DIR}/test-report.md`]: testReportMd(version, 'TEST_PASS') });
+      await writeFiles(root, {
+        [`${DIR}/test-result.json`]: JSON.stringify(testResultJson(version, 'TEST_PASS')),
+        [`${DIR}/test-report.md`]: testReportMd(version, 'TEST_PASS'),
+      });
       await recordStage(lc, SLUG, 'test', null);
       await writeFiles(root, { [`${DIR}/retrospective-result.json`]: JSON.stringify(retroExample(version)) });
       const done = await recordStage(lc, SLUG, 'retrospective', null);
@@ -86,18 +121,30 @@ describe('whole requirements with PrizmKit artifacts, each version ending where 
     const { root, lc } = await repo();
     await reviewed(root, lc, 'v4');
     const changed = { productionChanged: true };
-    await writeFiles(root, { [`${DIR}/test-result.json`]: JSON.stringify(testResultJson('v4', 'TEST_PASS', changed)), [`${DIR}/test-report.md`]: testReportMd('v4', 'TEST_PASS', changed) });
+    await writeFiles(root, {
+      [`${DIR}/test-result.json`]: JSON.stringify(testResultJson('v4', 'TEST_PASS', changed)),
+      [`${DIR}/test-report.md`]: testReportMd('v4', 'TEST_PASS', changed),
+    });
     const reentry = await recordStage(lc, SLUG, 'test', null);
-    assert.deepEqual([reentry.state.next_stage, reentry.state.repair_round, reentry.state.repair_scope, reentry.state.stage_result, reentry.state.completed_stages], ['code-review', 1, 'production', null, ['plan', 'implement']]);
+    assert.deepEqual(
+      [reentry.state.next_stage, reentry.state.repair_round, reentry.state.repair_scope, reentry.state.stage_result, reentry.state.completed_stages],
+      ['code-review', 1, 'production', null, ['plan', 'implement']],
+    );
     assert.equal(reentry.state.reroutes.at(-1)?.kind, 'review-reentry');
     renderReview('v4', join(root, DIR, 'review-report.md'), reviewEvents('v4', 'PASS', 1));
     await recordStage(lc, SLUG, 'code-review', null);
-    await writeFiles(root, { [`${DIR}/test-result.json`]: JSON.stringify(testResultJson('v4', 'TEST_PASS')), [`${DIR}/test-report.md`]: testReportMd('v4', 'TEST_PASS') });
+    await writeFiles(root, {
+      [`${DIR}/test-result.json`]: JSON.stringify(testResultJson('v4', 'TEST_PASS')),
+      [`${DIR}/test-report.md`]: testReportMd('v4', 'TEST_PASS'),
+    });
     assert.equal((await recordStage(lc, SLUG, 'test', null)).state.status, 'TEST_PASS');
     const blocked = JSON.parse(codeBlockAfter(referenceText('v4', 'prizmkit-retrospective/SKILL.md'), 'A capacity or validation blocker', 'json'));
     await writeFiles(root, { [`${DIR}/retrospective-result.json`]: JSON.stringify(blocked) });
     const r = await recordStage(lc, SLUG, 'retrospective', null);
-    assert.deepEqual([r.state.status, r.state.stage_result, r.state.blocker?.rule, r.state.repair_round], ['WORKFLOW_BLOCKED', 'RETRO_BLOCKED', 'retro-blocked', 1]);
+    assert.deepEqual(
+      [r.state.status, r.state.stage_result, r.state.blocker?.rule, r.state.repair_round],
+      ['WORKFLOW_BLOCKED', 'RETRO_BLOCKED', 'retro-blocked', 1],
+    );
     assert.match(r.state.blocker?.reason ?? '', /^RETRO_BLOCKED: Target/);
   });
 
@@ -113,7 +160,10 @@ describe('whole requirements with PrizmKit artifacts, each version ending where 
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.artifact.format, 'prizmkit-v4');
-    assert.deepEqual(out.artifact.files.map((f: { file: string }) => f.file), [`${DIR}/review-report.md`]);
+    assert.deepEqual(
+      out.artifact.files.map((f: { file: string }) => f.file),
+      [`${DIR}/review-report.md`],
+    );
     assert.equal(out.artifact.files[0].sha256, sha(await readFile(join(root, DIR, 'review-report.md'), 'utf8')));
     assert.equal(out.artifacts['code-review'].format, 'prizmkit-v4');
     const early = await runCli(['--cwd', root, 'lifecycle', 'record', SLUG, 'committer', '--json']);
@@ -124,7 +174,10 @@ describe('whole requirements with PrizmKit artifacts, each version ending where 
   it('v4: a plan with unresolved corrections is PLAN_BLOCKED; IMPLEMENT_BLOCKED records its own result', async () => {
     const { root, lc } = await repo();
     await startRequirement(lc, SLUG);
-    const plan = referenceText('v4', 'prizmkit-plan/assets/plan-template.md').replace('- Unresolved Corrections: <none for PLAN_READY>', '- Unresolved Corrections: 1');
+    const plan = referenceText('v4', 'prizmkit-plan/assets/plan-template.md').replace(
+      '- Unresolved Corrections: <none for PLAN_READY>',
+      '- Unresolved Corrections: 1',
+    );
     await writeFiles(root, { [`${DIR}/spec.md`]: '# Spec\n\nGoal.\n', [`${DIR}/plan.md`]: plan });
     const r = await recordStage(lc, SLUG, 'plan', null);
     assert.deepEqual([r.state.status, r.state.stage_result, r.state.next_stage], ['WORKFLOW_BLOCKED', 'PLAN_BLOCKED', 'plan']);
@@ -140,7 +193,12 @@ describe('whole requirements with PrizmKit artifacts, each version ending where 
 describe('PrizmKit workflow state files, migrated without losing rounds, owner or blocks', { skip: skipUnlessPrizmkit }, () => {
   const example = (text: string) => JSON.parse(codeBlockAfter(text, '## Schema', 'json'));
   it('reads the seed, v1 and v3/v4 examples as the state they describe', async () => {
-    const seed = example((await readFile(SEED!, 'utf8')).split('\n').map((l) => l.replace(/^-/, '')).join('\n'));
+    const seed = example(
+      (await readFile(SEED!, 'utf8'))
+        .split('\n')
+        .map((l) => l.replace(/^-/, ''))
+        .join('\n'),
+    );
     const cases: [string, Record<string, unknown>, string][] = [
       ['seed', seed, 'prizmkit-v2'],
       ['v1', example(referenceText('v1', 'WORKFLOW-STATE.md')), 'prizmkit-v1'],
@@ -152,7 +210,11 @@ describe('PrizmKit workflow state files, migrated without losing rounds, owner o
       const slug = String(raw.artifact_dir).split('/').pop()!;
       await writeFiles(root, { [STATE(slug)]: JSON.stringify(raw) });
       const s = await readWorkflowState(lc, slug);
-      assert.deepEqual([s.status, s.stage_result, s.next_stage, s.repair_round, s.completed_stages], ['TEST_PASS', 'TEST_PASS', 'retrospective', 0, ['plan', 'implement', 'code-review', 'test']], name);
+      assert.deepEqual(
+        [s.status, s.stage_result, s.next_stage, s.repair_round, s.completed_stages],
+        ['TEST_PASS', 'TEST_PASS', 'retrospective', 0, ['plan', 'implement', 'code-review', 'test']],
+        name,
+      );
       assert.equal(s.orchestrator, (raw.orchestrator as string | undefined) ?? null, name);
       assert.equal((s as { migrated_from?: { format: string } }).migrated_from?.format, format, name);
     }
@@ -160,14 +222,44 @@ describe('PrizmKit workflow state files, migrated without losing rounds, owner o
   it('keeps repair_round, the owner and a block; `committer` is the commit stage', async () => {
     const { root, lc } = await repo();
     await writeFiles(root, {
-      [STATE(SLUG)]: JSON.stringify({ schema_version: 1, artifact_dir: DIR, orchestrator: 'prizmkit-workflow', stage: 'retrospective', status: 'failed', stage_result: 'RETRO_BLOCKED', completed_stages: ['plan', 'implement', 'code-review', 'test'], repair_scope: null, repair_round: 2, next_stage: 'retrospective', resume_from: 'prizmkit-retrospective' }),
+      [STATE(SLUG)]: JSON.stringify({
+        schema_version: 1,
+        artifact_dir: DIR,
+        orchestrator: 'prizmkit-workflow',
+        stage: 'retrospective',
+        status: 'failed',
+        stage_result: 'RETRO_BLOCKED',
+        completed_stages: ['plan', 'implement', 'code-review', 'test'],
+        repair_scope: null,
+        repair_round: 2,
+        next_stage: 'retrospective',
+        resume_from: 'prizmkit-retrospective',
+      }),
     });
     const s = await readWorkflowState(lc, SLUG);
-    assert.deepEqual([s.status, s.blocker?.rule, s.blocker?.stage, s.repair_round, s.orchestrator], ['WORKFLOW_BLOCKED', 'retro-blocked', 'retrospective', 2, 'prizmkit-workflow']);
+    assert.deepEqual(
+      [s.status, s.blocker?.rule, s.blocker?.stage, s.repair_round, s.orchestrator],
+      ['WORKFLOW_BLOCKED', 'retro-blocked', 'retrospective', 2, 'prizmkit-workflow'],
+    );
     await assert.rejects(recordStage(lc, SLUG, 'retrospective', 'someone-else'), (e: SluiceError) => e.code === 'ORCHESTRATOR_MISMATCH');
-    await assert.rejects(recordStage(lc, SLUG, 'retrospective', 'prizmkit-workflow'), (e: SluiceError) => e.code === 'LIFECYCLE_RULE' && /blocked-until-resolved/.test(e.message));
+    await assert.rejects(
+      recordStage(lc, SLUG, 'retrospective', 'prizmkit-workflow'),
+      (e: SluiceError) => e.code === 'LIFECYCLE_RULE' && /blocked-until-resolved/.test(e.message),
+    );
 
-    await writeFiles(root, { [STATE('ready')]: JSON.stringify({ schema_version: 1, artifact_dir: '.prizmkit/specs/ready', stage: 'retrospective', status: 'RETRO_COMPLETE', completed_stages: ['plan', 'implement', 'code-review', 'test', 'retrospective'], repair_round: 3, repair_scope: null, next_stage: 'committer', resume_from: 'prizmkit-committer' }) });
+    await writeFiles(root, {
+      [STATE('ready')]: JSON.stringify({
+        schema_version: 1,
+        artifact_dir: '.prizmkit/specs/ready',
+        stage: 'retrospective',
+        status: 'RETRO_COMPLETE',
+        completed_stages: ['plan', 'implement', 'code-review', 'test', 'retrospective'],
+        repair_round: 3,
+        repair_scope: null,
+        next_stage: 'committer',
+        resume_from: 'prizmkit-committer',
+      }),
+    });
     const ready = await readWorkflowState(lc, 'ready');
     assert.deepEqual([ready.next_stage, ready.resume_from, ready.repair_round], ['commit', 'prizmkit-committer', 3]);
     assert.equal(parseStage('committer'), 'commit');
@@ -175,7 +267,17 @@ describe('PrizmKit workflow state files, migrated without losing rounds, owner o
   it('a repair in progress survives the first sluice write', async () => {
     const { root, lc } = await repo();
     await writeFiles(root, {
-      [STATE(SLUG)]: JSON.stringify({ schema_version: 1, artifact_dir: DIR, stage: 'implement', status: 'IMPLEMENT_REPAIR', completed_stages: ['plan'], repair_round: 2, repair_scope: 'production', next_stage: 'implement', resume_from: 'prizmkit-implement' }),
+      [STATE(SLUG)]: JSON.stringify({
+        schema_version: 1,
+        artifact_dir: DIR,
+        stage: 'implement',
+        status: 'IMPLEMENT_REPAIR',
+        completed_stages: ['plan'],
+        repair_round: 2,
+        repair_scope: 'production',
+        next_stage: 'implement',
+        resume_from: 'prizmkit-implement',
+      }),
       [`${DIR}/spec.md`]: '# Spec\n',
       [`${DIR}/plan.md`]: '- [x] [T-001] a\n',
     });
@@ -187,15 +289,34 @@ describe('PrizmKit workflow state files, migrated without losing rounds, owner o
   });
   it('a state file of another artifact folder is a collision: start refuses it and leaves it alone', async () => {
     const { root, lc } = await repo();
-    const other = JSON.stringify({ schema_version: 1, artifact_dir: '.prizmkit/bugfix/B-001', stage: 'plan', status: 'PLAN_READY', completed_stages: ['plan'], repair_round: 1, next_stage: 'implement' });
+    const other = JSON.stringify({
+      schema_version: 1,
+      artifact_dir: '.prizmkit/bugfix/B-001',
+      stage: 'plan',
+      status: 'PLAN_READY',
+      completed_stages: ['plan'],
+      repair_round: 1,
+      next_stage: 'implement',
+    });
     await writeFiles(root, { [STATE(SLUG)]: other });
-    await assert.rejects(startRequirement(lc, SLUG), (e: SluiceError) => e.code === 'INVARIANT_VIOLATED' && e.field === 'artifact_dir' && /belongs to \.prizmkit\/bugfix\/B-001, not to demo/.test(e.message));
+    await assert.rejects(
+      startRequirement(lc, SLUG),
+      (e: SluiceError) => e.code === 'INVARIANT_VIOLATED' && e.field === 'artifact_dir' && /belongs to \.prizmkit\/bugfix\/B-001, not to demo/.test(e.message),
+    );
     assert.equal(await readFile(join(root, STATE(SLUG)), 'utf8'), other);
   });
   it('refuses a state file that is neither, naming the field', async () => {
     const { root, lc } = await repo();
     await writeFiles(root, { [STATE(SLUG)]: JSON.stringify({ schema_version: 1, artifact_dir: DIR, status: 'DONE', completed_stages: [] }) });
-    await assert.rejects(readWorkflowState(lc, SLUG), (e: SluiceError) => e.code === 'STATE_INVALID' && e.exitCode === 2 && e.field === 'status' && /not a sluice or PrizmKit workflow state: status is not a PrizmKit status/.test(e.message) && e.file === STATE(SLUG));
+    await assert.rejects(
+      readWorkflowState(lc, SLUG),
+      (e: SluiceError) =>
+        e.code === 'STATE_INVALID' &&
+        e.exitCode === 2 &&
+        e.field === 'status' &&
+        /not a sluice or PrizmKit workflow state: status is not a PrizmKit status/.test(e.message) &&
+        e.file === STATE(SLUG),
+    );
   });
 });
 
@@ -203,7 +324,11 @@ describe('requirement identities (PrizmKit v4)', () => {
   it('accepts letters of any script, digits, - and _; refuses ".", edges that are not letters or digits, and overlong names', () => {
     for (const ok of ['070-skill-generated-artifact-contracts', 'B-001', '需求-12', 'ä_b', 'x']) assert.equal(checkSlug(ok), ok);
     for (const bad of ['a.b', '-a', 'a-', '_a', 'a b', '..', 'a/b', 'x'.repeat(97), '需'.repeat(67), 'e\u0301', '']) {
-      assert.throws(() => checkSlug(bad), (e: SluiceError) => e.code === 'SLUG_INVALID' && e.field === 'slug', JSON.stringify(bad));
+      assert.throws(
+        () => checkSlug(bad),
+        (e: SluiceError) => e.code === 'SLUG_INVALID' && e.field === 'slug',
+        JSON.stringify(bad),
+      );
     }
   });
 });

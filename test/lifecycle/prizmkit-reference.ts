@@ -16,7 +16,11 @@ export const SEED = PRIZMKIT ? resolve(PRIZMKIT, '../../seeds/prizmkit-workflow-
 const python = spawnSync('python3', ['--version']).status === 0;
 
 /** A `skip` option for node:test: false when the reference and python3 are here, else the reason. */
-export const skipUnlessPrizmkit: string | false = !PRIZMKIT ? `PrizmKit reference not found (looked in ${candidates.join(', ')})` : !python ? 'python3 is not installed' : false;
+export const skipUnlessPrizmkit: string | false = !PRIZMKIT
+  ? `PrizmKit reference not found (looked in ${candidates.join(', ')})`
+  : !python
+    ? 'python3 is not installed'
+    : false;
 
 export const VERSIONS = ['v1', 'v2', 'v3', 'v4'] as const;
 export type Version = (typeof VERSIONS)[number];
@@ -58,25 +62,63 @@ export function reviewEvents(version: Version, verdict: 'PASS' | 'NEEDS_FIXES', 
   for (let round = 1; round <= rounds; round++) {
     const last = round === rounds;
     const finding = last ? (verdict === 'PASS' ? 0 : 1) : 1;
-    events.push({ event: 'main-review-round', round, findings: finding, accepted: finding, rejected: 0, unresolved: 0, next: last ? 'Finalize' : 'Repair accepted finding' });
+    events.push({
+      event: 'main-review-round',
+      round,
+      findings: finding,
+      accepted: finding,
+      rejected: 0,
+      unresolved: 0,
+      next: last ? 'Finalize' : 'Repair accepted finding',
+    });
     if (!last) events.push({ event: 'repair-verification', fixed_findings: 1, verification: 'targeted test passed', next: `Main Review Round ${round + 1}` });
   }
   if (version !== 'v1') {
-    const independent: Record<string, unknown> = { event: 'independent-review-round', response: 1, result: 'NO_CORRECTION_NEEDED', corrections: 0, accepted: 0, rejected: 0, unresolved: 0, next: 'Final verification' };
-    if (version === 'v4') Object.assign(independent, { capability_basis: 'read-only reviewer verified', continuation_mode: 'native', reviewer_replacements: 0 });
+    const independent: Record<string, unknown> = {
+      event: 'independent-review-round',
+      response: 1,
+      result: 'NO_CORRECTION_NEEDED',
+      corrections: 0,
+      accepted: 0,
+      rejected: 0,
+      unresolved: 0,
+      next: 'Final verification',
+    };
+    if (version === 'v4')
+      Object.assign(independent, { capability_basis: 'read-only reviewer verified', continuation_mode: 'native', reviewer_replacements: 0 });
     events.push(independent);
   }
   events.push({ event: 'final-verification', status: 'COMPLETED', evidence: 'npm test passed' });
   const accepted = rounds - 1 + (verdict === 'PASS' ? 0 : 1);
-  events.push({ finalize: { verdict, main_review_rounds: rounds, accepted_findings: accepted, fixed_findings: rounds - 1, rejected_findings: 0, unresolved_findings: 0, summary: verdict === 'PASS' ? 'Review converged.' : 'One accepted finding is not fixed.' } });
+  events.push({
+    finalize: {
+      verdict,
+      main_review_rounds: rounds,
+      accepted_findings: accepted,
+      fixed_findings: rounds - 1,
+      rejected_findings: 0,
+      unresolved_findings: 0,
+      summary: verdict === 'PASS' ? 'Review converged.' : 'One accepted finding is not fixed.',
+    },
+  });
   return events;
 }
 
 /** `test-result.json` as the version's template shows it, with this result. */
-export function testResultJson(version: Exclude<Version, 'v1'>, result: string, o: { productionChanged?: boolean; unresolved?: string[] } = {}): Record<string, unknown> {
+export function testResultJson(
+  version: Exclude<Version, 'v1'>,
+  result: string,
+  o: { productionChanged?: boolean; unresolved?: string[] } = {},
+): Record<string, unknown> {
   const json = JSON.parse(codeBlockAfter(referenceText(version, 'prizmkit-test/references/test-report-template.md'), '## Terminal Machine Projection', 'json'));
   const changed = o.productionChanged ?? false;
-  return { ...json, result, production_changed: changed, unresolved_items: o.unresolved ?? [], ...('review_required' in json ? { review_required: changed, review_scope: changed ? 'delta' : null } : {}) };
+  return {
+    ...json,
+    result,
+    production_changed: changed,
+    unresolved_items: o.unresolved ?? [],
+    ...('review_required' in json ? { review_required: changed, review_scope: changed ? 'delta' : null } : {}),
+  };
 }
 
 /** `test-report.md` from the version's template, its machine-read lines filled in. */
@@ -108,7 +150,17 @@ export function buildV1Evidence(project: string, changed: string): string {
 
 /** PrizmKit's own verdict on a package: null when it passes, else its first error line. */
 export function prizmkitValidates(project: string, id: string): string | null {
-  const r = spawnSync('python3', [join(PRIZMKIT!, 'v1/prizmkit-test/scripts/validate_test_evidence.py'), '--evidence-dir', join(project, '.prizmkit/test/evidence', id), '--project-root', project], { encoding: 'utf8' });
+  const r = spawnSync(
+    'python3',
+    [
+      join(PRIZMKIT!, 'v1/prizmkit-test/scripts/validate_test_evidence.py'),
+      '--evidence-dir',
+      join(project, '.prizmkit/test/evidence', id),
+      '--project-root',
+      project,
+    ],
+    { encoding: 'utf8' },
+  );
   return r.status === 0 ? null : (r.stdout.split('\n').find((l) => l.startsWith('- ')) ?? r.stdout);
 }
 
@@ -124,11 +176,48 @@ export function hashedV1Package(root: string, verdict: 'TEST_PASS' | 'TEST_FAIL'
   const scope = { changed_files: [changed] };
   const inputs = { baseline_commit: head, working_diff_sha256: sha(patch), scope_sha256: prizmkitCanonicalSha256(scope) };
   const id = prizmkitCanonicalSha256(inputs);
-  const record = { verdict, testing_domain_only: true, authorizes_commit_or_release: false, real_environment_validated: false, repairs_business_defects: false, code_evidence_replayable: true, blockers: [], reproduced_failures: verdict === 'TEST_FAIL' ? ['amount-boundary-negative'] : [] };
-  const files: Record<string, string> = { 'source-change.patch': patch, 'scope.json': JSON.stringify(scope), 'raw/execution-001.stdout': 'ok\n', 'verdict.json': JSON.stringify(record, null, 2) };
-  const payload = Object.entries(files).filter(([p]) => p !== 'verdict.json').map(([path, text]) => ({ path, sha256: sha(text) })).sort((a, b) => (a.path < b.path ? -1 : 1));
-  files['validation.json'] = JSON.stringify({ validator: 'validate_test_evidence.py', validator_sha256: 'a'.repeat(64), payload_sha256: prizmkitCanonicalSha256(payload), result: 'passed', verdict, semantics: 'integrity-and-protocol-validation-not-hostile-producer-proof', replay_receipt_ids: [] });
-  files['manifest.json'] = JSON.stringify({ protocol_version: '1.0', evidence_id: id, evidence_id_inputs: inputs, baseline_commit: head, working_diff_sha256: inputs.working_diff_sha256, files: Object.entries(files).map(([path, text]) => ({ path, sha256: sha(text), produced_by: 'EVIDENCE_PACKAGE' })), final_verdict: verdict }, null, 2);
+  const record = {
+    verdict,
+    testing_domain_only: true,
+    authorizes_commit_or_release: false,
+    real_environment_validated: false,
+    repairs_business_defects: false,
+    code_evidence_replayable: true,
+    blockers: [],
+    reproduced_failures: verdict === 'TEST_FAIL' ? ['amount-boundary-negative'] : [],
+  };
+  const files: Record<string, string> = {
+    'source-change.patch': patch,
+    'scope.json': JSON.stringify(scope),
+    'raw/execution-001.stdout': 'ok\n',
+    'verdict.json': JSON.stringify(record, null, 2),
+  };
+  const payload = Object.entries(files)
+    .filter(([p]) => p !== 'verdict.json')
+    .map(([path, text]) => ({ path, sha256: sha(text) }))
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
+  files['validation.json'] = JSON.stringify({
+    validator: 'validate_test_evidence.py',
+    validator_sha256: 'a'.repeat(64),
+    payload_sha256: prizmkitCanonicalSha256(payload),
+    result: 'passed',
+    verdict,
+    semantics: 'integrity-and-protocol-validation-not-hostile-producer-proof',
+    replay_receipt_ids: [],
+  });
+  files['manifest.json'] = JSON.stringify(
+    {
+      protocol_version: '1.0',
+      evidence_id: id,
+      evidence_id_inputs: inputs,
+      baseline_commit: head,
+      working_diff_sha256: inputs.working_diff_sha256,
+      files: Object.entries(files).map(([path, text]) => ({ path, sha256: sha(text), produced_by: 'EVIDENCE_PACKAGE' })),
+      final_verdict: verdict,
+    },
+    null,
+    2,
+  );
   const dir = `.prizmkit/test/evidence/${id}`;
   const out: Record<string, string> = { ...Object.fromEntries(Object.entries(files).map(([p, t]) => [`${dir}/${p}`, t])) };
   if (reportIn) out[`${reportIn}/test-report.md`] = `# Test Evidence Report\n\n## Evidence\n- Evidence ID: ${id}\n- Verdict: ${verdict}\n`;

@@ -46,7 +46,10 @@ describe('review-report.md reader', () => {
     assert.deepEqual(r, { verdict: 'NEEDS_FIXES', counts: { critical: 0, major: 2, minor: 1 }, total: 3, format: 'sluice' });
   });
   it('reads a two-column table and decorated values', async () => {
-    const r = await parseReviewReport(report('### Final Result:\n\n| Field | Value |\n|---|---|\n| Verdict | ✅ **PASS** |\n| Critical issues | 0 |\n| Minor | `2` |\n| Total findings | 2 |'), REVIEW_FILE);
+    const r = await parseReviewReport(
+      report('### Final Result:\n\n| Field | Value |\n|---|---|\n| Verdict | ✅ **PASS** |\n| Critical issues | 0 |\n| Minor | `2` |\n| Total findings | 2 |'),
+      REVIEW_FILE,
+    );
     assert.equal(r.verdict, 'PASS');
     assert.equal(r.format === 'sluice' && r.total, 2);
   });
@@ -90,7 +93,9 @@ describe('test verdict reader', () => {
   const V = `${DIR}/verdict.json`;
   const json = (o: unknown) => JSON.stringify(o);
   it('reads TEST_FAIL with its repair scope and failures', async () => {
-    const root = await project({ [V]: json({ verdict: 'TEST_FAIL', repair_scope: 'production', failures: [{ test: 'parses empty input' }], counts: { passed: 3, failed: 1 } }) });
+    const root = await project({
+      [V]: json({ verdict: 'TEST_FAIL', repair_scope: 'production', failures: [{ test: 'parses empty input' }], counts: { passed: 3, failed: 1 } }),
+    });
     const v = await readTestEvidence(host, root, DIR);
     assert.equal(v.verdict, 'TEST_FAIL');
     assert.equal(v.repairScope, 'production');
@@ -118,7 +123,13 @@ describe('test verdict reader', () => {
     ['broken JSON', { [V]: '{\n  "verdict": "TEST_PASS",\n}' }, V, /line 3/, /./],
     ['missing evidence file', { [V]: json({ verdict: 'TEST_PASS', evidence: ['gone.txt'] }) }, V, 'evidence.0', /does not exist/],
     ['evidence outside the artifact folder', { [V]: json({ verdict: 'TEST_PASS', evidence: ['../../../etc/passwd'] }) }, V, 'evidence.0', /outside/],
-    ['two files that disagree', { [V]: json({ verdict: 'TEST_PASS' }), [`${DIR}/test-result.json`]: json({ verdict: 'TEST_FAIL', repair_scope: 'runtime' }) }, `${DIR}/test-result.json`, 'verdict', /disagrees/],
+    [
+      'two files that disagree',
+      { [V]: json({ verdict: 'TEST_PASS' }), [`${DIR}/test-result.json`]: json({ verdict: 'TEST_FAIL', repair_scope: 'runtime' }) },
+      `${DIR}/test-result.json`,
+      'verdict',
+      /disagrees/,
+    ],
   ];
   for (const [what, files, file, field, message] of bad) {
     it(`refuses ${what}`, async () => {
@@ -130,7 +141,10 @@ describe('test verdict reader', () => {
 describe('retrospective-result.json reader', () => {
   const R = `${DIR}/retrospective-result.json`;
   it('reads DOCS_UPDATED with existing documents, and NO_DOC_CHANGE', async () => {
-    const root = await project({ [R]: JSON.stringify({ result: 'DOCS_UPDATED', docs_updated: ['.prizmkit/prizm-docs/a.md'] }), '.prizmkit/prizm-docs/a.md': '# a' });
+    const root = await project({
+      [R]: JSON.stringify({ result: 'DOCS_UPDATED', docs_updated: ['.prizmkit/prizm-docs/a.md'] }),
+      '.prizmkit/prizm-docs/a.md': '# a',
+    });
     assert.equal((await readRetrospectiveResult(host, root, DIR)).result, 'DOCS_UPDATED');
     const root2 = await project({ [R]: JSON.stringify({ result: 'NO_DOC_CHANGE', summary: 'nothing' }) });
     assert.equal((await readRetrospectiveResult(host, root2, DIR)).result, 'NO_DOC_CHANGE');
@@ -155,7 +169,14 @@ describe('plan.md task markers', () => {
       '# Plan\n\n- [x] [T-001] Parse config\n* [ ] **[T-002]** Validate\n1. [X] `[T-003]` Document\n\n```md\n- [ ] [T-009] example only\n```\n\n- not a task\n',
       P,
     );
-    assert.deepEqual(tasks.map((t) => [t.id, t.done]), [['T-001', true], ['T-002', false], ['T-003', true]]);
+    assert.deepEqual(
+      tasks.map((t) => [t.id, t.done]),
+      [
+        ['T-001', true],
+        ['T-002', false],
+        ['T-003', true],
+      ],
+    );
     assert.equal(tasks[0].title, 'Parse config');
   });
   it('implement is done only when every task is checked (ARTIFACT_MISSING lists the open ones)', async () => {

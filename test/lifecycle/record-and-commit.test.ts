@@ -93,7 +93,10 @@ describe('commit authorization', () => {
     await writeFiles(root, { 'src/unrelated.js': 'a parallel requirement at work\n' });
     await refusedCommit(lc, /no terminal/);
     await writeFiles(root, { 'src/feature.js': 'export const x = 3; // after the tests\n' });
-    await assert.rejects(runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile() }), (e: SluiceError) => e.code === 'EVIDENCE_STALE' && /src\/feature\.js changed after the last recorded review and test/.test(e.message));
+    await assert.rejects(
+      runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile() }),
+      (e: SluiceError) => e.code === 'EVIDENCE_STALE' && /src\/feature\.js changed after the last recorded review and test/.test(e.message),
+    );
     const state = await readWorkflowState(lc, SLUG);
     assert.equal(state.next_stage, 'code-review');
     assert.equal(state.reroutes.at(-1)?.kind, 'recovery');
@@ -129,7 +132,10 @@ describe('commit authorization', () => {
     const root = await makeRepo();
     const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: undefined });
     await readyToCommit(root, lc, ['src/feature.js']);
-    await assert.rejects(runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile(GRANT_CONFIG, 0o644) }), /can be read or written by others \(mode 644/);
+    await assert.rejects(
+      runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile(GRANT_CONFIG, 0o644) }),
+      /can be read or written by others \(mode 644/,
+    );
     await writeFiles(root, { 'build/config.yaml': GRANT_CONFIG });
     await chmod(join(root, 'build/config.yaml'), 0o600);
     await assert.rejects(runCommitStage(lc, SLUG, null, { userConfigFile: join(root, 'build/config.yaml') }), /is inside the work tree/);
@@ -140,7 +146,10 @@ describe('commit authorization', () => {
     const root = await makeRepo();
     const { lc } = await makeLifecycle(root);
     await readyToCommit(root, lc, ['src/feature.js', 'README.md']);
-    await assert.rejects(runCommitStage(lc, SLUG, null), (e: SluiceError) => e.code === 'ARTIFACT_INVALID' && e.field === 'paths.1' && /README\.md has no uncommitted change/.test(e.message));
+    await assert.rejects(
+      runCommitStage(lc, SLUG, null),
+      (e: SluiceError) => e.code === 'ARTIFACT_INVALID' && e.field === 'paths.1' && /README\.md has no uncommitted change/.test(e.message),
+    );
   });
 
   it('interactive: previews the exact files and message, commits only after an explicit yes', async () => {
@@ -149,7 +158,10 @@ describe('commit authorization', () => {
     await readyToCommit(root, lc, ['src/feature.js']);
     const log: string[] = [];
     await refusedCommit(lc, /not confirmed/, fakeIo(false, log));
-    assert.match(log.join('\n'), /Commit for feature[\s\S]*feat\(feature\): add feature[\s\S]*Lifecycle-Requirement: feature[\s\S]*1 file:\n\s+add\s+src\/feature\.js\s+\+1 -0\n\s+1 file\(s\) changed, 1 insertion/);
+    assert.match(
+      log.join('\n'),
+      /Commit for feature[\s\S]*feat\(feature\): add feature[\s\S]*Lifecycle-Requirement: feature[\s\S]*1 file:\n\s+add\s+src\/feature\.js\s+\+1 -0\n\s+1 file\(s\) changed, 1 insertion/,
+    );
     const done = await runCommitStage(lc, SLUG, null, { io: fakeIo(true) });
     assert.equal(done.state.commit?.authorized_by.source, 'interactive');
     assert.equal(headCount(root), 2);
@@ -160,7 +172,14 @@ describe('commit authorization', () => {
     const keyFile = join(keyDir, 'commit-grant.key');
     await writeFile(keyFile, 'operator-secret-0123456789abcdef\n');
     const repos = await Promise.all([makeRepo(), makeRepo(), makeRepo(), makeRepo(), makeRepo()]);
-    const bound = (root: string) => ({ mode: 'headless-ci', owner: 'runner-7', local_commit_authorized: true as const, repository: gitIn(root, 'rev-parse', '--show-toplevel').trim(), requirements: ['feature'], expires_at: '2099-01-01T00:00:00Z' });
+    const bound = (root: string) => ({
+      mode: 'headless-ci',
+      owner: 'runner-7',
+      local_commit_authorized: true as const,
+      repository: gitIn(root, 'rev-parse', '--show-toplevel').trim(),
+      requirements: ['feature'],
+      expires_at: '2099-01-01T00:00:00Z',
+    });
     const grant = bound(repos[0]);
     const attempt = async (root: string, value: string, ok: boolean, reason?: RegExp) => {
       const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: value });
@@ -177,7 +196,9 @@ describe('commit authorization', () => {
     await readyToCommit(repos[2], elsewhere.lc, ['src/feature.js']);
     await assert.rejects(runCommitStage(elsewhere.lc, SLUG, null, { grantKeyFile: keyFile }), /is bound to .*, not /);
     // Unbound (no repository, requirements or expiry): refused.
-    const loose = await makeLifecycle(repos[3], { SLUICE_COMMIT_GRANT: signCommitGrant({ mode: 'x', owner: 'y', local_commit_authorized: true } as never, 'operator-secret-0123456789abcdef') });
+    const loose = await makeLifecycle(repos[3], {
+      SLUICE_COMMIT_GRANT: signCommitGrant({ mode: 'x', owner: 'y', local_commit_authorized: true } as never, 'operator-secret-0123456789abcdef'),
+    });
     await readyToCommit(repos[3], loose.lc, ['src/feature.js']);
     await assert.rejects(runCommitStage(loose.lc, SLUG, null, { grantKeyFile: keyFile }), /payload field (repository|requirements|expires_at)/);
     const root = repos[4];
@@ -185,11 +206,15 @@ describe('commit authorization', () => {
     await readyToCommit(root, lc, ['src/feature.js']);
     await assert.rejects(runCommitStage(lc, SLUG, null, { grantKeyFile: keyFile }), /invalid signature/);
     const expired = await makeRepo();
-    const e = await makeLifecycle(expired, { SLUICE_COMMIT_GRANT: signCommitGrant({ ...bound(expired), expires_at: '2020-01-01T00:00:00Z' }, 'operator-secret-0123456789abcdef') });
+    const e = await makeLifecycle(expired, {
+      SLUICE_COMMIT_GRANT: signCommitGrant({ ...bound(expired), expires_at: '2020-01-01T00:00:00Z' }, 'operator-secret-0123456789abcdef'),
+    });
     await readyToCommit(expired, e.lc, ['src/feature.js']);
     await assert.rejects(runCommitStage(e.lc, SLUG, null, { grantKeyFile: keyFile }), /expired/);
     const other = await makeRepo();
-    const o = await makeLifecycle(other, { SLUICE_COMMIT_GRANT: signCommitGrant({ ...bound(other), requirements: ['another'] }, 'operator-secret-0123456789abcdef') });
+    const o = await makeLifecycle(other, {
+      SLUICE_COMMIT_GRANT: signCommitGrant({ ...bound(other), requirements: ['another'] }, 'operator-secret-0123456789abcdef'),
+    });
     await readyToCommit(other, o.lc, ['src/feature.js']);
     await assert.rejects(runCommitStage(o.lc, SLUG, null, { grantKeyFile: keyFile }), /does not list feature/);
   });
@@ -217,7 +242,10 @@ describe('commit authorization', () => {
     await refusedCommit(lc, /no terminal/);
     gitIn(root, 'add', 'src/feature.js');
     gitIn(root, 'commit', '-q', '-m', 'feat: I authorize myself', '--trailer', 'Lifecycle-Requirement: feature');
-    await assert.rejects(runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile() }), (e: SluiceError) => e.code === 'COMMIT_UNRECOGNIZED' && e.exitCode === 1 && /sluice recorded no intent/.test(e.message));
+    await assert.rejects(
+      runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile() }),
+      (e: SluiceError) => e.code === 'COMMIT_UNRECOGNIZED' && e.exitCode === 1 && /sluice recorded no intent/.test(e.message),
+    );
     const state = await readWorkflowState(lc, SLUG);
     assert.equal(state.status, 'COMMIT_PENDING');
     assert.equal(state.commit, null);
@@ -291,7 +319,10 @@ describe('a project in a subfolder of its git repository', () => {
     const { lc } = await makeLifecycle(root);
     await readyToCommit(root, lc, ['src/feature.js']);
     await writeFiles(root, { 'src/feature.js': 'export const x = "late";\n' });
-    await assert.rejects(runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile() }), (e: SluiceError) => e.code === 'EVIDENCE_STALE' && /src\/feature\.js changed/.test(e.message));
+    await assert.rejects(
+      runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile() }),
+      (e: SluiceError) => e.code === 'EVIDENCE_STALE' && /src\/feature\.js changed/.test(e.message),
+    );
   });
 });
 
@@ -301,10 +332,19 @@ describe('orchestrator ownership', () => {
     const { lc } = await makeLifecycle(root);
     await startRequirement(lc, SLUG, { orchestrator: 'prizmkit-workflow' });
     await writeFiles(root, evidence.plan(SLUG));
-    await assert.rejects(recordStage(lc, SLUG, 'plan', null), (e: SluiceError) => e.code === 'ORCHESTRATOR_MISMATCH' && e.exitCode === 1 && /orchestrator-ownership/.test(e.message));
+    await assert.rejects(
+      recordStage(lc, SLUG, 'plan', null),
+      (e: SluiceError) => e.code === 'ORCHESTRATOR_MISMATCH' && e.exitCode === 1 && /orchestrator-ownership/.test(e.message),
+    );
     await assert.rejects(recordStage(lc, SLUG, 'plan', 'someone-else'), (e: SluiceError) => e.code === 'ORCHESTRATOR_MISMATCH');
     const r = await recordStage(lc, SLUG, 'plan', 'prizmkit-workflow');
-    assert.deepEqual(r.next, { stage: 'implement', skill: 'prizmkit-implement', blocked: false, command: 'sluice lifecycle record feature implement --orchestrator prizmkit-workflow', ran: false });
+    assert.deepEqual(r.next, {
+      stage: 'implement',
+      skill: 'prizmkit-implement',
+      blocked: false,
+      command: 'sluice lifecycle record feature implement --orchestrator prizmkit-workflow',
+      ran: false,
+    });
     assert.equal((await readWorkflowState(lc, SLUG)).status, 'PLAN_READY', 'the next stage was reported, not run');
   });
   it('artifact_dir never changes once set, and the state file is left untouched by a refused write', async () => {
@@ -314,9 +354,15 @@ describe('orchestrator ownership', () => {
     const path = join(root, '.prizmkit/state/workflows/feature.json');
     const before = await readFile(path, 'utf8');
     const { applyTransition } = await import('../../plugins/lifecycle/record-stage.ts');
-    await assert.rejects(applyTransition(lc, SLUG, null, (s) => ({ ok: true, state: { ...s, artifact_dir: '.prizmkit/bugfix/feature' }, row: 'test' })), (e: SluiceError) => e.code === 'INVARIANT_VIOLATED' && /artifact_dir is fixed/.test(e.message));
+    await assert.rejects(
+      applyTransition(lc, SLUG, null, (s) => ({ ok: true, state: { ...s, artifact_dir: '.prizmkit/bugfix/feature' }, row: 'test' })),
+      (e: SluiceError) => e.code === 'INVARIANT_VIOLATED' && /artifact_dir is fixed/.test(e.message),
+    );
     await assert.rejects(startRequirement(lc, SLUG, { kind: 'bugfix' }), (e: SluiceError) => e.code === 'INVARIANT_VIOLATED');
-    await assert.rejects(applyTransition(lc, SLUG, null, (s) => ({ ok: true, state: { ...s, repair_round: 4 }, row: 'test' })), (e: SluiceError) => e.code === 'INVARIANT_VIOLATED' && e.field === 'repair_round');
+    await assert.rejects(
+      applyTransition(lc, SLUG, null, (s) => ({ ok: true, state: { ...s, repair_round: 4 }, row: 'test' })),
+      (e: SluiceError) => e.code === 'INVARIANT_VIOLATED' && e.field === 'repair_round',
+    );
     assert.equal(await readFile(path, 'utf8'), before);
   });
 });

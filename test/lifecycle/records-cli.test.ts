@@ -48,7 +48,10 @@ describe('evidence that cannot go stale (CLI)', () => {
     const commit = await runSluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json']);
     assert.equal(commit.code, 1, commit.stdout);
     assert.equal(json(commit.stdout).error.code, 'EVIDENCE_STALE');
-    assert.match(json(commit.stdout).error.message, /src\/feat\.js changed after the last recorded review and test; routed back to code-review, nothing committed/);
+    assert.match(
+      json(commit.stdout).error.message,
+      /src\/feat\.js changed after the last recorded review and test; routed back to code-review, nothing committed/,
+    );
     assert.equal(headCount(root), '1');
     const status = json((await runSluice(root, ['lifecycle', 'status', 'feat', '--json'])).stdout).requirements[0];
     assert.equal(status.next_stage, 'code-review');
@@ -61,7 +64,9 @@ describe('evidence that cannot go stale (CLI)', () => {
     await startRequirement(lc, 'feat');
     await record(root, lc, 'feat', throughRetro('feat'));
     await writeFiles(root, evidence.commitRequest('feat', ['src/feat.js']));
-    await writeFiles(root, { '.prizmkit/specs/feat/review-report.md': '# Review\n\n## Final Result\n\n- Verdict: PASS\n- Minor: 0\n- Total: 0\n<!-- touched -->\n' });
+    await writeFiles(root, {
+      '.prizmkit/specs/feat/review-report.md': '# Review\n\n## Final Result\n\n- Verdict: PASS\n- Minor: 0\n- Total: 0\n<!-- touched -->\n',
+    });
     const commit = await runSluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json']);
     assert.equal(json(commit.stdout).error.code, 'EVIDENCE_STALE');
     assert.match(json(commit.stdout).error.message, /review-report\.md changed after code-review was recorded/);
@@ -97,11 +102,20 @@ describe('records the agent cannot quietly rewrite (CLI)', () => {
     await startRequirement(lc, 'feat', { orchestrator: OWNER });
     await record(root, lc, 'feat', [[evidence.plan('feat'), 'plan']], OWNER);
     for (let round = 0; round <= 3; round++) {
-      await record(root, lc, 'feat', [
-        [evidence.implement('feat', `export const x = ${round};\n`), 'implement'],
-        [{ '.prizmkit/specs/feat/review-report.md': `# Review ${round}\n\n## Final Result\n\n- Verdict: PASS\n- Minor: 0\n- Total: 0\n` }, 'code-review'],
-        [{ '.prizmkit/specs/feat/verdict.json': JSON.stringify({ verdict: 'TEST_FAIL', repair_scope: 'runtime', failures: [{ test: `t${round}` }] }) }, 'test'],
-      ], OWNER);
+      await record(
+        root,
+        lc,
+        'feat',
+        [
+          [evidence.implement('feat', `export const x = ${round};\n`), 'implement'],
+          [{ '.prizmkit/specs/feat/review-report.md': `# Review ${round}\n\n## Final Result\n\n- Verdict: PASS\n- Minor: 0\n- Total: 0\n` }, 'code-review'],
+          [
+            { '.prizmkit/specs/feat/verdict.json': JSON.stringify({ verdict: 'TEST_FAIL', repair_scope: 'runtime', failures: [{ test: `t${round}` }] }) },
+            'test',
+          ],
+        ],
+        OWNER,
+      );
     }
     return { root, lc };
   }
@@ -143,7 +157,11 @@ describe('records the agent cannot quietly rewrite (CLI)', () => {
     const forged = `${JSON.stringify({ ...state, repair_round: 0, status: 'TEST_FAIL', blocker: null, next_stage: 'implement' }, null, 2)}\n`;
     await writeFile(path, forged);
     const journal = await readFile(join(root, JOURNAL('feat')), 'utf8');
-    for (const args of [['status', 'feat'], ['next', 'feat'], ['record', 'feat', 'implement', '--orchestrator', OWNER]]) {
+    for (const args of [
+      ['status', 'feat'],
+      ['next', 'feat'],
+      ['record', 'feat', 'implement', '--orchestrator', OWNER],
+    ]) {
       const r = await runSluice(root, ['lifecycle', ...args, '--json']);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}`);
       assert.equal(json(r.stdout).error.code, 'STATE_TAMPERED');
@@ -192,7 +210,7 @@ describe('records the agent cannot quietly rewrite (CLI)', () => {
 });
 
 describe('commits only sluice made (CLI)', () => {
-  it('a trailer commit the agent made while review said NEEDS_FIXES is never taken as the requirement\'s commit', async () => {
+  it("a trailer commit the agent made while review said NEEDS_FIXES is never taken as the requirement's commit", async () => {
     const root = await makeRepo();
     const { lc } = await makeLifecycle(root);
     await startRequirement(lc, 'feat');

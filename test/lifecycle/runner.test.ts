@@ -18,13 +18,22 @@ function countCalls(kernel: Kernel): Map<string, number> {
 }
 
 type Reply = { text?: string; files?: Record<string, string>; json?: unknown };
-const rule = (stage: string, reply: Reply | Reply[], slug = '(?<slug>\\S+)') => ({ match: `^Stage: ${stage}\\nRequirement: ${slug}\\n`, ...(Array.isArray(reply) ? { replies: reply } : { reply }) });
+const rule = (stage: string, reply: Reply | Reply[], slug = '(?<slug>\\S+)') => ({
+  match: `^Stage: ${stage}\\nRequirement: ${slug}\\n`,
+  ...(Array.isArray(reply) ? { replies: reply } : { reply }),
+});
 const dir = '.prizmkit/specs/$<slug>';
 /** Implement replies that each change the code, as a real repair round does (an unchanged one is stale evidence). */
-const changingImplements = (n: number): Reply[] => Array.from({ length: n }, (_, i) => ({ text: 'done', files: { 'src/$<slug>.js': `export default ${i + 1};\n`, [`${dir}/plan.md`]: '- [x] [T-001] do it\n' } }));
+const changingImplements = (n: number): Reply[] =>
+  Array.from({ length: n }, (_, i) => ({
+    text: 'done',
+    files: { 'src/$<slug>.js': `export default ${i + 1};\n`, [`${dir}/plan.md`]: '- [x] [T-001] do it\n' },
+  }));
 /** Test verdicts that differ per round (a byte-identical verdict from before the reroute is stale). */
-const failingTests = (n: number, verdict: object): Reply[] => Array.from({ length: n }, (_, i) => ({ text: 'fail', files: { [`${dir}/verdict.json`]: JSON.stringify({ ...verdict, run: i + 1 }) } }));
-const finalResult = (verdict: string, major: number) => `## Final Result\n\n- Verdict: ${verdict}\n- Critical: 0\n- Major: ${major}\n- Minor: 0\n- Total: ${major}\n`;
+const failingTests = (n: number, verdict: object): Reply[] =>
+  Array.from({ length: n }, (_, i) => ({ text: 'fail', files: { [`${dir}/verdict.json`]: JSON.stringify({ ...verdict, run: i + 1 }) } }));
+const finalResult = (verdict: string, major: number) =>
+  `## Final Result\n\n- Verdict: ${verdict}\n- Critical: 0\n- Major: ${major}\n- Minor: 0\n- Total: ${major}\n`;
 
 /** A script where every stage succeeds, with per-stage overrides. */
 function script(overrides: Partial<Record<string, Reply | Reply[]>> = {}) {
@@ -33,9 +42,18 @@ function script(overrides: Partial<Record<string, Reply | Reply[]>> = {}) {
     implement: { text: 'done', files: { 'src/$<slug>.js': 'export default 1;\n', [`${dir}/plan.md`]: '- [x] [T-001] do it\n' } },
     'code-review': { text: `# Review\n\n${finalResult('PASS', 0)}` },
     // Each run writes its own evidence: a stage sent back must not hand in the bytes of its earlier run.
-    test: Array.from({ length: 5 }, (_, i) => ({ text: 'ok', files: { [`${dir}/test-output.txt`]: `ok ${i + 1}
-`, [`${dir}/verdict.json`]: JSON.stringify({ verdict: 'TEST_PASS', evidence: ['test-output.txt'], summary: `run ${i + 1}` }) } })),
-    retrospective: Array.from({ length: 5 }, (_, i) => ({ text: 'ok', files: { [`${dir}/retrospective-result.json`]: JSON.stringify({ result: 'NO_DOC_CHANGE', summary: `run ${i + 1}` }) } })),
+    test: Array.from({ length: 5 }, (_, i) => ({
+      text: 'ok',
+      files: {
+        [`${dir}/test-output.txt`]: `ok ${i + 1}
+`,
+        [`${dir}/verdict.json`]: JSON.stringify({ verdict: 'TEST_PASS', evidence: ['test-output.txt'], summary: `run ${i + 1}` }),
+      },
+    })),
+    retrospective: Array.from({ length: 5 }, (_, i) => ({
+      text: 'ok',
+      files: { [`${dir}/retrospective-result.json`]: JSON.stringify({ result: 'NO_DOC_CHANGE', summary: `run ${i + 1}` }) },
+    })),
     commit: { json: { message: 'feat: $<slug>', paths: ['src/$<slug>.js', dir] } },
   };
   return { version: 1, rules: Object.entries({ ...base, ...overrides }).map(([stage, reply]) => rule(stage, reply!)) };
@@ -47,7 +65,8 @@ async function setup(scriptBody: object, slugs = ['one'], files: Record<string, 
   await writeFile(join(root, 'script.json'), JSON.stringify(scriptBody));
   for (const slug of slugs) await startRequirement(lc, slug, { goal: `goal of ${slug}` });
   const calls = countCalls(kernel);
-  const run = (grant = hostGrant) => runLifecycle(lc, { slugs, backend: 'script', extra: { script: 'script.json' }, authorize: grant ? { hostGrant: grant } : {} });
+  const run = (grant = hostGrant) =>
+    runLifecycle(lc, { slugs, backend: 'script', extra: { script: 'script.json' }, authorize: grant ? { hostGrant: grant } : {} });
   return { root, kernel, lc, calls, run };
 }
 
@@ -61,7 +80,11 @@ describe('lifecycle run', () => {
     const bySlug = Object.fromEntries(summary.requirements.map((r) => [r.slug, r]));
     assert.deepEqual(bySlug.greeting.stages, ['plan', 'implement', 'code-review', 'test', 'retrospective', 'commit']);
     assert.deepEqual(bySlug.slugify.stages, ['plan', 'implement', 'code-review', 'implement', 'code-review', 'test', 'retrospective', 'commit']);
-    assert.deepEqual(bySlug['csv-export'].stages, ['plan', 'implement', 'code-review', 'test', 'implement', 'test', 'retrospective', 'commit'], 'test-infrastructure repair skips the review');
+    assert.deepEqual(
+      bySlug['csv-export'].stages,
+      ['plan', 'implement', 'code-review', 'test', 'implement', 'test', 'retrospective', 'commit'],
+      'test-infrastructure repair skips the review',
+    );
     assert.ok(summary.requirements.every((r) => r.status === 'COMMITTED'));
     assert.equal(summary.commits.length, 3);
     assert.equal(gitIn(root, 'status', '--porcelain'), '', 'everything the requirements changed is committed, nothing else is left');
@@ -85,7 +108,9 @@ describe('lifecycle run', () => {
   });
 
   it('stops tests that keep failing after 3 outer repair rounds (repair-round-limit)', async () => {
-    const t = await setup(script({ implement: changingImplements(6), test: failingTests(6, { verdict: 'TEST_FAIL', repair_scope: 'runtime', failures: [{ test: 't' }] }) }));
+    const t = await setup(
+      script({ implement: changingImplements(6), test: failingTests(6, { verdict: 'TEST_FAIL', repair_scope: 'runtime', failures: [{ test: 't' }] }) }),
+    );
     const summary = await t.run();
     assert.equal(summary.requirements[0].blocker?.rule, 'repair-round-limit');
     assert.equal(t.calls.get('one test'), 4);
@@ -95,7 +120,9 @@ describe('lifecycle run', () => {
   });
 
   it('TEST_BLOCKED retries only the test stage (bounded environment recovery), never implement, then blocks', async () => {
-    const t = await setup(script({ test: { text: 'blocked', files: { [`${dir}/verdict.json`]: '{"verdict":"TEST_BLOCKED","blocker":"postgres is not running"}' } } }));
+    const t = await setup(
+      script({ test: { text: 'blocked', files: { [`${dir}/verdict.json`]: '{"verdict":"TEST_BLOCKED","blocker":"postgres is not running"}' } } }),
+    );
     const summary = await t.run();
     assert.equal(summary.requirements[0].blocker?.rule, 'env-recovery-limit');
     assert.equal(t.calls.get('one test'), 3);
@@ -119,7 +146,10 @@ describe('lifecycle run', () => {
     await writeFiles(t.root, { 'src/one.js': 'export default 2; // edited by hand\n' });
     const second = await t.run(HOST_GRANT);
     assert.deepEqual(second.requirements[0].staleReset, ['code-review', 'test', 'retrospective']);
-    assert.deepEqual(second.requirements[0].stages.map((s) => s.stage), ['code-review', 'test', 'retrospective', 'commit']);
+    assert.deepEqual(
+      second.requirements[0].stages.map((s) => s.stage),
+      ['code-review', 'test', 'retrospective', 'commit'],
+    );
     assert.equal(second.requirements[0].outcome, 'committed');
   });
 

@@ -4,13 +4,34 @@ import * as v from 'valibot';
 import { newWorkflowState } from '../../plugins/lifecycle/state/new-workflow-state.ts';
 import { workflowStateInvariant } from '../../plugins/lifecycle/state/workflow-state-invariant.ts';
 import { WorkflowStateSchema, type WorkflowState } from '../../plugins/lifecycle/state/workflow-state-schema.ts';
-import { applyEvent, LIMITS, type EventContext, REPAIR_SCOPES, TRANSITIONS, type LifecycleEvent, type RepairScope, type Stage, type Verdict } from '../../plugins/lifecycle/transition-table.ts';
+import {
+  applyEvent,
+  LIMITS,
+  type EventContext,
+  REPAIR_SCOPES,
+  TRANSITIONS,
+  type LifecycleEvent,
+  type RepairScope,
+  type Stage,
+  type Verdict,
+} from '../../plugins/lifecycle/transition-table.ts';
 
 const NOW = '2025-01-01T00:00:00.000Z';
 const FP = { head: 'a'.repeat(40), diff: 'b'.repeat(64) };
 const ctx: EventContext = { now: NOW, fingerprint: FP, caller: null };
-const verdict = (stage: Stage, v: Verdict, extra: Partial<Extract<LifecycleEvent, { kind: 'verdict' }>> = {}): LifecycleEvent => ({ kind: 'verdict', stage, verdict: v, ...extra });
-const COMMIT = { sha: 'c'.repeat(40), message: 'feat: x', paths: ['src/x.ts'], authorized_by: { source: 'config' as const, mode: 'ci', owner: 'host' }, at: NOW };
+const verdict = (stage: Stage, v: Verdict, extra: Partial<Extract<LifecycleEvent, { kind: 'verdict' }>> = {}): LifecycleEvent => ({
+  kind: 'verdict',
+  stage,
+  verdict: v,
+  ...extra,
+});
+const COMMIT = {
+  sha: 'c'.repeat(40),
+  message: 'feat: x',
+  paths: ['src/x.ts'],
+  authorized_by: { source: 'config' as const, mode: 'ci', owner: 'host' },
+  at: NOW,
+};
 
 /** Applies one event, insisting that the result is schema-valid and keeps the state invariant. */
 function step(state: WorkflowState, event: LifecycleEvent, c: Partial<typeof ctx> = {}): WorkflowState {
@@ -37,19 +58,127 @@ const pending = () => drive(retro(), verdict('commit', 'COMMIT_PENDING'));
 
 describe('transition table: every row', () => {
   const rows: { row: string; from: () => WorkflowState; event: LifecycleEvent; expect: Partial<WorkflowState> }[] = [
-    { row: 'plan-ready', from: fresh, event: verdict('plan', 'PLAN_READY'), expect: { status: 'PLAN_READY', stage_result: null, completed_stages: ['plan'], next_stage: 'implement', resume_from: 'prizmkit-implement' } },
-    { row: 'implemented', from: planned, event: verdict('implement', 'IMPLEMENTED'), expect: { status: 'IMPLEMENTED', completed_stages: ['plan', 'implement'], next_stage: 'code-review', resume_from: 'prizmkit-code-review' } },
-    { row: 'review-pass', from: implemented, event: verdict('code-review', 'PASS'), expect: { status: 'REVIEW_PASS', stage_result: 'PASS', next_stage: 'test', review_round: 1 } },
-    { row: 'review-needs-fixes', from: implemented, event: verdict('code-review', 'NEEDS_FIXES'), expect: { status: 'REVIEW_NEEDS_FIXES', stage_result: 'NEEDS_FIXES', completed_stages: ['plan'], next_stage: 'implement', repair_round: 1, review_round: 1 } },
-    { row: 'test-pass', from: reviewed, event: verdict('test', 'TEST_PASS'), expect: { status: 'TEST_PASS', stage_result: 'TEST_PASS', next_stage: 'retrospective', resume_from: 'prizmkit-retrospective', repair_scope: null } },
-    { row: 'test-fail', from: reviewed, event: verdict('test', 'TEST_FAIL', { repairScope: 'production', failureCount: 1 }), expect: { status: 'TEST_FAIL', stage_result: 'TEST_FAIL', completed_stages: ['plan'], next_stage: 'implement', repair_round: 1, repair_scope: 'production' } },
-    { row: 'test-pass-production-changed', from: reviewed, event: verdict('test', 'TEST_PASS_PRODUCTION_CHANGED'), expect: { status: 'TEST_PASS', stage_result: null, completed_stages: ['plan', 'implement'], next_stage: 'code-review', resume_from: 'prizmkit-code-review', repair_round: 1, repair_scope: 'production' } },
-    { row: 'test-needs-fixes', from: reviewed, event: verdict('test', 'TEST_NEEDS_FIXES', { repairScope: 'production', failureCount: 1 }), expect: { status: 'TEST_NEEDS_FIXES', stage_result: 'TEST_NEEDS_FIXES', completed_stages: ['plan'], next_stage: 'implement', repair_round: 1, repair_scope: 'production' } },
-    { row: 'test-blocked', from: reviewed, event: verdict('test', 'TEST_BLOCKED'), expect: { status: 'TEST_BLOCKED', stage_result: 'TEST_BLOCKED', completed_stages: ['plan', 'implement', 'code-review'], next_stage: 'test', resume_from: 'prizmkit-test', env_recovery_round: 1, repair_round: 0 } },
-    { row: 'retro-docs-updated', from: tested, event: verdict('retrospective', 'DOCS_UPDATED'), expect: { status: 'RETRO_COMPLETE', stage_result: 'DOCS_UPDATED', next_stage: 'commit', resume_from: 'prizmkit-committer' } },
-    { row: 'retro-no-doc-change', from: tested, event: verdict('retrospective', 'NO_DOC_CHANGE'), expect: { status: 'RETRO_COMPLETE', stage_result: 'NO_DOC_CHANGE', next_stage: 'commit' } },
-    { row: 'commit-pending', from: retro, event: verdict('commit', 'COMMIT_PENDING'), expect: { status: 'COMMIT_PENDING', next_stage: 'commit', completed_stages: ['plan', 'implement', 'code-review', 'test', 'retrospective'] } },
-    { row: 'committed', from: pending, event: verdict('commit', 'COMMITTED', { commit: COMMIT }), expect: { status: 'COMMITTED', next_stage: null, resume_from: null, commit: COMMIT, completed_stages: ['plan', 'implement', 'code-review', 'test', 'retrospective', 'commit'] } },
+    {
+      row: 'plan-ready',
+      from: fresh,
+      event: verdict('plan', 'PLAN_READY'),
+      expect: { status: 'PLAN_READY', stage_result: null, completed_stages: ['plan'], next_stage: 'implement', resume_from: 'prizmkit-implement' },
+    },
+    {
+      row: 'implemented',
+      from: planned,
+      event: verdict('implement', 'IMPLEMENTED'),
+      expect: { status: 'IMPLEMENTED', completed_stages: ['plan', 'implement'], next_stage: 'code-review', resume_from: 'prizmkit-code-review' },
+    },
+    {
+      row: 'review-pass',
+      from: implemented,
+      event: verdict('code-review', 'PASS'),
+      expect: { status: 'REVIEW_PASS', stage_result: 'PASS', next_stage: 'test', review_round: 1 },
+    },
+    {
+      row: 'review-needs-fixes',
+      from: implemented,
+      event: verdict('code-review', 'NEEDS_FIXES'),
+      expect: {
+        status: 'REVIEW_NEEDS_FIXES',
+        stage_result: 'NEEDS_FIXES',
+        completed_stages: ['plan'],
+        next_stage: 'implement',
+        repair_round: 1,
+        review_round: 1,
+      },
+    },
+    {
+      row: 'test-pass',
+      from: reviewed,
+      event: verdict('test', 'TEST_PASS'),
+      expect: { status: 'TEST_PASS', stage_result: 'TEST_PASS', next_stage: 'retrospective', resume_from: 'prizmkit-retrospective', repair_scope: null },
+    },
+    {
+      row: 'test-fail',
+      from: reviewed,
+      event: verdict('test', 'TEST_FAIL', { repairScope: 'production', failureCount: 1 }),
+      expect: {
+        status: 'TEST_FAIL',
+        stage_result: 'TEST_FAIL',
+        completed_stages: ['plan'],
+        next_stage: 'implement',
+        repair_round: 1,
+        repair_scope: 'production',
+      },
+    },
+    {
+      row: 'test-pass-production-changed',
+      from: reviewed,
+      event: verdict('test', 'TEST_PASS_PRODUCTION_CHANGED'),
+      expect: {
+        status: 'TEST_PASS',
+        stage_result: null,
+        completed_stages: ['plan', 'implement'],
+        next_stage: 'code-review',
+        resume_from: 'prizmkit-code-review',
+        repair_round: 1,
+        repair_scope: 'production',
+      },
+    },
+    {
+      row: 'test-needs-fixes',
+      from: reviewed,
+      event: verdict('test', 'TEST_NEEDS_FIXES', { repairScope: 'production', failureCount: 1 }),
+      expect: {
+        status: 'TEST_NEEDS_FIXES',
+        stage_result: 'TEST_NEEDS_FIXES',
+        completed_stages: ['plan'],
+        next_stage: 'implement',
+        repair_round: 1,
+        repair_scope: 'production',
+      },
+    },
+    {
+      row: 'test-blocked',
+      from: reviewed,
+      event: verdict('test', 'TEST_BLOCKED'),
+      expect: {
+        status: 'TEST_BLOCKED',
+        stage_result: 'TEST_BLOCKED',
+        completed_stages: ['plan', 'implement', 'code-review'],
+        next_stage: 'test',
+        resume_from: 'prizmkit-test',
+        env_recovery_round: 1,
+        repair_round: 0,
+      },
+    },
+    {
+      row: 'retro-docs-updated',
+      from: tested,
+      event: verdict('retrospective', 'DOCS_UPDATED'),
+      expect: { status: 'RETRO_COMPLETE', stage_result: 'DOCS_UPDATED', next_stage: 'commit', resume_from: 'prizmkit-committer' },
+    },
+    {
+      row: 'retro-no-doc-change',
+      from: tested,
+      event: verdict('retrospective', 'NO_DOC_CHANGE'),
+      expect: { status: 'RETRO_COMPLETE', stage_result: 'NO_DOC_CHANGE', next_stage: 'commit' },
+    },
+    {
+      row: 'commit-pending',
+      from: retro,
+      event: verdict('commit', 'COMMIT_PENDING'),
+      expect: { status: 'COMMIT_PENDING', next_stage: 'commit', completed_stages: ['plan', 'implement', 'code-review', 'test', 'retrospective'] },
+    },
+    {
+      row: 'committed',
+      from: pending,
+      event: verdict('commit', 'COMMITTED', { commit: COMMIT }),
+      expect: {
+        status: 'COMMITTED',
+        next_stage: null,
+        resume_from: null,
+        commit: COMMIT,
+        completed_stages: ['plan', 'implement', 'code-review', 'test', 'retrospective', 'commit'],
+      },
+    },
   ];
 
   it('has a case for every row of the table', () => {
@@ -169,7 +298,13 @@ describe('transition table: bounded rounds', () => {
     assert.deepEqual([i.status, i.stage_result], ['WORKFLOW_BLOCKED', 'IMPLEMENT_BLOCKED']);
   });
   it('starts a new review loop after an outer repair', () => {
-    const s = drive(implemented(), verdict('code-review', 'NEEDS_FIXES'), verdict('implement', 'IMPLEMENTED'), verdict('code-review', 'PASS'), verdict('test', 'TEST_FAIL', { repairScope: 'schema', failureCount: 1 }));
+    const s = drive(
+      implemented(),
+      verdict('code-review', 'NEEDS_FIXES'),
+      verdict('implement', 'IMPLEMENTED'),
+      verdict('code-review', 'PASS'),
+      verdict('test', 'TEST_FAIL', { repairScope: 'schema', failureCount: 1 }),
+    );
     assert.equal(s.review_round, 0);
   });
   it(`allows ${LIMITS.envRecoveryRounds} environment recovery attempts after TEST_BLOCKED, then blocks`, () => {

@@ -79,7 +79,10 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
   let trusted: Record<string, string> = {};
   let home: string;
   const sluice = (args: string[], env: Record<string, string> = {}) =>
-    run(process.execPath, [join(dir, 'node_modules/sluice/bin/sluice.mjs'), ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), SLUICE_TRUSTED_HASH: '', ...trusted, ...env } }).then(
+    run(process.execPath, [join(dir, 'node_modules/sluice/bin/sluice.mjs'), ...args], {
+      cwd: dir,
+      env: { ...process.env, NO_COLOR: '1', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), SLUICE_TRUSTED_HASH: '', ...trusted, ...env },
+    }).then(
       (r) => ({ code: 0, ...r }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
     );
@@ -103,7 +106,13 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
     const unwanted = paths.filter((p) => /^(test|scripts|\.ci|\.github)\/|\.map$|^tsconfig|\.test\.ts$|fixtures\//.test(p));
     assert.deepEqual(unwanted, []);
     assert.ok(pack.size <= 1024 * 1024, `packed size ${pack.size} bytes`);
-    for (const needed of ['bin/sluice.mjs', 'dist/sluice.mjs', 'dist/types/api/index.d.ts', 'plugins/sdlc/assets/phase-registry.yaml', 'skills/lifecycle/plan.md']) {
+    for (const needed of [
+      'bin/sluice.mjs',
+      'dist/sluice.mjs',
+      'dist/types/api/index.d.ts',
+      'plugins/sdlc/assets/phase-registry.yaml',
+      'skills/lifecycle/plan.md',
+    ]) {
       assert.ok(paths.includes(needed), `${needed} is in the tarball`);
     }
   });
@@ -117,7 +126,20 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
     await writeFile(join(dir, 'sluice/ts-gates.ts'), TS_GATE);
     await writeFile(join(dir, 'sluice/upper-delegate.ts'), TS_DELEGATE);
     await writeFile(join(dir, 'sluice/ts-hooks.ts'), TS_HOOK);
-    const tsconfig = { compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', noEmit: true, allowJs: true, checkJs: true, skipLibCheck: false, types: ['node'] }, include: ['sluice'] };
+    const tsconfig = {
+      compilerOptions: {
+        strict: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        noEmit: true,
+        allowJs: true,
+        checkJs: true,
+        skipLibCheck: false,
+        types: ['node'],
+      },
+      include: ['sluice'],
+    };
     await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
     const check = await run(process.execPath, [tsc5, '-p', dir], { cwd: dir }).then(
       () => '',
@@ -125,7 +147,10 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
     );
     assert.equal(check, '', 'no type errors');
     // The checker really reads the declarations: a wrong hook payload is an error.
-    await writeFile(join(dir, 'sluice/wrong.ts'), `import { definePlugin } from 'sluice';\nexport default definePlugin({ name: 'w', setup(ctx) { ctx.hook('phase:beforeAdvance', (e) => e.nope); } });\n`);
+    await writeFile(
+      join(dir, 'sluice/wrong.ts'),
+      `import { definePlugin } from 'sluice';\nexport default definePlugin({ name: 'w', setup(ctx) { ctx.hook('phase:beforeAdvance', (e) => e.nope); } });\n`,
+    );
     const wrong = await run(process.execPath, [tsc5, '-p', dir], { cwd: dir }).then(
       () => '',
       (e: { stdout: string }) => e.stdout,
@@ -135,7 +160,10 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
   });
 
   it('runs the TypeScript plugins through the installed `sluice` on Node 20', async () => {
-    await writeFile(join(dir, 'sluice.config.yaml'), 'plugins: [./sluice/ts-gates.ts, ./sluice/upper-delegate.ts, ./sluice/ts-hooks.ts, ./sluice/acme-gates.mjs]\n');
+    await writeFile(
+      join(dir, 'sluice.config.yaml'),
+      'plugins: [./sluice/ts-gates.ts, ./sluice/upper-delegate.ts, ./sluice/ts-hooks.ts, ./sluice/acme-gates.mjs]\n',
+    );
     const untrusted = await sluice(['plugins']);
     assert.equal(untrusted.code, 2, 'project plugins do not run before a person trusts them');
     assert.match(untrusted.stderr, /WORKSPACE_UNTRUSTED/);
@@ -153,10 +181,14 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
 
     const starter = await readFile(join(repo, 'plugins/sdlc/packs/starter/profile.yaml'), 'utf8');
     await mkdir(join(dir, 'packs/team'), { recursive: true });
-    await writeFile(join(dir, 'packs/team/profile.yaml'), `${starter}\nsluice:\n  gates: [{ id: TS-notice, type: file-present, phases: [0], severity: MUST, with: { file: NOTICE } }]\n`);
+    await writeFile(
+      join(dir, 'packs/team/profile.yaml'),
+      `${starter}\nsluice:\n  gates: [{ id: TS-notice, type: file-present, phases: [0], severity: MUST, with: { file: NOTICE } }]\n`,
+    );
     const init = await sluice(['init', '--profile', './packs/team', '--type', 'library', '--name', 'Consumer']);
     assert.equal(init.code, 0, init.stderr);
-    const rowOf = (stdout: string) => (JSON.parse(stdout) as { results: { gate: string; passed: boolean | null }[] }).results.find((r) => r.gate === 'TS-notice');
+    const rowOf = (stdout: string) =>
+      (JSON.parse(stdout) as { results: { gate: string; passed: boolean | null }[] }).results.find((r) => r.gate === 'TS-notice');
     const missing = await sluice(['gate', '--json']);
     assert.equal(rowOf(missing.stdout)?.passed, false, missing.stdout.slice(0, 400));
     await writeFile(join(dir, 'NOTICE'), 'notice\n');
@@ -171,7 +203,9 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
       await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(dir, pack.filename)], { cwd: bare });
       await writeFile(join(bare, 'plugin.ts'), TS_HOOK);
       await writeFile(join(bare, 'sluice.config.yaml'), 'plugins: [./plugin.ts]\n');
-      const hash = JSON.parse((await run(process.execPath, [join(bare, 'node_modules/sluice/bin/sluice.mjs'), 'trust', '--show', '--json'], { cwd: bare })).stdout) as { hash: string };
+      const hash = JSON.parse(
+        (await run(process.execPath, [join(bare, 'node_modules/sluice/bin/sluice.mjs'), 'trust', '--show', '--json'], { cwd: bare })).stdout,
+      ) as { hash: string };
       const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), SLUICE_TRUSTED_HASH: hash.hash };
       const res = await run(process.execPath, [join(bare, 'node_modules/sluice/bin/sluice.mjs'), 'plugins'], { cwd: bare, env }).then(
         () => ({ code: 0, stderr: '' }),

@@ -98,7 +98,10 @@ export async function deliberateDifferences(): Promise<DeliberateDifference[]> {
   const section = text.slice(start).split(/\n## /)[0];
   const rows = section.split('\n').filter((l) => /^\|\s*`/.test(l));
   return rows.map((line) => {
-    const cells = line.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((c) => c.trim());
     const [rows, reference, sluice, why, backedBy] = cells;
     return {
       rows: new RegExp(rows.replace(/^`|`$/g, '').replace(/\\\|/g, '|')),

@@ -37,7 +37,8 @@ export function fillText(template: string, phrases: readonly string[]): string {
   return `${filled.trimEnd()}\n\n${phrases.length ? `Covers ${phrases.join(', ')}.\n` : 'Reviewed and complete.\n'}`;
 }
 
-const where = (project: string, slug: string, a: RegistryArtifact, rel: string) => (a.root === 'repo' ? join(project, rel) : join(project, '.sdlc', 'artifacts', slug, rel));
+const where = (project: string, slug: string, a: RegistryArtifact, rel: string) =>
+  a.root === 'repo' ? join(project, rel) : join(project, '.sdlc', 'artifacts', slug, rel);
 
 async function put(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
@@ -50,7 +51,13 @@ async function put(path: string, text: string): Promise<void> {
  * first half filled, the rest blank, one blank one waived. Filled: all filled, plus whatever the
  * phase's compliance gates name. Returns what it wrote, for the failure messages.
  */
-export async function writeStage(project: string, phase: RegistryPhase, stage: FillStage, projectType: string | null, compliance: readonly ComplianceGate[]): Promise<string[]> {
+export async function writeStage(
+  project: string,
+  phase: RegistryPhase,
+  stage: FillStage,
+  projectType: string | null,
+  compliance: readonly ComplianceGate[],
+): Promise<string[]> {
   const mine = compliance.filter((g) => g.phase === phase.id);
   const phrases = [...new Set(mine.flatMap((g) => g.required_content ?? []))];
   const applies = phase.required.filter((a) => !a.requiredFor || projectType === null || a.requiredFor.includes(projectType));

@@ -26,10 +26,15 @@ export const python = runReferenceScript;
 /** `node dist/sluice.mjs --cwd DIR ARGS` (the built CLI, as users run it). */
 export function sluiceCli(dir: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    execFile(process.execPath, [join(repoRoot, 'dist', 'sluice.mjs'), '--cwd', dir, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1', SLUICE_NO_CACHE: '1', ...env }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return fail(error);
-      done({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [join(repoRoot, 'dist', 'sluice.mjs'), '--cwd', dir, ...args],
+      { cwd: dir, env: { ...process.env, NO_COLOR: '1', SLUICE_NO_CACHE: '1', ...env }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') return fail(error);
+        done({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -108,7 +113,10 @@ export function startReferenceDriver(): ReferenceDriver {
           child.stdin.write(`${JSON.stringify(req)}\n`);
         }),
     );
-    queue = answer.then(() => undefined, () => undefined);
+    queue = answer.then(
+      () => undefined,
+      () => undefined,
+    );
     return answer;
   };
   const state = (project: string) => join(project, '.sdlc', 'state.yaml');

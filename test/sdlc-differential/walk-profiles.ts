@@ -6,7 +6,17 @@ import { after, before, describe, it } from 'node:test';
 import { cliBundle } from '../hardening/cli-bundle.ts';
 import { deliberateDifferences, differences, explained, referenceKey, sluiceKey, type DeliberateDifference, type SluiceRow } from './compare-verdicts.ts';
 import { clearPhase, STAGES, writeFrozenLayer, writeStage } from './fill-artifacts.ts';
-import { python, referenceCompliance, referenceMissing, referencePhases, referenceProfiles, referenceRoot, sluiceCli, startReferenceDriver, type ReferenceDriver } from './reference-plugin.ts';
+import {
+  python,
+  referenceCompliance,
+  referenceMissing,
+  referencePhases,
+  referenceProfiles,
+  referenceRoot,
+  sluiceCli,
+  startReferenceDriver,
+  type ReferenceDriver,
+} from './reference-plugin.ts';
 
 /**
  * sluice and the reference plugin's own scripts on the same projects: created by the reference's
@@ -42,7 +52,10 @@ export function describeShard(shard: number): void {
     for (const d of dirs) await rm(d, { recursive: true, force: true });
   });
 
-  describe(`sluice and the reference plugin agree gate row by gate row (profiles ${shard + 1}, ${shard + 1 + SHARDS}, … of the reference)`, { skip, concurrency: 2 }, () => {
+  describe(`sluice and the reference plugin agree gate row by gate row (profiles ${shard + 1}, ${shard + 1 + SHARDS}, … of the reference)`, {
+    skip,
+    concurrency: 2,
+  }, () => {
     const profiles = missing ? [] : referenceProfiles();
     let driver: ReferenceDriver;
     before(() => {
@@ -60,7 +73,11 @@ export function describeShard(shard: number): void {
         const compliance = await referenceCompliance(profile);
         const dir = await mkdtemp(join(tmpdir(), `sluice-differential-${profile}-`));
         dirs.push(dir);
-        const init = await python('init_project.py', ['--profile', join(referenceRoot, 'profiles', profile, 'profile.yaml'), '--target', dir, '--name', `diff-${profile}`], dir);
+        const init = await python(
+          'init_project.py',
+          ['--profile', join(referenceRoot, 'profiles', profile, 'profile.yaml'), '--target', dir, '--name', `diff-${profile}`],
+          dir,
+        );
         assert.equal(init.code, 0, init.stdout + init.stderr);
         await setProjectType(dir, projectType);
 
@@ -91,11 +108,23 @@ export function describeShard(shard: number): void {
             // The overall verdict follows from the rows: it may differ only through an explained row.
             const refBlocked = theirs.rows.some((r) => r.passed === false && r.severity === 'MUST');
             const blockingDiff = diffs.some((d) => d.reference === 'fail' || d.sluice === 'fail');
-            if (!blockingDiff) assert.equal(mine.code === 1, refBlocked, `phase ${phase.id} ${stage}: sluice ${mine.code === 1 ? 'blocks' : 'passes'}, the reference ${refBlocked ? 'blocks' : 'passes'}`);
+            if (!blockingDiff)
+              assert.equal(
+                mine.code === 1,
+                refBlocked,
+                `phase ${phase.id} ${stage}: sluice ${mine.code === 1 ? 'blocks' : 'passes'}, the reference ${refBlocked ? 'blocks' : 'passes'}`,
+              );
           }
           if (i === phases.length - 1) break;
           const advanced = await driver.advance(dir, 'Grace Hopper');
-          assert.equal(advanced.code, 0, `the reference advances from ${phase.id} on filled artifacts:\n${advanced.printed.split('\n').filter((l) => /NON-COMPLIANT|BLOCKED|Error/.test(l)).join('\n')}`);
+          assert.equal(
+            advanced.code,
+            0,
+            `the reference advances from ${phase.id} on filled artifacts:\n${advanced.printed
+              .split('\n')
+              .filter((l) => /NON-COMPLIANT|BLOCKED|Error/.test(l))
+              .join('\n')}`,
+          );
           // Later phases then have a frozen layer with locked metrics for G5 to weigh.
           await writeFrozenLayer(dir, phase);
         }
@@ -109,9 +138,12 @@ export function describeShard(shard: number): void {
     it('every row cites its source; a row whose gate rows were compared here but never differed that way is stale', async () => {
       const table = await deliberateDifferences();
       assert.ok(table.length > 0, 'plugins/sdlc/README.md has the table of deliberate differences');
-      for (const row of table) assert.match(row.backedBy, /seed|registry|reference/i, `${row.rows.source} cites the seed, registry or reference line behind it`);
+      for (const row of table)
+        assert.match(row.backedBy, /seed|registry|reference/i, `${row.rows.source} cites the seed, registry or reference line behind it`);
       const observable = table.filter((row) => [...compared].some((k) => row.rows.test(k)));
-      const stale = observable.filter((row) => !used.has(tableKey(row))).map((row) => `${row.rows.source} (${row.reference.join('/')} → ${row.sluice.join('/')})`);
+      const stale = observable
+        .filter((row) => !used.has(tableKey(row)))
+        .map((row) => `${row.rows.source} (${row.reference.join('/')} → ${row.sluice.join('/')})`);
       assert.deepEqual(stale, [], 'table rows no walk needed: remove them or fix the walk');
     });
   });

@@ -19,10 +19,16 @@ describe('audit shows every waiver apart from passes', () => {
     dirs.push(dir);
     assert.equal((await sluice(dir, ['init', '--profile', 'starter', '--type', 'service'])).code, 0);
     await writePhaseArtifacts(dir, '0', 'service');
-    await writeFile(join(dir, '.sdlc/artifacts/00-discovery/constraints.md'), '# Constraints\n\n**WAIVED:** Dana Whitfield, budget is set by the client board in week 3\n\nBudget: TBD\n');
+    await writeFile(
+      join(dir, '.sdlc/artifacts/00-discovery/constraints.md'),
+      '# Constraints\n\n**WAIVED:** Dana Whitfield, budget is set by the client board in week 3\n\nBudget: TBD\n',
+    );
     await approveAndAdvance(dir, 'alice');
     await writePhaseArtifacts(dir, '1', 'service');
-    await writeFile(join(dir, '.sdlc/artifacts/01-requirements/epics.md'), '# Epics\n\n- WAIVED: Omar Haddad — epics come from the client backlog import\n\n<!-- REQUIRED: epics -->\n');
+    await writeFile(
+      join(dir, '.sdlc/artifacts/01-requirements/epics.md'),
+      '# Epics\n\n- WAIVED: Omar Haddad — epics come from the client backlog import\n\n<!-- REQUIRED: epics -->\n',
+    );
     assert.equal((await sluice(dir, ['gate'])).code, 0);
 
     const { code, doc } = await sluiceJson<GateAudit>(dir, ['audit']);

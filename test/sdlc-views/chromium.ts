@@ -3,10 +3,20 @@ import type { Browser, Page } from 'playwright-core';
 
 /** Debian's Chromium (CI installs it with apt); never a downloaded browser. */
 export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
 
 /** Why browser tests are skipped, or false when they can run. */
-export const chromiumSkip: string | false = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed (apt-get install -y chromium); browser checks of the HTML reports are skipped`;
+export const chromiumSkip: string | false = existsSync(CHROMIUM)
+  ? false
+  : `${CHROMIUM} is not installed (apt-get install -y chromium); browser checks of the HTML reports are skipped`;
 
 export async function launchChromium(): Promise<Browser> {
   const { chromium } = await import('playwright-core');

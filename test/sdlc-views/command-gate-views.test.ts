@@ -24,7 +24,10 @@ describe('profiles with type: command gates', () => {
     const starter = await readFile(new URL('../../plugins/sdlc/packs/starter/profile.yaml', import.meta.url), 'utf8');
     const lint = `console.log('pushed with ${TOKEN} and ' + process.env.ACME_API_KEY)`;
     await mkdir(join(dir, 'pack'));
-    await writeFile(join(dir, 'pack/profile.yaml'), `${starter}\nsluice:\n  gates:\n    - {id: lint, type: command, phases: ["0", "1"], severity: SHOULD, argv: [${JSON.stringify(process.execPath)}, -e, ${JSON.stringify(`${lint}; process.exit(1)`)}]}\n`);
+    await writeFile(
+      join(dir, 'pack/profile.yaml'),
+      `${starter}\nsluice:\n  gates:\n    - {id: lint, type: command, phases: ["0", "1"], severity: SHOULD, argv: [${JSON.stringify(process.execPath)}, -e, ${JSON.stringify(`${lint}; process.exit(1)`)}]}\n`,
+    );
     assert.equal((await sluice(dir, ['init', '--profile', './pack', '--type', 'service'])).code, 0);
     // The reviewed project: its command gate may run (a CI host's SLUICE_TRUSTED_HASH).
     const trusted = await trustedEnv(dir);

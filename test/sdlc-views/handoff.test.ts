@@ -60,7 +60,10 @@ describe('sluice handoff', () => {
     const cases: [(d: Record<string, unknown>) => unknown, RegExp][] = [
       [(d) => ({ ...d, session_number: '3' }), /STATE_INVALID: \.sdlc\/artifacts\/build\/session-handoff\.json, field session_number: /],
       [(d) => ({ ...d, $schema: 'session-handoff-v2' }), /field \$schema: must be "session-handoff-v1"/],
-      [(d) => ({ ...d, sections: [{ id: 'S-1', name: 'x', status: 'done' }] }), /field sections\.0\.status: must be one of pending, not_started, in_progress, complete, blocked/],
+      [
+        (d) => ({ ...d, sections: [{ id: 'S-1', name: 'x', status: 'done' }] }),
+        /field sections\.0\.status: must be one of pending, not_started, in_progress, complete, blocked/,
+      ],
       [(d) => ({ ...d, blockers: [{ description: 'x' }] }), /field blockers\.0\.resolved/],
       [(d) => ({ ...d, last_updated: 'yesterday' }), /field last_updated: must be an ISO 8601 timestamp/],
     ];
@@ -122,7 +125,11 @@ describe('sluice handoff', () => {
     const r = await sluice(dir, ['handoff', '--hook', 'claude']);
     assert.equal(r.code, 0, r.stderr);
     const lines = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext.split('\n');
-    assert.equal(lines[0], '[SDLC] Session Handoff: 3/8 sections complete, 1 in progress, 0 blocked (session #?)', 'the bad section is left out, the others counted');
+    assert.equal(
+      lines[0],
+      '[SDLC] Session Handoff: 3/8 sections complete, 1 in progress, 0 blocked (session #?)',
+      'the bad section is left out, the others counted',
+    );
     assert.equal(lines[1], 'Context for this session: SECTION-004 routing layer is 60% done. Start with route registration in gateway.ts.');
     const warnings = lines.filter((l) => l.startsWith('[SDLC] WARNING: '));
     assert.equal(warnings.length, 3, warnings.join('\n'));
@@ -132,7 +139,7 @@ describe('sluice handoff', () => {
     await rm(dir, { recursive: true });
   });
 
-  it("--hook claude reads the reference's own handoff template, saying its \"phase\": 4 is wrong instead of failing", async (t) => {
+  it('--hook claude reads the reference\'s own handoff template, saying its "phase": 4 is wrong instead of failing', async (t) => {
     const template = await readFile(resolve('../shared/reference/claude-code-sdlc/templates/phases/build/session-handoff.json'), 'utf8').catch(() => undefined);
     const text = template ?? JSON.stringify({ ...(JSON.parse(await readFile(fixture, 'utf8')) as object), phase: 4 });
     if (!template) t.diagnostic('../shared/reference is absent: the fixture with "phase": 4 stands in for the reference template');

@@ -41,7 +41,10 @@ describe('sluice profile validate', () => {
     const r = await sluice(repo, ['profile', 'validate', 'test/fixtures/sdlc-views/bad-pack/profile.yaml']);
     assert.equal(r.code, 2);
     assert.match(r.stdout, /^test\/fixtures\/sdlc-views\/bad-pack\/profile\.yaml: 13 violations$/m);
-    assert.match(r.stdout, /^ {2}test\/fixtures\/sdlc-views\/bad-pack\/profile\.yaml:10:21 {2}quality\.coverage_minimum: Invalid type: Expected number but received "80"$/m);
+    assert.match(
+      r.stdout,
+      /^ {2}test\/fixtures\/sdlc-views\/bad-pack\/profile\.yaml:10:21 {2}quality\.coverage_minimum: Invalid type: Expected number but received "80"$/m,
+    );
   });
 
   it('accepts the bundled packs', async () => {
@@ -54,12 +57,21 @@ describe('sluice profile validate', () => {
 
   it('lists every YAML syntax problem and duplicate key, and refuses __proto__', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sluice-profile-'));
-    await writeFile(join(dir, 'dup.yaml'), 'version: "1.0"\nversion: "1.1"\ncompany: {name: A, profile_id: a}\ncompany: {}\nstack: {}\nquality: {coverage_minimum: 1}\n');
+    await writeFile(
+      join(dir, 'dup.yaml'),
+      'version: "1.0"\nversion: "1.1"\ncompany: {name: A, profile_id: a}\ncompany: {}\nstack: {}\nquality: {coverage_minimum: 1}\n',
+    );
     const dup = await sluiceJson<ProfileValidation>(dir, ['profile', 'validate', 'dup.yaml']);
     assert.equal(dup.code, 2);
-    assert.deepEqual(dup.doc.violations.map((v) => v.line), [2, 4]);
+    assert.deepEqual(
+      dup.doc.violations.map((v) => v.line),
+      [2, 4],
+    );
     assert.ok(dup.doc.violations.every((v) => /unique/i.test(v.message)));
-    await writeFile(join(dir, 'proto.yaml'), 'version: "1.0"\ncompany: {name: A, profile_id: a}\nstack:\n  __proto__: {polluted: true}\nquality: {coverage_minimum: 1}\n');
+    await writeFile(
+      join(dir, 'proto.yaml'),
+      'version: "1.0"\ncompany: {name: A, profile_id: a}\nstack:\n  __proto__: {polluted: true}\nquality: {coverage_minimum: 1}\n',
+    );
     const proto = await sluiceJson<ProfileValidation>(dir, ['profile', 'validate', 'proto.yaml']);
     assert.equal(proto.code, 2);
     assert.deepEqual(brief(proto.doc), ['proto.yaml:4 stack.__proto__']);

@@ -25,7 +25,11 @@ async function renderFixtureIndex(): Promise<string> {
   const host = { ...createNodeHost({ cwd: fixture }), now: () => new Date(NOW) };
   const kernel = await createKernel({ host, projectRoot: fixture, plugins: [sdlcViewsPlugin] });
   const project = await openProject(kernel);
-  const data = await collectReport(kernel, project, project.model.phases.map((p) => phaseKey(p.id)));
+  const data = await collectReport(
+    kernel,
+    project,
+    project.model.phases.map((p) => phaseKey(p.id)),
+  );
   return renderIndexPage(data);
 }
 
@@ -66,7 +70,11 @@ describe('report index screenshot', { skip: chromiumSkip }, () => {
     await writeFile(file, (await renderFixtureIndex()).replace(/<style>[^]*?<\/style>/, ''));
     const { page } = await openReport(browser, file);
     const c = await compareImages(browser, await page.screenshot({ fullPage: true }), await readFile(baselinePath));
-    const similar = c.actual.width === c.baseline.width && Math.abs(c.actual.height - c.baseline.height) <= c.baseline.height * 0.05 && c.meanDiff < 6 && c.changedShare < 0.03;
+    const similar =
+      c.actual.width === c.baseline.width &&
+      Math.abs(c.actual.height - c.baseline.height) <= c.baseline.height * 0.05 &&
+      c.meanDiff < 6 &&
+      c.changedShare < 0.03;
     assert.equal(similar, false, JSON.stringify(c));
   });
 });

@@ -8,10 +8,55 @@ import { parseFrontmatter } from '../../plugins/sdlc/specs/spec-frontmatter.ts';
 // authority. Whatever the fast reader returns must be exactly what the codec returns for the same block.
 
 /** Scalars where YAML libraries are known to differ: number forms, booleans, nulls, quoting, escapes. */
-const TRICKY = ['0b101', '0o17', '0x1F', '+0x1', '-0o7', '1e3', '.5', '+.5', '-.5e-3', '+1', '-0', '1_000', '0777', '08', '09.5', '1.', 'yes', 'no', 'on', 'True', 'tRUE', 'NULL', '~', '.inf', '-.Inf', '.NaN', '2026-01-01', '12:30', '"C# SDK"', "'a: b'", '"\\u00e9"', '"\\x41"', '"\\N"', 'in-flight # note', '[api, sdk]', '{a: 1}', '"0002"', '0002', '|\n  block\n  text', '>-\n  folded', ''];
+const TRICKY = [
+  '0b101',
+  '0o17',
+  '0x1F',
+  '+0x1',
+  '-0o7',
+  '1e3',
+  '.5',
+  '+.5',
+  '-.5e-3',
+  '+1',
+  '-0',
+  '1_000',
+  '0777',
+  '08',
+  '09.5',
+  '1.',
+  'yes',
+  'no',
+  'on',
+  'True',
+  'tRUE',
+  'NULL',
+  '~',
+  '.inf',
+  '-.Inf',
+  '.NaN',
+  '2026-01-01',
+  '12:30',
+  '"C# SDK"',
+  "'a: b'",
+  '"\\u00e9"',
+  '"\\x41"',
+  '"\\N"',
+  'in-flight # note',
+  '[api, sdk]',
+  '{a: 1}',
+  '"0002"',
+  '0002',
+  '|\n  block\n  text',
+  '>-\n  folded',
+  '',
+];
 
 const scalar = fc.oneof(fc.constantFrom(...TRICKY), fc.string({ maxLength: 12 }), fc.integer().map(String), fc.double({ noNaN: true }).map(String));
-const key = fc.oneof(fc.constantFrom('spec', 'name', 'status', 'risk', 'owner', 'tags', '__proto__', 'constructor', '"quoted key"', '1'), fc.stringMatching(/^[a-z][a-z_-]{0,8}$/));
+const key = fc.oneof(
+  fc.constantFrom('spec', 'name', 'status', 'risk', 'owner', 'tags', '__proto__', 'constructor', '"quoted key"', '1'),
+  fc.stringMatching(/^[a-z][a-z_-]{0,8}$/),
+);
 const line = fc.oneof(
   fc.tuple(key, scalar).map(([k, v]) => `${k}: ${v}`),
   fc.tuple(key, fc.array(scalar, { maxLength: 3 })).map(([k, vs]) => `${k}:\n${vs.map((v) => `  - ${v}`).join('\n')}`),

@@ -40,7 +40,17 @@ describe('spec frontmatter', () => {
   });
 
   it('refuses duplicate keys, a missing opening, an unclosed block, a non-mapping and an alias bomb', () => {
-    const bomb = ['---', 'a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${i === 0 ? 'a' : 'abcdefgh'[i]}`).join(', ')}]`), '---'].join('\n');
+    const bomb = [
+      '---',
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      ...'bcdefgh'.split('').map(
+        (k, i) =>
+          `${k}: &${k} [${Array(10)
+            .fill(`*${i === 0 ? 'a' : 'abcdefgh'[i]}`)
+            .join(', ')}]`,
+      ),
+      '---',
+    ].join('\n');
     const cases: [string, RegExp][] = [
       ['---\nstatus: ready\nstatus: merged\n---\n', /line 3: .*unique|duplicate/i],
       ['# title\nstatus: ready\n', /no frontmatter/],
@@ -69,13 +79,20 @@ describe('spec backlog summary', () => {
       { file: 'specs/0002-csharp-sdk.md', spec: '0002', name: 'C# SDK', risk: 'HIGH' },
       { file: 'specs/0003-billing.md', spec: '0003', name: 'Billing export', risk: 'MEDIUM' },
     ]);
-    assert.deepEqual(b.invalid.map((i) => i.file), ['specs/0007-broken.md', 'specs/0008-no-frontmatter.md']);
+    assert.deepEqual(
+      b.invalid.map((i) => i.file),
+      ['specs/0007-broken.md', 'specs/0008-no-frontmatter.md'],
+    );
     assert.match(b.invalid[0].message, /^line 4: Flow sequence/);
     assert.equal(b.wipCap, undefined);
   });
 
   it('judges the WIP cap on the in-flight count', () => {
-    const specs = [{ file: 'a', status: 'in-flight' }, { file: 'b', status: 'in-flight' }, { file: 'c', status: 'ready' }];
+    const specs = [
+      { file: 'a', status: 'in-flight' },
+      { file: 'b', status: 'in-flight' },
+      { file: 'c', status: 'ready' },
+    ];
     assert.deepEqual(summarizeSpecs('/r', specs, 2).wipCap, { cap: 2, inFlight: 2, breached: false });
     assert.deepEqual(summarizeSpecs('/r', specs, 1).wipCap, { cap: 1, inFlight: 2, breached: true });
     assert.deepEqual(summarizeSpecs('/r', specs, 0).wipCap, { cap: 0, inFlight: 2, breached: true });
@@ -174,7 +191,10 @@ describe('spec-backlog gate', () => {
     const rows = await (await kernelAt(repo)).runGate('spec-backlog', { wipCap: 1 });
     assert.ok(rows.length >= 4);
     assert.ok(rows.every((r) => r.severity === 'INFO' && r.passed === true && r.gate === 'INFO-spec-backlog'));
-    assert.match(rows[0].message, /^8 specs: 1 merged · 2 in-flight · 1 ready · 1 draft · 1 "blocked"; risk 1 HIGH · 2 MEDIUM · 2 LOW · 1 \(missing\); 2 invalid$/);
+    assert.match(
+      rows[0].message,
+      /^8 specs: 1 merged · 2 in-flight · 1 ready · 1 draft · 1 "blocked"; risk 1 HIGH · 2 MEDIUM · 2 LOW · 1 \(missing\); 2 invalid$/,
+    );
     assert.ok(rows.some((r) => r.check === 'in-flight 0002' && /C# SDK/.test(r.message)));
     assert.ok(rows.some((r) => r.check === 'WIP cap' && /2 in flight, cap 1 \(breached\)/.test(r.message)));
     await rm(repo, { recursive: true });

@@ -44,7 +44,10 @@ export async function removeCliBundle(): Promise<void> {
 export async function sluice(cwd: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   const entry = await cliBundle();
   return new Promise((done, fail) => {
-    const child = spawnReaped(process.execPath, [entry, ...args, '--cwd', cwd], { env: { ...process.env, NO_COLOR: '1', SLUICE_CACHE_DIR: cacheDir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnReaped(process.execPath, [entry, ...args, '--cwd', cwd], {
+      env: { ...process.env, NO_COLOR: '1', SLUICE_CACHE_DIR: cacheDir, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d) => (stdout += d));
@@ -60,7 +63,11 @@ export async function sluice(cwd: string, args: string[], env: Record<string, st
 }
 
 /** `sluice ARGS --json`, parsed; fails the test with the output when stdout is not one JSON document. */
-export async function sluiceJson<T = Record<string, unknown>>(cwd: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; doc: T; stderr: string }> {
+export async function sluiceJson<T = Record<string, unknown>>(
+  cwd: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; doc: T; stderr: string }> {
   const r = await sluice(cwd, [...args, '--json'], env);
   try {
     return { code: r.code, doc: JSON.parse(r.stdout) as T, stderr: r.stderr };

@@ -75,18 +75,37 @@ describe('views over a project walked with next, skip and reenter', () => {
     assert.equal(code, 0);
     const advances = state.history.filter((h) => kindOf(h) === 'advance');
     // Expected counts straight from the file: each advance's results, then phase 8's recorded run.
-    const rows: StoredGateResult[] = [...advances.flatMap((h) => h.results ?? []), ...(state.phases['8'].gate_results as StoredGateResult[])].filter((r) => r.severity !== 'INFO');
+    const rows: StoredGateResult[] = [...advances.flatMap((h) => h.results ?? []), ...(state.phases['8'].gate_results as StoredGateResult[])].filter(
+      (r) => r.severity !== 'INFO',
+    );
     for (const g of doc.gates) {
       const mine = rows.filter((r) => r.gate === g.gate);
-      assert.deepEqual([g.results, g.passed, g.failed, g.manual], [mine.length, mine.filter((r) => r.passed === true).length, mine.filter((r) => r.passed === false).length, mine.filter((r) => r.passed === null).length], g.gate);
+      assert.deepEqual(
+        [g.results, g.passed, g.failed, g.manual],
+        [
+          mine.length,
+          mine.filter((r) => r.passed === true).length,
+          mine.filter((r) => r.passed === false).length,
+          mine.filter((r) => r.passed === null).length,
+        ],
+        g.gate,
+      );
     }
-    assert.equal(doc.gates.reduce((n, g) => n + g.results, 0), rows.length);
+    assert.equal(
+      doc.gates.reduce((n, g) => n + g.results, 0),
+      rows.length,
+    );
     assert.ok(!doc.gates.some((g) => g.gate === 'INFO-spec-backlog'), 'INFO rows are reports, not verdicts');
     assert.deepEqual(doc.transitions, { advances: 7, skips: 1, reentries: 1, signoffs: 0 });
-    assert.deepEqual(doc.skips, [{ from: '1', to: '2', at: state.history[1].at, justification: 'Requirements came with the RFP <b>signed</b>', approver: 'bob' }]);
+    assert.deepEqual(doc.skips, [
+      { from: '1', to: '2', at: state.history[1].at, justification: 'Requirements came with the RFP <b>signed</b>', approver: 'bob' },
+    ]);
     assert.deepEqual(doc.reentries, [{ from: '3', to: '1', at: state.history[3].at, justification: 'NFRs missing: "p99 latency"', approver: 'dave' }]);
     const approvals = advances.flatMap((h) => (h.approvals ?? []).map((a) => [String(h.from), a.gate, a.signed_by]));
-    assert.deepEqual(doc.approvals.map((o) => [o.phase, o.subject, o.signedBy]), approvals);
+    assert.deepEqual(
+      doc.approvals.map((o) => [o.phase, o.subject, o.signedBy]),
+      approvals,
+    );
     assert.ok(approvals.length >= 7, 'every phase asked for manual sign-off');
     // Phase 8's run has only init's starter templates: G2 fails there; the advances only passed.
     const g2 = doc.gates.find((g) => g.gate === 'G2-completeness')!;
@@ -95,7 +114,11 @@ describe('views over a project walked with next, skip and reenter', () => {
   });
 
   it('audit --compare puts two projects side by side', async () => {
-    const { code, doc } = await sluiceJson<GateAudit & { compare: { project: string; gates: { gate: string; passRateDelta: number | null }[] } }>(dir, ['audit', '--compare', join(dir, '.sdlc/state.yaml')]);
+    const { code, doc } = await sluiceJson<GateAudit & { compare: { project: string; gates: { gate: string; passRateDelta: number | null }[] } }>(dir, [
+      'audit',
+      '--compare',
+      join(dir, '.sdlc/state.yaml'),
+    ]);
     assert.equal(code, 0);
     assert.equal(doc.compare.project, doc.project);
     assert.ok(doc.compare.gates.length > 0 && doc.compare.gates.every((g) => g.passRateDelta === 0));
@@ -109,10 +132,22 @@ describe('views over a project walked with next, skip and reenter', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.doc.files.length, 10);
     const pages = (await readdir(join(dir, '.sdlc/reports'))).sort();
-    assert.deepEqual(pages, ['00-discovery.html', '01-requirements.html', '02-design.html', '03-foundation.html', '07-documentation.html', '08-deployment.html', '09-monitoring.html', 'build.html', 'close.html', 'index.html']);
+    assert.deepEqual(pages, [
+      '00-discovery.html',
+      '01-requirements.html',
+      '02-design.html',
+      '03-foundation.html',
+      '07-documentation.html',
+      '08-deployment.html',
+      '09-monitoring.html',
+      'build.html',
+      'close.html',
+      'index.html',
+    ]);
     const index = await readFile(r.doc.index, 'utf8');
     for (const h of state.history) if (h.justification) assert.ok(index.includes(escape(h.justification)), `index shows ${h.justification}`);
-    for (const [id, record] of Object.entries(state.phases)) assert.match(index, new RegExp(`<g class="row" data-phase="${id}" data-status="${record.status}">`));
+    for (const [id, record] of Object.entries(state.phases))
+      assert.match(index, new RegExp(`<g class="row" data-phase="${id}" data-status="${record.status}">`));
     // Phase 1 was active, skipped, re-entered and advanced: two stretches on the timeline, the first dashed.
     const row1 = /<g class="row" data-phase="1"[^]*?<\/g>/.exec(index)![0];
     assert.equal(row1.match(/<title>/g)!.length, 2);

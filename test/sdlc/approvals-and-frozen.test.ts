@@ -47,7 +47,11 @@ describe('next --confirmed approves the manual gates it listed (seed §6 step 5)
     const advanced = await cli(dir, 'next', '--signed-by', 'Ana Ruiz', '--confirmed', '--json');
     assert.equal(advanced.code, 0, advanced.stderr);
     const entry = json<NextJson>(advanced.stdout).entry!;
-    assert.deepEqual(entry.approvals?.map((a) => a.gate), listed.unapproved, 'each listed gate, on its own');
+    assert.deepEqual(
+      entry.approvals?.map((a) => a.gate),
+      listed.unapproved,
+      'each listed gate, on its own',
+    );
     assert.ok(entry.approvals?.every((a) => a.signed_by === 'Ana Ruiz' && a.via === 'confirmed' && a.at === entry.at));
     assert.equal(entry.confirmed_by, 'Ana Ruiz');
 
@@ -67,7 +71,10 @@ describe('next --confirmed approves the manual gates it listed (seed §6 step 5)
     assert.equal(refused.code, 1);
     const doc = json<NextJson>(refused.stdout);
     assert.equal(doc.status, 'review-required');
-    assert.match((await cli(dir, 'next', '--signed-by', 'Ana Ruiz', '--confirmed')).stdout, /requires an --approve per manual gate \(sluice\.per_gate_approval\)/);
+    assert.match(
+      (await cli(dir, 'next', '--signed-by', 'Ana Ruiz', '--confirmed')).stdout,
+      /requires an --approve per manual gate \(sluice\.per_gate_approval\)/,
+    );
     assert.match(await stateText(dir), /history: \[\]/, 'nothing written');
 
     const approve = doc.unapproved.flatMap((id) => ['--approve', id]);
@@ -110,8 +117,14 @@ describe('the close phase can be signed off', () => {
     const audit = json<GateAudit>((await cli(dir, 'audit', '--json')).stdout);
     assert.equal(audit.transitions.signoffs, 1);
     const closeApprovals = audit.approvals.filter((a) => a.phase === 'close');
-    assert.deepEqual(closeApprovals.map((a) => a.subject), (last.approvals ?? []).map((a) => a.gate));
-    assert.ok(audit.overrides.every((o) => o.kind === 'warning-accepted'), 'approvals are not overrides');
+    assert.deepEqual(
+      closeApprovals.map((a) => a.subject),
+      (last.approvals ?? []).map((a) => a.gate),
+    );
+    assert.ok(
+      audit.overrides.every((o) => o.kind === 'warning-accepted'),
+      'approvals are not overrides',
+    );
     const text = (await cli(dir, 'audit')).stdout;
     assert.match(text, /Approvals \(\d+\)[\s\S]*phase close, signed by Ana Ruiz[\s\S]*approved by confirming the listed gates: G7:/);
     assert.match(text, /Overrides \(\d+\)/);
@@ -149,7 +162,17 @@ describe('frozen files stay frozen', () => {
     const unsigned = await cli(dir, 'refreeze', '.sdlc/profile.yaml', '--reason', 'Pilot', '--signed-by', 'Ana Ruiz');
     assert.equal(unsigned.code, 1);
     assert.match(unsigned.stderr, /SIGNATURE_REQUIRED: .*re-freezing \.sdlc\/profile\.yaml needs --sign/);
-    const re = await cli(dir, 'refreeze', '.sdlc/profile.yaml', '--reason', 'Pilot: coverage floor lowered by the QA board', '--signed-by', 'Ana Ruiz', '--json', ...(await signArgs(dir)));
+    const re = await cli(
+      dir,
+      'refreeze',
+      '.sdlc/profile.yaml',
+      '--reason',
+      'Pilot: coverage floor lowered by the QA board',
+      '--signed-by',
+      'Ana Ruiz',
+      '--json',
+      ...(await signArgs(dir)),
+    );
     assert.equal(re.code, 0, re.stderr);
     const after = await readState(await sdlcKernel(dir));
     const entry = after.history.at(-1)!;
@@ -204,7 +227,9 @@ describe('init', () => {
     const constitution = await readFile(join(sdlc, 'constitution.md'), 'utf8');
     assert.match(constitution, /^# Constitution — Claims Intake/);
     assert.match(constitution, /<!-- REQUIRED: /);
-    const registry = parse(await readFile(join(sdlc, 'phase-registry.yaml'), 'utf8')) as { phases: { slug: string; artifacts?: { required?: (string | { path: string; root?: string })[] } }[] };
+    const registry = parse(await readFile(join(sdlc, 'phase-registry.yaml'), 'utf8')) as {
+      phases: { slug: string; artifacts?: { required?: (string | { path: string; root?: string })[] } }[];
+    };
     for (const phase of registry.phases) {
       for (const a of phase.artifacts?.required ?? []) {
         const name = typeof a === 'string' ? a : a.path;
@@ -235,7 +260,10 @@ describe('init', () => {
     const forced = await cli(dir, 'init', '--force', '--confirmed', '--json');
     assert.equal(forced.code, 0, forced.stderr);
     const doc = json<{ backup: string; profileId: string; state: { project_name: string; history: unknown[]; project_type: string } }>(forced.stdout);
-    assert.deepEqual([doc.profileId, doc.state.project_name, doc.state.history.length, doc.state.project_type], ['microsoft-enterprise', 'Claims API', 0, 'service']);
+    assert.deepEqual(
+      [doc.profileId, doc.state.project_name, doc.state.history.length, doc.state.project_type],
+      ['microsoft-enterprise', 'Claims API', 0, 'service'],
+    );
     assert.equal(await readFile(join(dir, doc.backup, 'state.yaml'), 'utf8'), withHistory);
     assert.equal((await readdir(join(dir, doc.backup, 'compliance'))).length, 1);
     assert.equal((await readFile(mine, 'utf8')).length > 0, true, 'artifacts are kept');

@@ -29,8 +29,14 @@ describe('CI integrations', () => {
     assert.equal(r.code, 1, 'blank phase 0 is blocked');
     const errors = r.stdout.split('\n').filter((l) => l.startsWith('::error '));
     assert.ok(errors.length > 0, r.stdout);
-    assert.ok(errors.every((l) => /^::error (file=[^,:]+,)?(line=\d+,)?title=[^:]+::\S/.test(l)), errors.join('\n'));
-    assert.ok(errors.some((l) => l.startsWith('::error file=.sdlc/artifacts/')), 'a missing artifact points at its path');
+    assert.ok(
+      errors.every((l) => /^::error (file=[^,:]+,)?(line=\d+,)?title=[^:]+::\S/.test(l)),
+      errors.join('\n'),
+    );
+    assert.ok(
+      errors.some((l) => l.startsWith('::error file=.sdlc/artifacts/')),
+      'a missing artifact points at its path',
+    );
     const text = await readFile(summary, 'utf8');
     assert.ok(text.startsWith('# earlier step\n'), 'the summary file is appended to, not replaced');
     assert.match(text, /### sluice gate: .*\n\n\*\*BLOCKED: \d+ MUST gate\(s\) failed\*\*/);
@@ -54,7 +60,10 @@ describe('CI integrations', () => {
   it('`next` annotates the same failing rows', async () => {
     const r = await runSluice(dir, ['next'], actions());
     assert.equal(r.code, 1);
-    assert.ok(r.stdout.split('\n').some((l) => l.startsWith('::error ')), r.stdout);
+    assert.ok(
+      r.stdout.split('\n').some((l) => l.startsWith('::error ')),
+      r.stdout,
+    );
   });
 
   it('outside GitHub Actions nothing is annotated and no summary is written', async () => {
@@ -77,7 +86,10 @@ describe('CI integrations', () => {
   });
 
   it('a hostile message or path cannot end an annotation early or start another workflow command', () => {
-    const lines = gateAnnotations([{ gate: 'G2', file: 'a,b:c.md', line: 3, passed: false, severity: 'MUST', message: 'bad\n::add-mask::x %0A\r\n::error::forged' }], '0');
+    const lines = gateAnnotations(
+      [{ gate: 'G2', file: 'a,b:c.md', line: 3, passed: false, severity: 'MUST', message: 'bad\n::add-mask::x %0A\r\n::error::forged' }],
+      '0',
+    );
     assert.equal(lines.length, 1);
     assert.ok(!lines[0].includes('\n') && !lines[0].includes('\r'), 'one line: the runner reads a command per line');
     assert.equal(lines[0], '::error file=a%2Cb%3Ac.md,line=3,title=G2 (phase 0)::bad%0A::add-mask::x %250A%0D%0A::error::forged');

@@ -52,7 +52,10 @@ describe('sluice SDLC commands: every exit code of DESIGN.md through the real CL
     assert.equal(moved.next.id, '1');
     assert.deepEqual(moved.entry.approvals.map((a) => a.gate).sort(), [...doc.unapproved].sort());
 
-    const [unknownPhase, skipUnconfirmed] = await Promise.all([cli(dir, 'gate', '--phase', '42'), cli(dir, 'skip', '--justification', 'Requirements were signed off elsewhere')]);
+    const [unknownPhase, skipUnconfirmed] = await Promise.all([
+      cli(dir, 'gate', '--phase', '42'),
+      cli(dir, 'skip', '--justification', 'Requirements were signed off elsewhere'),
+    ]);
     assert.equal(unknownPhase.code, 2);
     assert.match(unknownPhase.stderr, /PHASE_UNKNOWN: field --phase: unknown phase "42"; phases are 0, 1, 2, 3, build, 7, 8, 9, close/);
     assert.equal(skipUnconfirmed.code, 1);
@@ -64,7 +67,10 @@ describe('sluice SDLC commands: every exit code of DESIGN.md through the real CL
     const dir = await tempDir();
     assert.equal((await sluice(await sdlcKernel(dir), 'init')).exitCode, 0);
     await writeFile(join(dir, 'sluice.config.yaml'), 'lockWaitMs: 200\n');
-    await writeFile(`${statePath(dir)}.lock`, JSON.stringify({ pid: process.pid, hostname: hostname(), acquiredAt: new Date().toISOString(), purpose: 'test holds it' }));
+    await writeFile(
+      `${statePath(dir)}.lock`,
+      JSON.stringify({ pid: process.pid, hostname: hostname(), acquiredAt: new Date().toISOString(), purpose: 'test holds it' }),
+    );
     const before = await readFile(statePath(dir), 'utf8');
     const busy = await cli(dir, 'gate');
     assert.equal(busy.code, 3);
@@ -80,7 +86,10 @@ describe('sluice SDLC commands: every exit code of DESIGN.md through the real CL
     const cut = full.slice(0, Math.floor(full.length / 2));
     await writeFile(statePath(truncated), cut);
     const runs = await Promise.all([cli(empty, 'next', '--confirmed'), cli(truncated, 'gate')]);
-    assert.deepEqual(runs.map((r) => r.code), [2, 2]);
+    assert.deepEqual(
+      runs.map((r) => r.code),
+      [2, 2],
+    );
     assert.match(runs[0].stderr, /STATE_CORRUPT: \.sdlc\/state\.yaml: file is empty/);
     assert.match(runs[1].stderr, /STATE_(CORRUPT|INVALID): \.sdlc\/state\.yaml/);
     assert.equal(await readFile(statePath(empty), 'utf8'), '');
@@ -88,7 +97,6 @@ describe('sluice SDLC commands: every exit code of DESIGN.md through the real CL
     for (const r of runs) assert.equal(r.stderr.trim().split('\n').length, 2, `one error line and its hint: ${r.stderr}`);
   });
 });
-
 
 /** A project at phase 0 with its artifacts written, and the approvals `next` will ask for. */
 async function readyProject() {
@@ -142,7 +150,10 @@ describe('advancing is guarded', () => {
 
   it('a phase:beforeAdvance veto (a reason, or an error) blocks advance and skip, naming the plugin; nothing is written', async () => {
     const { dir, approve } = await readyProject();
-    const freeze = definePlugin({ name: 'acme-freeze', setup: (ctx) => ctx.hook('phase:beforeAdvance', (e) => (e.to === '1' ? 'change freeze until Monday' : undefined)) });
+    const freeze = definePlugin({
+      name: 'acme-freeze',
+      setup: (ctx) => ctx.hook('phase:beforeAdvance', (e) => (e.to === '1' ? 'change freeze until Monday' : undefined)),
+    });
     const broken = definePlugin({
       name: 'acme-broken',
       setup: (ctx) =>
@@ -183,7 +194,10 @@ describe('advancing is guarded', () => {
     assert.deepEqual(gates.map((g) => g.type).sort(), ['completeness', 'consistency', 'exit-criteria', 'integrity']);
     assert.equal(moves.length, 1);
     assert.equal(moves[0].kind, 'advance');
-    assert.deepEqual(moves[0].entry.approvals?.map((a) => a.signed_by), ['Ana', 'Ana', 'Ana', 'Ana']);
+    assert.deepEqual(
+      moves[0].entry.approvals?.map((a) => a.signed_by),
+      ['Ana', 'Ana', 'Ana', 'Ana'],
+    );
     assert.ok(kernel.warnings.some((w) => /notifier down/.test(w.message)));
   });
 

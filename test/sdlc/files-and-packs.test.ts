@@ -30,7 +30,7 @@ async function refuses(dir: string, file: string, code: RegExp, field?: RegExp):
   const before = await readFile(file, 'utf8');
   for (const run of [() => sluice(kernel, 'next', { confirmed: true }), () => sluice(kernel, 'gate')]) {
     const out = await run();
-    assert.equal(out.exitCode, 2, out.human ?? "");
+    assert.equal(out.exitCode, 2, out.human ?? '');
     assert.match(out.error?.code ?? '', code);
     assert.equal(out.human?.includes('\n'), false, 'one line');
     assert.match(out.human ?? '', new RegExp(file.slice(dir.length + 1).replace(/[.]/g, '\\.')));
@@ -58,7 +58,8 @@ describe('bad input: a clear error, exit 2, nothing written', () => {
 
   it('a YAML alias bomb is refused before it expands', async () => {
     const { dir, state } = await project();
-    const bomb = 'bomb_a: &a [x, x, x, x, x, x, x, x, x]\nbomb_b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nbomb_c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nbomb_d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\nbomb_e: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n';
+    const bomb =
+      'bomb_a: &a [x, x, x, x, x, x, x, x, x]\nbomb_b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nbomb_c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nbomb_d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\nbomb_e: [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n';
     await writeFile(statePath(dir), state + bomb);
     const out = await refuses(dir, statePath(dir), /STATE_CORRUPT/);
     assert.match(out.human ?? '', /alias/i);
@@ -97,7 +98,13 @@ describe('bad input: a clear error, exit 2, nothing written', () => {
     const compliance = join(soc2, '.sdlc', 'compliance', 'soc2-gates.yaml');
     const c = await readFile(compliance, 'utf8');
     // Phase 0 has no soc2 checks; put one there that points outside.
-    await writeFile(compliance, c.replace('gates:\n', 'gates:\n  - phase: 0\n    id: escape\n    name: Escape\n    check_type: artifact_exists\n    artifact: "../../../../etc/passwd"\n    severity: MUST\n'));
+    await writeFile(
+      compliance,
+      c.replace(
+        'gates:\n',
+        'gates:\n  - phase: 0\n    id: escape\n    name: Escape\n    check_type: artifact_exists\n    artifact: "../../../../etc/passwd"\n    severity: MUST\n',
+      ),
+    );
     const out = await refuses(soc2, compliance, /PATH_OUTSIDE_PROJECT/, /gates\.0\.artifact/);
     assert.match(out.human ?? '', /"\.sdlc\/artifacts\/00-discovery\/\.\.\/\.\.\/\.\.\/\.\.\/etc\/passwd" leads outside the project/);
   });
@@ -107,15 +114,27 @@ describe('bad input: a clear error, exit 2, nothing written', () => {
     await writeCurrentArtifacts(kernel);
     const ids = data<{ unapproved: string[] }>(await sluice(kernel, 'next')).unapproved;
     const cases: [Outcome, number, RegExp][] = [
-      [await sluice(kernel, 'next', { approve: ['G7:not-a-gate'], signedBy: 'Ana', confirmed: true }), 2, /G7:not-a-gate is not a manual gate of phase 0; manual gates: G7:/],
+      [
+        await sluice(kernel, 'next', { approve: ['G7:not-a-gate'], signedBy: 'Ana', confirmed: true }),
+        2,
+        /G7:not-a-gate is not a manual gate of phase 0; manual gates: G7:/,
+      ],
       [await sluice(kernel, 'next', { approve: ids, confirmed: true }), 2, /--approve needs --signed-by/],
       [await sluice(kernel, 'next', { approve: ids.slice(0, 2), signedBy: 'Ana' }), 1, /REVIEW REQUIRED: 2 manual gates need sign-off/],
-      [await sluice(kernel, 'reenter', { justification: 'x' }, ['7']), 2, /TRANSITION_INVALID: .*re-entry goes back: phase 7 is not before the current phase 0/],
+      [
+        await sluice(kernel, 'reenter', { justification: 'x' }, ['7']),
+        2,
+        /TRANSITION_INVALID: .*re-entry goes back: phase 7 is not before the current phase 0/,
+      ],
       [await sluice(kernel, 'reenter', {}, ['0']), 2, /--justification.*a justification is required/],
       [await sluice(kernel, 'skip', { confirmed: true }), 2, /a justification is required/],
       [await sluice(kernel, 'init', {}), 2, /PROJECT_EXISTS: \.sdlc\/state\.yaml/],
       [await sluice(await sdlcKernel(await tempDir()), 'next', {}), 2, /PROJECT_MISSING/],
-      [await sluice(await sdlcKernel(await tempDir()), 'init', { profile: 'no-such-pack' }), 2, /PROFILE_NOT_FOUND: field --profile: no built-in pack \(starter, enterprise, microsoft-enterprise\)/],
+      [
+        await sluice(await sdlcKernel(await tempDir()), 'init', { profile: 'no-such-pack' }),
+        2,
+        /PROFILE_NOT_FOUND: field --profile: no built-in pack \(starter, enterprise, microsoft-enterprise\)/,
+      ],
     ];
     for (const [out, code, message] of cases) {
       assert.equal(out.exitCode, code, out.human ?? '');
@@ -134,7 +153,7 @@ describe('bad input: a clear error, exit 2, nothing written', () => {
 });
 
 describe('state written by other tools is read as it is', () => {
-  it("reads bare and quoted ids as the same phase, anchors and aliases, map or list gate_results, and keeps extra keys on rewrite", async () => {
+  it('reads bare and quoted ids as the same phase, anchors and aliases, map or list gate_results, and keeps extra keys on rewrite', async () => {
     const dir = await tempDir();
     const kernel = await sdlcKernel(dir);
     await sluice(kernel, 'init');
@@ -179,21 +198,29 @@ history:
 
   it('refuses a file where a bare and a quoted key name the same phase', async () => {
     const { dir, state } = await project();
-    await writeFile(statePath(dir), state.replace('  "1":\n', '  1:\n    name: requirements\n    status: pending\n    entered_at: null\n    completed_at: null\n  "1":\n'));
+    await writeFile(
+      statePath(dir),
+      state.replace('  "1":\n', '  1:\n    name: requirements\n    status: pending\n    entered_at: null\n    completed_at: null\n  "1":\n'),
+    );
     const out = await refuses(dir, statePath(dir), /STATE_CORRUPT/);
     assert.match(out.human ?? '', /duplicate key "1" \(at phases\.1; quoted and bare keys are the same\)/);
   });
 });
 
 const asset = (rel: string) => readFile(new URL(`../../plugins/sdlc/${rel}`, import.meta.url), 'utf8');
-const exists = (p: string) => access(p).then(() => true, () => false);
+const exists = (p: string) =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
 
 /** A profile pack folder made from the starter profile with edits. */
 async function makePack(dir: string, edit: (profile: string) => string, extra: Record<string, string> = {}): Promise<void> {
   await writeFileIn(dir, 'profile.yaml', edit(await asset('packs/starter/profile.yaml')));
   for (const [rel, text] of Object.entries(extra)) await writeFileIn(dir, rel, text);
 }
-const withFrameworks = (id: string, frameworks: string) => (p: string) => p.replace('profile_id: "starter"', `profile_id: "${id}"`).replace('frameworks:\n    - none', `frameworks: ${frameworks}`);
+const withFrameworks = (id: string, frameworks: string) => (p: string) =>
+  p.replace('profile_id: "starter"', `profile_id: "${id}"`).replace('frameworks:\n    - none', `frameworks: ${frameworks}`);
 
 describe('profile packs', () => {
   it('a folder pack listing hipaa and gdpr freezes the built-in compliance files; later pack edits never reach the project', async () => {
@@ -201,7 +228,7 @@ describe('profile packs', () => {
     await makePack(join(dir, 'packs/acme'), withFrameworks('acme-health', '[hipaa, gdpr]'));
     const kernel = await sdlcKernel(dir);
     const init = await sluice(kernel, 'init', { profile: './packs/acme' });
-    assert.equal(init.exitCode, 0, init.human ?? "");
+    assert.equal(init.exitCode, 0, init.human ?? '');
     assert.equal((await readState(kernel)).profile_id, 'acme-health');
     assert.deepEqual((await readdir(join(dir, '.sdlc/compliance'))).sort(), ['gdpr-gates.yaml', 'hipaa-gates.yaml']);
     assert.equal(await readFile(join(dir, '.sdlc/compliance/hipaa-gates.yaml'), 'utf8'), await asset('packs/compliance/hipaa-gates.yaml'));
@@ -218,11 +245,15 @@ describe('profile packs', () => {
   it('an npm package installed in the project is a pack, with its own compliance file', async () => {
     const dir = await tempDir();
     const pkg = join(dir, 'node_modules/@acme/sdlc-pack');
-    const soc2 = 'version: "1.0"\nframework: soc2\ngates:\n  - phase: 0\n    id: acme-soc2-charter\n    name: Charter\n    check_type: artifact_content\n    artifact: constitution.md\n    required_content: [decision rights]\n    severity: MUST\n';
-    await makePack(pkg, withFrameworks('acme', '[soc2]'), { 'package.json': '{"name":"@acme/sdlc-pack","version":"2.1.0","exports":{".":"./index.js"}}', 'compliance/soc2-gates.yaml': soc2 });
+    const soc2 =
+      'version: "1.0"\nframework: soc2\ngates:\n  - phase: 0\n    id: acme-soc2-charter\n    name: Charter\n    check_type: artifact_content\n    artifact: constitution.md\n    required_content: [decision rights]\n    severity: MUST\n';
+    await makePack(pkg, withFrameworks('acme', '[soc2]'), {
+      'package.json': '{"name":"@acme/sdlc-pack","version":"2.1.0","exports":{".":"./index.js"}}',
+      'compliance/soc2-gates.yaml': soc2,
+    });
     const kernel = await sdlcKernel(dir);
     const init = await sluice(kernel, 'init', { profile: '@acme/sdlc-pack' });
-    assert.equal(init.exitCode, 0, init.human ?? "");
+    assert.equal(init.exitCode, 0, init.human ?? '');
     assert.equal(data<{ pack: { source: string } }>(init).pack.source, 'package');
     assert.equal(await readFile(join(dir, '.sdlc/compliance/soc2-gates.yaml'), 'utf8'), soc2);
   });
@@ -232,7 +263,7 @@ describe('profile packs', () => {
     await makePack(join(dir, 'org-packs/platform'), withFrameworks('acme-platform', '[none]'));
     const kernel = await sdlcKernel(dir, { config: { profiles: ['./org-packs'] } });
     const init = await sluice(kernel, 'init', { profile: 'acme-platform' });
-    assert.equal(init.exitCode, 0, init.human ?? "");
+    assert.equal(init.exitCode, 0, init.human ?? '');
     assert.equal(data<{ pack: { source: string } }>(init).pack.source, 'config');
     const other = await sdlcKernel(await tempDir());
     assert.equal((await sluice(other, 'init', { profile: 'microsoft-enterprise' })).exitCode, 0);

@@ -48,7 +48,7 @@ describe('full lifecycle on the reference registry', () => {
       }
       if (current === '7' && !state.history.some((h) => h.reentry)) {
         const back = await sluice(kernel, 'reenter', { justification: 'Rollback never exercised in Foundation' }, ['3']);
-        assert.equal(back.exitCode, 0, back.human ?? "");
+        assert.equal(back.exitCode, 0, back.human ?? '');
         continue;
       }
       await passPhase(kernel);
@@ -64,7 +64,13 @@ describe('full lifecycle on the reference registry', () => {
       assert.ok(h.gate_results && h.results && h.approvals, `entry ${h.from}>${h.to} is complete`);
       assert.equal(h.gate_results.failed, h.results.filter((r) => r.passed === false).length);
       assert.equal(h.gate_results.manual, h.approvals.length, 'one approval per manual result');
-      assert.deepEqual(h.approvals.map((a) => a.gate).sort(), h.results.filter((r) => r.passed === null && r.severity !== 'INFO').map((r) => r.id).sort());
+      assert.deepEqual(
+        h.approvals.map((a) => a.gate).sort(),
+        h.results
+          .filter((r) => r.passed === null && r.severity !== 'INFO')
+          .map((r) => r.id)
+          .sort(),
+      );
       assert.ok(h.approvals.every((a) => a.signed_by === 'Ana Ruiz' && a.at === h.at));
       assert.equal(h.confirmed_by, 'Ana Ruiz');
     }
@@ -111,19 +117,29 @@ describe('full lifecycle on the reference registry', () => {
       if (current === '2' && !reentered) {
         await passPhase(kernel);
         reentered = true;
-        assert.equal((await sluice(kernel, 'reenter', { justification: 'ADR for the queue choice lacks options', ...(await signingFor(kernel)) }, ['2'])).exitCode, 0);
+        assert.equal(
+          (await sluice(kernel, 'reenter', { justification: 'ADR for the queue choice lacks options', ...(await signingFor(kernel)) }, ['2'])).exitCode,
+          0,
+        );
         continue;
       }
       if (current === '9' && !skipped) {
         skipped = true;
-        assert.equal((await sluice(kernel, 'skip', { justification: 'Monitoring is owned by the client SRE team', confirmed: true, ...(await signingFor(kernel)) })).exitCode, 0);
+        assert.equal(
+          (await sluice(kernel, 'skip', { justification: 'Monitoring is owned by the client SRE team', confirmed: true, ...(await signingFor(kernel)) }))
+            .exitCode,
+          0,
+        );
         continue;
       }
       const { review } = await passPhase(kernel, 'Grace Hopper');
       manualByPhase[current] = (data<NextData>(review).manual ?? []).map((m) => m.id);
       if (current === '1') {
         const soc2Rows = data<NextData>(review).results.filter((r) => r.gate === 'G4-compliance');
-        assert.deepEqual(soc2Rows.map((r) => [r.id, r.passed]), [['soc2-cc6.1-requirements', true]]);
+        assert.deepEqual(
+          soc2Rows.map((r) => [r.id, r.passed]),
+          [['soc2-cc6.1-requirements', true]],
+        );
       }
     }
     assert.equal(String((await readState(kernel)).current_phase), 'close');
@@ -154,7 +170,10 @@ describe('full lifecycle on the reference registry', () => {
     await writeCurrentArtifacts(kernel);
     const gate = await sluice(kernel, 'gate');
     const rows = data<NextData>(gate).results.filter((r) => r.id === 'G1:RUNBOOK.md' || r.id === 'G1:runbook-walkthrough.md');
-    assert.deepEqual(rows.map((r) => r.severity), ['INFO', 'INFO']);
+    assert.deepEqual(
+      rows.map((r) => r.severity),
+      ['INFO', 'INFO'],
+    );
     assert.equal(gate.exitCode, 0);
   });
 });
@@ -171,7 +190,10 @@ describe('sdlc demo', () => {
     assert.equal(summary.historyLength, state.history.length);
     assert.equal(state.history.length, 12, 'ten moves and the sign-off of close');
     assert.equal(state.phases.close.status, 'completed');
-    assert.equal(summary.approvals, state.history.reduce((n, h) => n + (h.approvals?.length ?? 0), 0));
+    assert.equal(
+      summary.approvals,
+      state.history.reduce((n, h) => n + (h.approvals?.length ?? 0), 0),
+    );
     const outcomes = summary.steps.map((s) => s.outcome);
     assert.equal(outcomes[1], 'blocked');
     assert.ok(outcomes.includes('reenter') && outcomes.includes('skip'));
@@ -189,7 +211,9 @@ describe('schemas', () => {
       assert.equal(out.exitCode, 0, name);
       assert.equal((out.data as { schema: { title: string } }).schema.title, name);
     }
-    const history = ((await runCommand(kernel, 'schema', ['sdlc-history-entry'], {})).data as { schema: { properties: Record<string, { description?: string }> } }).schema;
+    const history = (
+      (await runCommand(kernel, 'schema', ['sdlc-history-entry'], {})).data as { schema: { properties: Record<string, { description?: string }> } }
+    ).schema;
     assert.match(history.properties.approvals.description ?? '', /sign-offs of the manual results/);
     assert.match(history.properties.reentry.description ?? '', /re-entered/);
   });

@@ -20,7 +20,11 @@ interface GateJson {
 /** `init_project.py` with one of the reference's own profiles. */
 async function referenceProject(profile: string): Promise<string> {
   const dir = await tempDir('sluice-ref-');
-  const r = await runReferenceScript('init_project.py', ['--profile', join(referencePlugin.dir!, 'profiles', profile, 'profile.yaml'), '--target', dir, '--name', `ref ${profile}`], dir);
+  const r = await runReferenceScript(
+    'init_project.py',
+    ['--profile', join(referencePlugin.dir!, 'profiles', profile, 'profile.yaml'), '--target', dir, '--name', `ref ${profile}`],
+    dir,
+  );
   assert.equal(r.code, 0, r.stdout + r.stderr);
   return dir;
 }
@@ -40,7 +44,10 @@ async function referenceProfiles(): Promise<{ id: string; compliance: boolean }[
 describe('projects the reference set up', { skip }, () => {
   it('read compliance from the pack their profile_id names, so a SOC 2 project is not blocked forever', async () => {
     const profiles = await referenceProfiles();
-    assert.ok(profiles.some((p) => p.compliance), 'the reference ships at least one profile with compliance files');
+    assert.ok(
+      profiles.some((p) => p.compliance),
+      'the reference ships at least one profile with compliance files',
+    );
     for (const p of profiles) {
       const dir = await referenceProject(p.id);
       const gate = await cli(dir, 'gate', '--phase', '1', '--json');
@@ -48,7 +55,11 @@ describe('projects the reference set up', { skip }, () => {
       const results = (JSON.parse(gate.stdout) as GateJson).results;
       const missing = results.filter((r) => r.gate.startsWith('G4') && /is missing; re-run/.test(r.message));
       assert.deepEqual(missing, [], `${p.id}: no compliance file reported missing`);
-      if (p.compliance) assert.ok(results.some((r) => r.gate.startsWith('G4') && r.framework === 'soc2'), `${p.id}: its soc2 checks run`);
+      if (p.compliance)
+        assert.ok(
+          results.some((r) => r.gate.startsWith('G4') && r.framework === 'soc2'),
+          `${p.id}: its soc2 checks run`,
+        );
 
       // Discovery done: the project advances (the reference's own layout has no .sdlc/compliance/).
       await writeCurrentArtifacts(await sdlcKernel(dir));

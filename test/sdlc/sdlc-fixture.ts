@@ -15,7 +15,12 @@ import { throwawayKey, type ThrowawayKey } from '../helpers/ssh-keys.ts';
 export const tempDir = (prefix = 'sluice-sdlc-') => mkdtemp(join(tmpdir(), prefix));
 
 export async function sdlcKernel(dir: string, o: { plugins?: PluginDefinition[]; config?: Partial<SluiceConfig> } = {}): Promise<Kernel> {
-  return createKernel({ host: createNodeHost({ cwd: dir }), projectRoot: dir, plugins: [...sdlcPlugins, ...(o.plugins ?? [])], config: { ...defaultConfig(), ...o.config } });
+  return createKernel({
+    host: createNodeHost({ cwd: dir }),
+    projectRoot: dir,
+    plugins: [...sdlcPlugins, ...(o.plugins ?? [])],
+    config: { ...defaultConfig(), ...o.config },
+  });
 }
 
 export type Outcome = CommandOutcome & { error?: { code: string; message: string; exitCode: number; file?: string; field?: string; plugin?: string } };
@@ -39,7 +44,14 @@ export async function writeFileIn(dir: string, rel: string, text: string): Promi
 /** Line coverage as a runner leaves it: two files at the given percentages. */
 export function writeCoverage(dir: string, pct: number): Promise<string> {
   const found = 200;
-  return writeFileIn(dir, 'coverage/lcov.info', lcovReport([{ path: 'src/intake/claim-handler.ts', found, hit: Math.round((found * pct) / 100) }, { path: 'src/auth/clinic-scope.ts', found, hit: Math.round((found * pct) / 100) }]));
+  return writeFileIn(
+    dir,
+    'coverage/lcov.info',
+    lcovReport([
+      { path: 'src/intake/claim-handler.ts', found, hit: Math.round((found * pct) / 100) },
+      { path: 'src/auth/clinic-scope.ts', found, hit: Math.round((found * pct) / 100) },
+    ]),
+  );
 }
 
 /** Writes what the current phase requires (and coverage above `coveragePct` in the Build loop). */

@@ -107,12 +107,16 @@ describe('approvals signed with SSH keys (built CLI)', { skip: sshKeygenMissing 
   });
 
   it('audit reports a tampered signed entry as invalid', async () => {
-    await withEditedState(dir, (s) => void (s.history[0]!.justification = 'approved by the board'), async () => {
-      const a = await audit(dir);
-      assert.equal(a.code, 1);
-      assert.equal(a.doc.signatures.entries[0]!.status, 'invalid');
-      assert.match(a.human, /#0 .*invalid/);
-    });
+    await withEditedState(
+      dir,
+      (s) => void (s.history[0]!.justification = 'approved by the board'),
+      async () => {
+        const a = await audit(dir);
+        assert.equal(a.code, 1);
+        assert.equal(a.doc.signatures.entries[0]!.status, 'invalid');
+        assert.match(a.human, /#0 .*invalid/);
+      },
+    );
   });
 
   it('audit reports an entry signed by a key outside allowed_signers', async () => {
@@ -131,12 +135,16 @@ describe('approvals signed with SSH keys (built CLI)', { skip: sshKeygenMissing 
   });
 
   it('audit reports a signature replayed onto another entry', async () => {
-    await withEditedState(dir, (s) => void (s.history[1]!.signature = s.history[0]!.signature), async () => {
-      const a = await audit(dir);
-      assert.equal(a.code, 1);
-      assert.equal(a.doc.signatures.entries[0]!.status, 'verified');
-      assert.equal(a.doc.signatures.entries[1]!.status, 'replayed');
-      assert.match(a.human, /#1 .*replayed/);
-    });
+    await withEditedState(
+      dir,
+      (s) => void (s.history[1]!.signature = s.history[0]!.signature),
+      async () => {
+        const a = await audit(dir);
+        assert.equal(a.code, 1);
+        assert.equal(a.doc.signatures.entries[0]!.status, 'verified');
+        assert.equal(a.doc.signatures.entries[1]!.status, 'replayed');
+        assert.match(a.human, /#1 .*replayed/);
+      },
+    );
   });
 });

@@ -44,7 +44,10 @@ export function sluiceBundle(): Promise<string> {
 export async function runSluice(dir: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const entry = await sluiceBundle();
   return new Promise((resolve, reject) => {
-    const child = spawnReaped(process.execPath, [entry, '--cwd', dir, ...args], { env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnReaped(process.execPath, [entry, '--cwd', dir, ...args], {
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d) => (stdout += d));

@@ -26,7 +26,9 @@ describe('evaluator JSON', () => {
   });
 
   it('accepts {"score": n} dimensions, any key case, fenced or embedded in prose', () => {
-    const body = JSON.stringify({ dimensions: { Clarity: { score: 80, notes: 'x' }, COMPLETENESS: 60, correctness: { score: 90 }, Effectiveness: 70, efficiency: 50 } });
+    const body = JSON.stringify({
+      dimensions: { Clarity: { score: 80, notes: 'x' }, COMPLETENESS: 60, correctness: { score: 90 }, Effectiveness: 70, efficiency: 50 },
+    });
     for (const text of [body, `Here you go:\n\`\`\`json\n${body}\n\`\`\`\n`, `Result follows ${body} -- end`]) {
       const r = parseEvaluationJson(text);
       assert.ok(r.ok, text);
@@ -44,7 +46,13 @@ describe('evaluator JSON', () => {
     const r = parseEvaluationJson(
       JSON.stringify({
         dimensions: dims,
-        suggestions: ['plain text', { priority: 'low', change: 'later' }, { priority: 'HIGH', description: 'first', file: 'SKILL.md' }, { priority: 1, text: 'also first' }, { priority: 'medium' }],
+        suggestions: [
+          'plain text',
+          { priority: 'low', change: 'later' },
+          { priority: 'HIGH', description: 'first', file: 'SKILL.md' },
+          { priority: 1, text: 'also first' },
+          { priority: 'medium' },
+        ],
       }),
     );
     assert.ok(r.ok);
@@ -57,7 +65,9 @@ describe('evaluator JSON', () => {
   });
 
   it('reads per-skill verdicts (chain mode) with their own recomputed composites', () => {
-    const r = parseEvaluationJson(JSON.stringify({ dimensions: dims, skills: { a: { dimensions: { ...dims, clarity: 30 } }, b: { dimensions: dims, suggestions: ['fix b'] } } }));
+    const r = parseEvaluationJson(
+      JSON.stringify({ dimensions: dims, skills: { a: { dimensions: { ...dims, clarity: 30 } }, b: { dimensions: dims, suggestions: ['fix b'] } } }),
+    );
     assert.ok(r.ok);
     assert.equal(r.evaluation.skills.a.score, expected - 10);
     assert.equal(r.evaluation.skills.b.score, expected);
@@ -87,7 +97,13 @@ describe('maestro\u2019s evaluator format and hostile answers', () => {
 
   it('reads dimensions as an array, recomputes the composite and keeps suggestion details', () => {
     const r = parseEvaluationJson(
-      JSON.stringify({ composite_score: 99, dimensions: maestroDims, weaknesses: ['w1'], suggestions: [{ priority: 'high', target_file: 'SKILL.md', description: 'd', rationale: 'r' }], chain_scores: { a: 40 } }),
+      JSON.stringify({
+        composite_score: 99,
+        dimensions: maestroDims,
+        weaknesses: ['w1'],
+        suggestions: [{ priority: 'high', target_file: 'SKILL.md', description: 'd', rationale: 'r' }],
+        chain_scores: { a: 40 },
+      }),
     );
     assert.ok(r.ok);
     assert.equal(r.evaluation.score, expected);
@@ -105,7 +121,10 @@ describe('maestro\u2019s evaluator format and hostile answers', () => {
       assert.equal(r.ok, false);
       if (!r.ok) assert.equal(r.shaped, true);
     }
-    assert.equal(extractScoreHeuristically('"clarity": -5, "completeness": 80, "correctness": 80, "effectiveness": 80, "efficiency": 80, "overall": 80'), undefined);
+    assert.equal(
+      extractScoreHeuristically('"clarity": -5, "completeness": 80, "correctness": 80, "effectiveness": 80, "efficiency": 80, "overall": 80'),
+      undefined,
+    );
     assert.equal(extractScoreHeuristically('Clarity: null\nOverall score: 80'), undefined);
   });
 

@@ -94,7 +94,10 @@ describe('tune settings', () => {
   });
 
   it('refuses an evaluator on the executor backend unless acknowledged', async () => {
-    await assert.rejects(planTune('a', { scenario: 'x', yes: true, executor: 'codex', evaluator: 'codex' }, notATerminal), usageError(/--allow-self-evaluation/));
+    await assert.rejects(
+      planTune('a', { scenario: 'x', yes: true, executor: 'codex', evaluator: 'codex' }, notATerminal),
+      usageError(/--allow-self-evaluation/),
+    );
     const p = await planTune('a', { scenario: 'x', yes: true, evaluator: 'claude', allowSelfEvaluation: true }, notATerminal);
     assert.equal(p.selfEvaluationAcknowledged, true);
   });

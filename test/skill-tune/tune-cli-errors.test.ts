@@ -12,7 +12,10 @@ describe('sluice tune refuses bad input', () => {
   it('refuses bad command lines and bad run folders with exit 2 and one line', async () => {
     const dir = await tuneProject({ w: skillText('w') }, [executeAny]);
     const cases: [string[], RegExp][] = [
-      [['tune', 'w', '--scenario', 's', '-y', '--executor', 'script', '--evaluator', 'script', '--improver', 'script'], /USAGE: .*evaluator \(script\) is also the executor.*--allow-self-evaluation/],
+      [
+        ['tune', 'w', '--scenario', 's', '-y', '--executor', 'script', '--evaluator', 'script', '--improver', 'script'],
+        /USAGE: .*evaluator \(script\) is also the executor.*--allow-self-evaluation/,
+      ],
       [['tune', 'w', '--scenario', 's', '-y'], /DELEGATE_(UNKNOWN|UNAVAILABLE).*claude/],
       [['tune', 'w', '--scenario', 's', '-y', '--chain', ...scriptBackends], /--chain needs at least two skills/],
       [['tune', '--resume', '.claude', '--scenario', 'x'], /--resume continues with the run.s saved settings; drop --scenario/],
@@ -23,7 +26,14 @@ describe('sluice tune refuses bad input', () => {
       const r = await runCli([...args, '--cwd', dir]);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, pattern);
-      assert.equal(r.stderr.trim().split('\n').filter((l) => !/^\s*hint:/.test(l)).length, 1, r.stderr);
+      assert.equal(
+        r.stderr
+          .trim()
+          .split('\n')
+          .filter((l) => !/^\s*hint:/.test(l)).length,
+        1,
+        r.stderr,
+      );
     }
   });
 

@@ -17,7 +17,10 @@ describe('sluice tune on the command line', () => {
     const skillPath = join(dir, '.claude/skills/w/SKILL.md');
     assert.equal(await read(skillPath), skillText('w', 'Improved in iteration 2.'));
     // The command printed in the report is the one that works.
-    const command = /```sh\n(sluice tune --restore .*)\n```/.exec(await read(reportPath))![1].split(' ').slice(1);
+    const command = /```sh\n(sluice tune --restore .*)\n```/
+      .exec(await read(reportPath))![1]
+      .split(' ')
+      .slice(1);
     const restored = await runCli([...command, '--json']);
     assert.equal(restored.code, 0, restored.stderr);
     assert.equal(await read(skillPath), skillText('w'));
@@ -46,7 +49,20 @@ describe('sluice tune on the command line', () => {
     const r = await runCli(['tune', 'w', '--scenario', 'write it', '-y', ...scriptBackends, '--cwd', dir, '--json']);
     assert.equal(r.code, 1);
     assert.equal(JSON.parse(r.stdout).reason, 'error_limit_reached');
-    const short = await runCli(['tune', 'w', '--scenario', 'write it', '--max-iterations', '2', '--threshold', '70', ...scriptBackends, '--cwd', dir, '--json']);
+    const short = await runCli([
+      'tune',
+      'w',
+      '--scenario',
+      'write it',
+      '--max-iterations',
+      '2',
+      '--threshold',
+      '70',
+      ...scriptBackends,
+      '--cwd',
+      dir,
+      '--json',
+    ]);
     assert.equal(short.code, 1);
     assert.equal(JSON.parse(short.stdout).reason, 'max_iterations_reached');
   });
@@ -55,13 +71,23 @@ describe('sluice tune on the command line', () => {
     const dir = await tuneProject({ w: skillText('w') }, []);
     const record = join(dir, 'calls');
     const fakes = resolve(import.meta.dirname, '../fixtures/bin');
-    await writeFile(join(dir, 'sluice.config.yaml'), `delegates:\n  claude: { env: { FAKE_CLI_RECORD: ${JSON.stringify(record)} } }\n  agy: { env: { FAKE_CLI_RECORD: ${JSON.stringify(record)} } }\n`);
-    const r = await runCli(['tune', 'w', '--scenario', 'write it', '--preset', 'standard', '--cwd', dir, '--json'], { env: { PATH: `${fakes}:${process.env.PATH}`, ...(await trustedEnv(dir)) } });
+    await writeFile(
+      join(dir, 'sluice.config.yaml'),
+      `delegates:\n  claude: { env: { FAKE_CLI_RECORD: ${JSON.stringify(record)} } }\n  agy: { env: { FAKE_CLI_RECORD: ${JSON.stringify(record)} } }\n`,
+    );
+    const r = await runCli(['tune', 'w', '--scenario', 'write it', '--preset', 'standard', '--cwd', dir, '--json'], {
+      env: { PATH: `${fakes}:${process.env.PATH}`, ...(await trustedEnv(dir)) },
+    });
     assert.equal(r.code, 1, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.reason, 'error_limit_reached');
-    assert.deepEqual(out.iterations.map((i: { score: unknown }) => i.score), [null, null, null]);
-    const calls = await Promise.all((await readdir(record)).filter((f) => f.endsWith('.json')).map(async (f) => JSON.parse(await readFile(join(record, f), 'utf8'))));
+    assert.deepEqual(
+      out.iterations.map((i: { score: unknown }) => i.score),
+      [null, null, null],
+    );
+    const calls = await Promise.all(
+      (await readdir(record)).filter((f) => f.endsWith('.json')).map(async (f) => JSON.parse(await readFile(join(record, f), 'utf8'))),
+    );
     const claude = calls.filter((c) => c.cli === 'claude');
     const agy = calls.filter((c) => c.cli === 'agy');
     assert.equal(claude.length, 3, 'one execution per iteration, no improvement without a score');
@@ -72,5 +98,4 @@ describe('sluice tune on the command line', () => {
     }
     for (const c of agy) assert.equal(c.argv[c.argv.indexOf('--mode') + 1], 'plan', 'the evaluator cannot edit');
   });
-
 });

@@ -11,7 +11,8 @@ import { startTune } from '../../plugins/skill-tune/tune-setup.ts';
 import type { TunePlan } from '../../plugins/skill-tune/tune-settings.ts';
 
 /** Temp projects with skills and a delegate script, and kernels that tune them on the `script` backend. */
-export const skillText = (id: string, body = 'Do the task described in the scenario.') => `---\nname: ${id}\ndescription: test skill ${id}\n---\n# ${id}\n\n${body}\n`;
+export const skillText = (id: string, body = 'Do the task described in the scenario.') =>
+  `---\nname: ${id}\ndescription: test skill ${id}\n---\n# ${id}\n\n${body}\n`;
 
 export interface Reply {
   text?: string;
@@ -37,9 +38,16 @@ export const evalJson = (score: number, extra: Record<string, unknown> = {}) =>
     ...extra,
   });
 
-export const executeAny: Rule = { match: 'role=execute iteration=(\\d+) ', reply: { text: 'ran iteration $1', files: { 'output.md': 'output of iteration $1\n' } } };
-export const improveAny = (id: string): Rule => ({ match: 'role=improve iteration=(\\d+) ', reply: { text: 'improved $1', files: { [`${id}/SKILL.md`]: skillText(id, 'Improved in iteration $1.') } } });
-export const evaluateScores = (scores: number[]): Rule[] => scores.map((s, i) => ({ match: `role=evaluate iteration=${i + 1} `, reply: { text: evalJson(s) } }));
+export const executeAny: Rule = {
+  match: 'role=execute iteration=(\\d+) ',
+  reply: { text: 'ran iteration $1', files: { 'output.md': 'output of iteration $1\n' } },
+};
+export const improveAny = (id: string): Rule => ({
+  match: 'role=improve iteration=(\\d+) ',
+  reply: { text: 'improved $1', files: { [`${id}/SKILL.md`]: skillText(id, 'Improved in iteration $1.') } },
+});
+export const evaluateScores = (scores: number[]): Rule[] =>
+  scores.map((s, i) => ({ match: `role=evaluate iteration=${i + 1} `, reply: { text: evalJson(s) } }));
 
 export async function tuneProject(skills: Record<string, string>, rules: Rule[]): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'sluice-tune-'));

@@ -30,10 +30,17 @@ describe('sluice tune --resume after SIGKILL', () => {
       match: 'role=execute iteration=2 ',
       // The first call hangs (the process is killed during it); the resumed call answers at once.
       // An hour: the kill always lands during it, however slowly a loaded machine got there.
-      replies: [{ delayMs: 3_600_000, text: 'slow' }, { text: 'fast', files: { 'output.md': 'second try' } }],
+      replies: [
+        { delayMs: 3_600_000, text: 'slow' },
+        { text: 'fast', files: { 'output.md': 'second try' } },
+      ],
     };
     const dir = await tuneProject({ w: skillText('w') }, [slowSecondExecute, executeAny, ...evaluateScores([60, 70, 85]), improveAny('w')]);
-    const child = spawnReaped(process.execPath, ['--import=tsx', entry, 'tune', 'w', '--scenario', 'write it', '-y', ...scriptBackends, '--cwd', dir, '--json'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawnReaped(
+      process.execPath,
+      ['--import=tsx', entry, 'tune', 'w', '--scenario', 'write it', '-y', ...scriptBackends, '--cwd', dir, '--json'],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
     let exitCode: number | null | undefined;
@@ -61,11 +68,15 @@ describe('sluice tune --resume after SIGKILL', () => {
     assert.equal(resumed.code, 0, resumed.stderr);
     const out = JSON.parse(resumed.stdout);
     assert.equal(out.reason, 'quality_threshold_met');
-    assert.deepEqual(out.iterations.map((i: { score: number }) => i.score), [60, 70, 85]);
+    assert.deepEqual(
+      out.iterations.map((i: { score: number }) => i.score),
+      [60, 70, 85],
+    );
     const final = await readState(runDir);
     assert.deepEqual(final.iterations[0], killed.iterations[0], 'iteration 1 is untouched');
     assert.equal(final.iterations[1].started_at, killed.iterations[1].started_at);
-    for (const role of ['execute', 'evaluate', 'improve']) assert.equal(await countAttempts(join(runDir, `iteration-1/transcripts/${role}.log`)), 1, `iteration 1 ${role} ran once`);
+    for (const role of ['execute', 'evaluate', 'improve'])
+      assert.equal(await countAttempts(join(runDir, `iteration-1/transcripts/${role}.log`)), 1, `iteration 1 ${role} ran once`);
     assert.equal(await slowCalls(dir), 2, 'the killed execution ran again, once');
     assert.equal(await read(join(runDir, 'iteration-2/artifacts/output.md')), 'second try');
 
@@ -73,5 +84,4 @@ describe('sluice tune --resume after SIGKILL', () => {
     assert.equal(again.code, 0);
     assert.equal(JSON.parse(again.stdout).alreadyFinished, true);
   });
-
 });

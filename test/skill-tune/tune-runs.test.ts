@@ -6,9 +6,26 @@ import * as v from 'valibot';
 import { isSluiceError } from '../../core/index.ts';
 import { IterationStateSchema } from '../../plugins/skill-tune/iteration-state-schema.ts';
 import { resumeTune, startTune } from '../../plugins/skill-tune/tune-setup.ts';
-import { evalJson, evaluateScores, executeAny, improveAny, plan, read, readState, runTune, scoresOf, skillText, tuneKernel, tuneProject } from './tune-harness.ts';
+import {
+  evalJson,
+  evaluateScores,
+  executeAny,
+  improveAny,
+  plan,
+  read,
+  readState,
+  runTune,
+  scoresOf,
+  skillText,
+  tuneKernel,
+  tuneProject,
+} from './tune-harness.ts';
 
-const exists = (p: string) => stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 const skill = (dir: string, id: string) => read(join(dir, '.claude', 'skills', id, 'SKILL.md'));
 
 describe('whole tuning runs on the script backend', () => {
@@ -18,13 +35,18 @@ describe('whole tuning runs on the script backend', () => {
     assert.equal(state.termination?.reason, 'quality_threshold_met');
     assert.deepEqual(scoresOf(state), [60, 75, 85]);
     assert.equal(state.current_iteration, 3);
-    assert.deepEqual(state.iterations.map((it) => it.improvement?.status ?? null), ['applied', 'applied', null], 'no improvement after the last iteration');
+    assert.deepEqual(
+      state.iterations.map((it) => it.improvement?.status ?? null),
+      ['applied', 'applied', null],
+      'no improvement after the last iteration',
+    );
     const w = result.runDir;
     assert.equal(await read(join(w, 'backup/writer/SKILL.md')), skillText('writer'));
     assert.equal(await skill(dir, 'writer'), skillText('writer', 'Improved in iteration 2.'));
     assert.equal(await read(join(w, 'iteration-2/skill-snapshot/writer/SKILL.md')), skillText('writer', 'Improved in iteration 1.'));
     assert.equal(await read(join(w, 'iteration-3/artifacts/output.md')), 'output of iteration 3\n');
-    for (const f of ['iteration-1-eval.md', 'iteration-1-changes.md', 'iteration-3-eval.md', 'final-report.md', 'score-chart.svg']) assert.ok(await exists(join(w, f)), f);
+    for (const f of ['iteration-1-eval.md', 'iteration-1-changes.md', 'iteration-3-eval.md', 'final-report.md', 'score-chart.svg'])
+      assert.ok(await exists(join(w, f)), f);
     assert.equal(await exists(join(w, 'iteration-3-changes.md')), false);
     assert.match(await read(join(w, 'iteration-1-changes.md')), /\+Improved in iteration 1\./);
     // The state on disk is what the run returned, and it validates.
@@ -39,8 +61,14 @@ describe('whole tuning runs on the script backend', () => {
     const svg = await read(result.chartPath);
     assert.match(svg, /^<svg /);
     assert.equal((svg.match(/<circle /g) ?? []).length, 3);
-    assert.deepEqual(events.iteration.map((e) => e.iteration), [1, 2, 3]);
-    assert.deepEqual(events.scored.map((e) => e.score), [60, 75, 85]);
+    assert.deepEqual(
+      events.iteration.map((e) => e.iteration),
+      [1, 2, 3],
+    );
+    assert.deepEqual(
+      events.scored.map((e) => e.score),
+      [60, 75, 85],
+    );
     assert.equal(events.terminated.length, 1);
     assert.equal(events.terminated[0].reason, 'quality_threshold_met');
     assert.equal(events.terminated[0].reportPath, result.reportPath);
@@ -68,7 +96,10 @@ describe('whole tuning runs on the script backend', () => {
     assert.equal(state.termination?.reason, 'max_iterations_reached');
     assert.equal(state.current_iteration, 5);
     assert.equal(state.termination?.falling, true);
-    assert.deepEqual(state.iterations.map((it) => it.trend), ['first', 'falling', 'falling', 'falling', 'falling']);
+    assert.deepEqual(
+      state.iterations.map((it) => it.trend),
+      ['first', 'falling', 'falling', 'falling', 'falling'],
+    );
     assert.deepEqual(state.best, { iteration: 1, score: 70 });
     assert.ok(lines.some((l) => /fell from 70 to 65/.test(l)));
     const report = await read(result.reportPath);
@@ -77,7 +108,11 @@ describe('whole tuning runs on the script backend', () => {
   });
 
   it('stops after three consecutive failed iterations, with no made-up score', async () => {
-    const dir = await tuneProject({ w: skillText('w') }, [executeAny, { match: 'role=evaluate ', reply: { status: 'error', error: 'evaluator crashed', text: '' } }, improveAny('w')]);
+    const dir = await tuneProject({ w: skillText('w') }, [
+      executeAny,
+      { match: 'role=evaluate ', reply: { status: 'error', error: 'evaluator crashed', text: '' } },
+      improveAny('w'),
+    ]);
     const { state, result } = await runTune(dir, ['w']);
     assert.equal(state.termination?.reason, 'error_limit_reached');
     assert.equal(state.current_iteration, 3);
@@ -178,12 +213,21 @@ describe('whole tuning runs on the script backend', () => {
       match: `role=evaluate iteration=${iteration} skill=a,b,c `,
       reply: { text: evalJson(total, { skills: { a: JSON.parse(evalJson(a)), b: JSON.parse(evalJson(b)), c: JSON.parse(evalJson(c)) } }) },
     });
-    const improve = (id: string) => ({ match: `role=improve iteration=(\\d+) skill=${id} `, reply: { files: { [`${id}/SKILL.md`]: skillText(id, 'Improved in iteration $1.') }, text: `improved ${id}` } });
+    const improve = (id: string) => ({
+      match: `role=improve iteration=(\\d+) skill=${id} `,
+      reply: { files: { [`${id}/SKILL.md`]: skillText(id, 'Improved in iteration $1.') }, text: `improved ${id}` },
+    });
     const dir = await tuneProject({ a: skillText('a'), b: skillText('b'), c: skillText('c') }, [
       { match: 'role=execute iteration=(\\d+) skill=a ', reply: { text: 'a done', files: { 'a-out.md': 'A-OUTPUT-ITER-$1' } } },
       // b only answers when its prompt carries a's output of the same iteration; c likewise for b.
-      { match: 'role=execute iteration=(\\d+) skill=b .*previous skill in the chain \\(a\\).*A-OUTPUT-ITER-\\1', reply: { text: 'b done', files: { 'b-out.md': 'B-OUTPUT-ITER-$1' } } },
-      { match: 'role=execute iteration=(\\d+) skill=c .*previous skill in the chain \\(b\\).*B-OUTPUT-ITER-\\1', reply: { text: 'c done', files: { 'c-out.md': 'C' } } },
+      {
+        match: 'role=execute iteration=(\\d+) skill=b .*previous skill in the chain \\(a\\).*A-OUTPUT-ITER-\\1',
+        reply: { text: 'b done', files: { 'b-out.md': 'B-OUTPUT-ITER-$1' } },
+      },
+      {
+        match: 'role=execute iteration=(\\d+) skill=c .*previous skill in the chain \\(b\\).*B-OUTPUT-ITER-\\1',
+        reply: { text: 'c done', files: { 'c-out.md': 'C' } },
+      },
       chainEval(1, 60, 70, 50, 60),
       chainEval(2, 70, 70, 72, 55),
       chainEval(3, 82, 80, 80, 85),
@@ -194,9 +238,19 @@ describe('whole tuning runs on the script backend', () => {
     const { state, result, events } = await runTune(dir, ['.claude/skills/a', '.claude/skills/b/SKILL.md', 'c'], { mode: 'chain' });
     assert.equal(state.termination?.reason, 'quality_threshold_met');
     assert.deepEqual(state.chain_order, ['a', 'b', 'c']);
-    assert.deepEqual(state.iterations.map((it) => it.execution?.skills.map((s) => s.id)), [['a', 'b', 'c'], ['a', 'b', 'c'], ['a', 'b', 'c']]);
+    assert.deepEqual(
+      state.iterations.map((it) => it.execution?.skills.map((s) => s.id)),
+      [
+        ['a', 'b', 'c'],
+        ['a', 'b', 'c'],
+        ['a', 'b', 'c'],
+      ],
+    );
     assert.deepEqual(state.iterations[0].evaluation?.skill_scores, { a: 70, b: 50, c: 60 });
-    assert.deepEqual(state.iterations.map((it) => it.improvement?.targets ?? null), [['b'], ['c'], null]);
+    assert.deepEqual(
+      state.iterations.map((it) => it.improvement?.targets ?? null),
+      [['b'], ['c'], null],
+    );
     assert.equal(await skill(dir, 'a'), skillText('a'), 'the strongest skill is left alone');
     assert.equal(await skill(dir, 'b'), skillText('b', 'Improved in iteration 1.'));
     assert.equal(await skill(dir, 'c'), skillText('c', 'Improved in iteration 2.'));
@@ -208,7 +262,13 @@ describe('whole tuning runs on the script backend', () => {
 
   it('an interrupted run stops at its last finished step, releases the run, and resumes', async () => {
     const dir = await tuneProject({ w: skillText('w') }, [
-      { match: 'role=execute iteration=2 ', replies: [{ delayMs: 60_000, text: 'never' }, { text: 'done', files: { 'output.md': 'resumed' } }] },
+      {
+        match: 'role=execute iteration=2 ',
+        replies: [
+          { delayMs: 60_000, text: 'never' },
+          { text: 'done', files: { 'output.md': 'resumed' } },
+        ],
+      },
       executeAny,
       ...evaluateScores([60, 70, 85]),
       improveAny('w'),
@@ -232,7 +292,10 @@ describe('whole tuning runs on the script backend', () => {
 
   it('refuses invalid input before writing anything', async () => {
     const dir = await tuneProject({ ok: skillText('ok'), broken: '---\nname: broken\n---\nbody\n' }, [executeAny]);
-    await assert.rejects(runTune(dir, ['broken']), /SKILL_INVALID: \.claude\/skills\/broken\/SKILL\.md, field description: frontmatter field description is missing/);
+    await assert.rejects(
+      runTune(dir, ['broken']),
+      /SKILL_INVALID: \.claude\/skills\/broken\/SKILL\.md, field description: frontmatter field description is missing/,
+    );
     await assert.rejects(runTune(dir, ['nope']), /SKILL_NOT_FOUND/);
     await assert.rejects(runTune(dir, ['../outside']), /PATH_OUTSIDE_PROJECT/);
     await assert.rejects(runTune(dir, ['ok'], { backends: { executor: 'script', evaluator: 'nosuch', improver: 'script' } }), /DELEGATE_UNKNOWN.*nosuch/);

@@ -20,7 +20,9 @@ const maestro = (scores: Record<string, number | null>, extra: Record<string, un
     dimensions: Object.entries(scores).map(([id, score]) => ({ name: id[0].toUpperCase() + id.slice(1), id, score, weight: 0.2, feedback: `${id} feedback` })),
     strengths: ['clear steps'],
     weaknesses: ['SKILL.md:Output misses an example'],
-    suggestions: [{ priority: 'high', target_file: 'SKILL.md', description: 'add an example output', rationale: 'readers copy examples', code_snippet: '## Example' }],
+    suggestions: [
+      { priority: 'high', target_file: 'SKILL.md', description: 'add an example output', rationale: 'readers copy examples', code_snippet: '## Example' },
+    ],
     ...extra,
   });
 const all = (n: number | null) => ({ clarity: n, completeness: n, correctness: n, effectiveness: n, efficiency: n });
@@ -39,7 +41,10 @@ describe('tune scoring through the built CLI', () => {
     assert.equal(r.code, 1, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.reason, 'error_limit_reached');
-    assert.deepEqual(out.iterations.map((i: { score: number | null }) => i.score), [60, 50, 55, null, null, null]);
+    assert.deepEqual(
+      out.iterations.map((i: { score: number | null }) => i.score),
+      [60, 50, 55, null, null, null],
+    );
     assert.equal(out.failures.length, 3);
     assert.match(out.failures[0].note, /evaluation failed: EVALUATION_UNPARSEABLE/);
     const report = await readFile(out.reportPath, 'utf8');
@@ -61,7 +66,11 @@ describe('tune scoring through the built CLI', () => {
       const r = await tune(dir, '--max-iterations', '1', '--json');
       assert.equal(r.code, 1, text);
       const out = JSON.parse(r.stdout);
-      assert.deepEqual(out.iterations.map((i: { score: number | null }) => i.score), [null], text);
+      assert.deepEqual(
+        out.iterations.map((i: { score: number | null }) => i.score),
+        [null],
+        text,
+      );
       assert.equal(out.finalScore, null, text);
     }
   });
@@ -69,7 +78,10 @@ describe('tune scoring through the built CLI', () => {
   it('reads maestro\u2019s format, recomputes the composite and hands weaknesses and suggestions to the improver', async () => {
     const dir = await tuneProject({ w: skillText('w') }, [
       executeAny,
-      { match: 'role=improve iteration=1 [\\s\\S]*SKILL.md:Output misses an example[\\s\\S]*add an example output \\(why: readers copy examples\\)', reply: { text: 'improved', files: { 'w/SKILL.md': skillText('w', 'With an example.') } } },
+      {
+        match: 'role=improve iteration=1 [\\s\\S]*SKILL.md:Output misses an example[\\s\\S]*add an example output \\(why: readers copy examples\\)',
+        reply: { text: 'improved', files: { 'w/SKILL.md': skillText('w', 'With an example.') } },
+      },
       { match: 'role=improve ', reply: { status: 'error', error: 'the improver saw no suggestions' } },
       evaluate(1, maestro({ clarity: 80, completeness: 60, correctness: 90, effectiveness: 70, efficiency: 50 })),
       evaluate(2, maestro(all(95))),
@@ -77,13 +89,22 @@ describe('tune scoring through the built CLI', () => {
     const r = await tune(dir, '--json');
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
-    assert.deepEqual(out.iterations.map((i: { score: number }) => i.score), [72.5, 95], 'the composite is recomputed, not the stated 99');
+    assert.deepEqual(
+      out.iterations.map((i: { score: number }) => i.score),
+      [72.5, 95],
+      'the composite is recomputed, not the stated 99',
+    );
     assert.equal(out.iterations[0].improvement, 'applied');
   });
 
   it('skips the improve step when the evaluation names nothing to act on', async () => {
     const silent = JSON.stringify({ dimensions: all(60), strengths: ['fine'], weaknesses: [], suggestions: [] });
-    const dir = await tuneProject({ w: skillText('w') }, [executeAny, { match: 'role=improve ', reply: { status: 'error', error: 'improver called' } }, evaluate(1, silent), evaluate(2, evalJson(90))]);
+    const dir = await tuneProject({ w: skillText('w') }, [
+      executeAny,
+      { match: 'role=improve ', reply: { status: 'error', error: 'improver called' } },
+      evaluate(1, silent),
+      evaluate(2, evalJson(90)),
+    ]);
     const r = await tune(dir, '--json');
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
@@ -92,7 +113,12 @@ describe('tune scoring through the built CLI', () => {
   });
 
   it('takes the real JSON, not an echoed all-zero template before it', async () => {
-    const template = JSON.stringify({ dimensions: all(0), strengths: ['what the skill does well'], weaknesses: ['what holds the output back'], suggestions: [] });
+    const template = JSON.stringify({
+      dimensions: all(0),
+      strengths: ['what the skill does well'],
+      weaknesses: ['what holds the output back'],
+      suggestions: [],
+    });
     const dir = await tuneProject({ w: skillText('w') }, [executeAny, evaluate(1, `You asked for:\n${template}\nMy grading:\n${evalJson(85)}`)]);
     const r = await tune(dir, '--json');
     assert.equal(r.code, 0, r.stderr);
@@ -133,12 +159,17 @@ describe('tune scoring through the built CLI', () => {
 
 describe('tune and timeouts', () => {
   it('does not retry a step whose delegate timed out (the run\u2019s budget is spent), executor or evaluator', async () => {
-    const executorTimesOut = await tuneProject({ w: skillText('w') }, [{ match: 'role=execute ', reply: { status: 'timeout', error: 'did not finish within 600 s' } }]);
+    const executorTimesOut = await tuneProject({ w: skillText('w') }, [
+      { match: 'role=execute ', reply: { status: 'timeout', error: 'did not finish within 600 s' } },
+    ]);
     const r1 = await tune(executorTimesOut, '--max-iterations', '1', '--json');
     assert.equal(r1.code, 1, r1.stderr);
     const s1 = JSON.parse(await readFile(join(JSON.parse(r1.stdout).runDir, 'iteration-state.json'), 'utf8'));
     assert.equal(s1.iterations[0].execution.skills[0].attempts, 1);
-    const evaluatorTimesOut = await tuneProject({ w: skillText('w') }, [executeAny, { match: 'role=evaluate ', reply: { status: 'timeout', error: 'did not finish within 600 s' } }]);
+    const evaluatorTimesOut = await tuneProject({ w: skillText('w') }, [
+      executeAny,
+      { match: 'role=evaluate ', reply: { status: 'timeout', error: 'did not finish within 600 s' } },
+    ]);
     const r2 = await tune(evaluatorTimesOut, '--max-iterations', '1', '--json');
     assert.equal(r2.code, 1, r2.stderr);
     const s2 = JSON.parse(await readFile(join(JSON.parse(r2.stdout).runDir, 'iteration-state.json'), 'utf8'));

@@ -32,7 +32,9 @@ export const demoCommand = defineCommand({
       if (report.exitCode !== 0) throw report.error ?? new SluiceError('INTERNAL', { message: `report failed: ${report.human}` });
       const reportIndex = join(sdlcDir, '.sdlc', 'reports', 'index.html');
 
-      io.print(`\n${io.style.bold('2. Requirement lifecycle')} ${io.style.dim('(plan → implement → review → test → retro → commit, 3 requirements in parallel)')}`);
+      io.print(
+        `\n${io.style.bold('2. Requirement lifecycle')} ${io.style.dim('(plan → implement → review → test → retro → commit, 3 requirements in parallel)')}`,
+      );
       progress.update('lifecycle: running requirements');
       const lifecycleDir = join(dir, 'lifecycle-project');
       const { runLifecycleDemo } = await import('../../lifecycle/demo.ts');

@@ -24,7 +24,10 @@ export const errorsCommand = defineCommand({
     for (const c of codes) {
       if (c.owner !== owner) lines.push(`${lines.length ? '\n' : ''}${s.bold(c.owner)}`);
       owner = c.owner;
-      lines.push(`  ${c.code.padEnd(width)}  ${`exit ${c.exitCode} (${EXIT_MEANING[c.exitCode]})`.padEnd(17)}${c.title}`, `  ${' '.repeat(width)}  ${s.dim(c.hint)}`);
+      lines.push(
+        `  ${c.code.padEnd(width)}  ${`exit ${c.exitCode} (${EXIT_MEANING[c.exitCode]})`.padEnd(17)}${c.title}`,
+        `  ${' '.repeat(width)}  ${s.dim(c.hint)}`,
+      );
     }
     return { exitCode: 0, data: { codes }, human: lines.join('\n') };
   },

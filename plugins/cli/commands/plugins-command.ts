@@ -14,7 +14,9 @@ interface PluginsReport {
 export async function collectPlugins(kernel: Kernel): Promise<PluginsReport> {
   const delegates = await Promise.all(
     kernel.delegates.entries().map(async ({ plugin, value }) => {
-      const a = await value.available({ host: kernel.host, settings: kernel.config.delegates?.[value.name] ?? {} }).catch((e: unknown) => ({ ok: false, reason: String(e) }));
+      const a = await value
+        .available({ host: kernel.host, settings: kernel.config.delegates?.[value.name] ?? {} })
+        .catch((e: unknown) => ({ ok: false, reason: String(e) }));
       return { name: value.name, plugin, description: value.description, available: a.ok, ...(a.reason ? { reason: a.reason } : {}) };
     }),
   );
@@ -23,8 +25,13 @@ export async function collectPlugins(kernel: Kernel): Promise<PluginsReport> {
     gates: kernel.gates.entries().map(({ plugin, value }) => ({ type: value.type, id: value.id, plugin, description: value.description })),
     delegates,
     workflows: kernel.workflows.entries().map(({ plugin, value }) => ({ name: value.name, plugin, description: value.description })),
-    commands: kernel.commands.entries().map(({ plugin, value }) => ({ name: value.name, plugin, summary: value.summary })).sort((a, b) => compareText(a.name, b.name)),
-    hooks: kernel.hooks.list().map((h) => ({ name: h.name, kind: h.kind, observer: h.observer, declaredBy: h.declaredBy, handlers: h.handlers.map((x) => x.plugin) })),
+    commands: kernel.commands
+      .entries()
+      .map(({ plugin, value }) => ({ name: value.name, plugin, summary: value.summary }))
+      .sort((a, b) => compareText(a.name, b.name)),
+    hooks: kernel.hooks
+      .list()
+      .map((h) => ({ name: h.name, kind: h.kind, observer: h.observer, declaredBy: h.declaredBy, handlers: h.handlers.map((x) => x.plugin) })),
     jobs: kernel.queue.jobNames(),
     schemas: kernel.schemas.names(),
   };
@@ -42,12 +49,33 @@ export const pluginsCommand = defineCommand({
       lines.push(...(rows.length ? rows.map((row) => `  ${row}`) : [s.dim('  (none)')]));
       lines.push('');
     };
-    section('Plugins', r.plugins.map((p) => `${p.name}${p.version ? `@${p.version}` : ''}${p.enforce ? ` [${p.enforce}]` : ''} ${s.dim(`${p.source}, ${p.loadMs} ms`)}`));
-    section('Gate types', r.gates.map((g) => `${g.type.padEnd(14)} ${g.id.padEnd(20)} ${s.dim(g.description)}`));
-    section('Delegates', r.delegates.map((d) => `${d.name.padEnd(8)} ${d.available ? s.green('available') : s.yellow(`unavailable: ${d.reason ?? ''}`)} ${s.dim(d.description)}`));
-    section('Workflows', r.workflows.map((w) => `${w.name.padEnd(12)} ${s.dim(w.description)}`));
-    section('Commands', r.commands.map((c) => `${c.name.padEnd(20)} ${s.dim(c.summary)}`));
-    section('Hooks', r.hooks.map((h) => `${h.name.padEnd(24)} ${h.kind}${h.observer ? ' (observer)' : ''} ${s.dim(`declared by ${h.declaredBy}; handlers: ${h.handlers.join(', ') || 'none'}`)}`));
+    section(
+      'Plugins',
+      r.plugins.map((p) => `${p.name}${p.version ? `@${p.version}` : ''}${p.enforce ? ` [${p.enforce}]` : ''} ${s.dim(`${p.source}, ${p.loadMs} ms`)}`),
+    );
+    section(
+      'Gate types',
+      r.gates.map((g) => `${g.type.padEnd(14)} ${g.id.padEnd(20)} ${s.dim(g.description)}`),
+    );
+    section(
+      'Delegates',
+      r.delegates.map((d) => `${d.name.padEnd(8)} ${d.available ? s.green('available') : s.yellow(`unavailable: ${d.reason ?? ''}`)} ${s.dim(d.description)}`),
+    );
+    section(
+      'Workflows',
+      r.workflows.map((w) => `${w.name.padEnd(12)} ${s.dim(w.description)}`),
+    );
+    section(
+      'Commands',
+      r.commands.map((c) => `${c.name.padEnd(20)} ${s.dim(c.summary)}`),
+    );
+    section(
+      'Hooks',
+      r.hooks.map(
+        (h) =>
+          `${h.name.padEnd(24)} ${h.kind}${h.observer ? ' (observer)' : ''} ${s.dim(`declared by ${h.declaredBy}; handlers: ${h.handlers.join(', ') || 'none'}`)}`,
+      ),
+    );
     return { exitCode: 0, data: r, human: lines.join('\n').trimEnd() };
   },
 });

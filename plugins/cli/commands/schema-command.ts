@@ -9,7 +9,10 @@ export const schemaCommand = defineCommand({
   async run({ args, options }, { kernel, io }) {
     const name = args[0] as string | undefined;
     if (options.list || name === undefined) {
-      const list = kernel.schemas.entries().map(({ value }) => ({ name: value.name, plugin: value.plugin, description: value.description })).sort((a, b) => compareText(a.name, b.name));
+      const list = kernel.schemas
+        .entries()
+        .map(({ value }) => ({ name: value.name, plugin: value.plugin, description: value.description }))
+        .sort((a, b) => compareText(a.name, b.name));
       if (name === undefined && !options.list) throw new SluiceError('USAGE', { message: `name a schema: ${list.map((s) => s.name).join(', ')}` });
       return { exitCode: 0, data: { schemas: list }, human: list.map((s) => `${s.name.padEnd(20)} ${io.style.dim(s.description)}`).join('\n') };
     }

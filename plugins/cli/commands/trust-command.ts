@@ -18,7 +18,13 @@ function renderReview(r: TrustReview, ctx: CommandContext): string[] {
   return lines;
 }
 
-const reviewData = (r: TrustReview) => ({ hash: r.manifest.hash, via: r.via, trusted: r.trusted, subjects: r.manifest.subjects, changes: r.changes.map((c) => ({ kind: c.kind, file: c.subject.file, what: c.subject.what })) });
+const reviewData = (r: TrustReview) => ({
+  hash: r.manifest.hash,
+  via: r.via,
+  trusted: r.trusted,
+  subjects: r.manifest.subjects,
+  changes: r.changes.map((c) => ({ kind: c.kind, file: c.subject.file, what: c.subject.what })),
+});
 
 /**
  * `sluice trust`: shows what in this project would make sluice run code (config plugins, delegate

@@ -1,6 +1,14 @@
 import { realpathSync } from 'node:fs';
 import { basename } from 'node:path';
-import { configSubjects, createWorkspaceTrust, makeManifest, TRUSTED_HASH_ENV, type Host, type LoadedConfig, type WorkspaceTrust } from '../../../core/index.ts';
+import {
+  configSubjects,
+  createWorkspaceTrust,
+  makeManifest,
+  TRUSTED_HASH_ENV,
+  type Host,
+  type LoadedConfig,
+  type WorkspaceTrust,
+} from '../../../core/index.ts';
 import { openTrustStore, trustStorePath } from './trust-store.ts';
 
 /**
@@ -40,7 +48,10 @@ export function cliWorkspaceTrust(host: Host, projectRoot: string, loaded: Loade
   return createWorkspaceTrust({
     async manifest() {
       const { profileTrustSubjects } = await import('../../sdlc/profile/profile-trust-subjects.ts');
-      return makeManifest([...(await configSubjects(host, projectRoot, loaded.config, loaded.file, configDisplay)), ...(await profileTrustSubjects(host, projectRoot))]);
+      return makeManifest([
+        ...(await configSubjects(host, projectRoot, loaded.config, loaded.file, configDisplay)),
+        ...(await profileTrustSubjects(host, projectRoot)),
+      ]);
     },
     record: async () => open().get(key),
     expectedHash: env[TRUSTED_HASH_ENV],

@@ -49,7 +49,8 @@ function checkPrivate(path: string, projectRoot: string): void {
       return p;
     }
   };
-  if (isInside(projectRoot, path) || isInside(real(projectRoot), real(dirname(path)))) throw unsafe(path, 'the trust store is inside the project, where the agent can write it');
+  if (isInside(projectRoot, path) || isInside(real(projectRoot), real(dirname(path))))
+    throw unsafe(path, 'the trust store is inside the project, where the agent can write it');
   const uid = process.getuid?.();
   const dir = lstatSync(dirname(path), { throwIfNoEntry: false });
   if (dir) {
@@ -79,7 +80,12 @@ function read(path: string): TrustStoreFile {
     throw new SluiceError('STATE_CORRUPT', { file: path, message: 'the trust store is not valid JSON' });
   }
   const parsed = v.safeParse(TrustStoreSchema, raw);
-  if (!parsed.success) throw new SluiceError('STATE_INVALID', { file: path, field: v.getDotPath(parsed.issues[0]) ?? undefined, message: 'the trust store does not match its format' });
+  if (!parsed.success)
+    throw new SluiceError('STATE_INVALID', {
+      file: path,
+      field: v.getDotPath(parsed.issues[0]) ?? undefined,
+      message: 'the trust store does not match its format',
+    });
   return parsed.output;
 }
 

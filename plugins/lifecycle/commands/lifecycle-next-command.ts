@@ -17,11 +17,20 @@ export const lifecycleNextCommand = defineCommand({
     const freshness = judgeFreshness(state, await lc.fingerprint(), await loadRecordedFingerprints(lc));
     const next = nextInvocation(slug, state);
     const s = ctx.io.style;
-    const stale = freshness === 'stale' ? `the workspace changed since the last recorded result: run \`sluice lifecycle recover ${slug}\` so review and test run again` : '';
+    const stale =
+      freshness === 'stale'
+        ? `the workspace changed since the last recorded result: run \`sluice lifecycle recover ${slug}\` so review and test run again`
+        : '';
     return {
       exitCode: next.blocked ? 1 : 0,
       data: { slug, status: state.status, orchestrator: state.orchestrator, next, freshness, blocker: state.blocker },
-      human: [stateLine(s, slug, state), next.command ? `next: ${s.bold(next.command)}${state.orchestrator ? s.dim(` (only ${state.orchestrator} may run it)`) : ''}` : 'nothing left to run', stale && s.yellow(stale)].filter(Boolean).join('\n'),
+      human: [
+        stateLine(s, slug, state),
+        next.command ? `next: ${s.bold(next.command)}${state.orchestrator ? s.dim(` (only ${state.orchestrator} may run it)`) : ''}` : 'nothing left to run',
+        stale && s.yellow(stale),
+      ]
+        .filter(Boolean)
+        .join('\n'),
     };
   },
 });

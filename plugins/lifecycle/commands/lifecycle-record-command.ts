@@ -13,12 +13,19 @@ export const lifecycleRecordCommand = defineCommand({
     { flags: '--blocked <reason>', description: 'the stage could not produce its evidence (retrospective: RETRO_BLOCKED)' },
     { flags: '--resolution <text>', description: 'with stage "unblock": what resolved the blocker' },
   ],
-  examples: ['sluice lifecycle record parse-durations code-review', 'sluice lifecycle record parse-durations test --orchestrator prizmkit-workflow', 'sluice lifecycle record parse-durations unblock --resolution "restarted postgres"'],
+  examples: [
+    'sluice lifecycle record parse-durations code-review',
+    'sluice lifecycle record parse-durations test --orchestrator prizmkit-workflow',
+    'sluice lifecycle record parse-durations unblock --resolution "restarted postgres"',
+  ],
   async run({ args, options }, ctx) {
     const slug = checkSlug(args[0]);
     const stage = args[1] === 'unblock' ? 'unblock' : parseStage(args[1] as string);
     if (stage === undefined) {
-      throw new SluiceError('USAGE', { field: 'stage', message: `unknown stage ${JSON.stringify(args[1])}; use ${STAGES.join(', ')} (or committer) or unblock` });
+      throw new SluiceError('USAGE', {
+        field: 'stage',
+        message: `unknown stage ${JSON.stringify(args[1])}; use ${STAGES.join(', ')} (or committer) or unblock`,
+      });
     }
     const caller = (options.orchestrator as string | undefined) ?? null;
     const lc = createLifecycleContext(ctx.kernel, ctx.cwd);
@@ -36,8 +43,20 @@ export const lifecycleRecordCommand = defineCommand({
     const isBlocked = result.state.status === 'WORKFLOW_BLOCKED';
     return {
       exitCode: isBlocked ? 1 : 0,
-      data: { ...summarizeState(slug, result.state), row: result.row, ...(result.rule ? { rule: result.rule } : {}), ...(result.artifact ? { artifact: result.artifact } : {}), next: result.next },
-      human: [stateLine(s, slug, result.state), s.dim(`transition ${result.row}${result.artifact ? ` (read as ${result.artifact.format})` : ''}`), result.next.command ? `next (not run): ${s.bold(result.next.command)}` : ''].filter(Boolean).join('\n'),
+      data: {
+        ...summarizeState(slug, result.state),
+        row: result.row,
+        ...(result.rule ? { rule: result.rule } : {}),
+        ...(result.artifact ? { artifact: result.artifact } : {}),
+        next: result.next,
+      },
+      human: [
+        stateLine(s, slug, result.state),
+        s.dim(`transition ${result.row}${result.artifact ? ` (read as ${result.artifact.format})` : ''}`),
+        result.next.command ? `next (not run): ${s.bold(result.next.command)}` : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
     };
   },
 });

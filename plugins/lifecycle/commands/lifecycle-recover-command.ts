@@ -17,11 +17,22 @@ export const lifecycleRecoverCommand = defineCommand({
     const s = ctx.io.style;
     const lines = [s.bold(`Recovery of ${slug} (${r.artifactDir})`), ...r.steps.map((x) => `  ${x.step}. ${x.title}: ${s.dim(x.finding)}`), ''];
     if (r.movedAside) lines.push(s.yellow(`the unreadable state file was moved to ${r.movedAside}`));
-    if (r.unrecognizedCommit) lines.push(s.red(`COMMIT_UNRECOGNIZED: commit ${r.unrecognizedCommit.slice(0, 12)} was not made by sluice; a person decides what it means`));
+    if (r.unrecognizedCommit)
+      lines.push(s.red(`COMMIT_UNRECOGNIZED: commit ${r.unrecognizedCommit.slice(0, 12)} was not made by sluice; a person decides what it means`));
     lines.push(`${r.written ? 'reconstructed' : 'unchanged'}: ${stateLine(s, slug, r.state)}`);
     return {
       exitCode: r.state.status === 'WORKFLOW_BLOCKED' || r.unrecognizedCommit ? 1 : 0,
-      data: { ...summarizeState(slug, r.state), steps: r.steps, previous: r.previous, removed: r.removed, added: r.added, written: r.written, ...(r.movedAside ? { movedAside: r.movedAside } : {}), ...(r.unrecognizedCommit ? { unrecognizedCommit: r.unrecognizedCommit } : {}), next: nextInvocation(slug, r.state) },
+      data: {
+        ...summarizeState(slug, r.state),
+        steps: r.steps,
+        previous: r.previous,
+        removed: r.removed,
+        added: r.added,
+        written: r.written,
+        ...(r.movedAside ? { movedAside: r.movedAside } : {}),
+        ...(r.unrecognizedCommit ? { unrecognizedCommit: r.unrecognizedCommit } : {}),
+        next: nextInvocation(slug, r.state),
+      },
       human: lines.join('\n'),
     };
   },

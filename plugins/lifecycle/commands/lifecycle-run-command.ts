@@ -35,21 +35,43 @@ export const lifecycleRunCommand = defineCommand({
       signal: ctx.signal,
     });
     const s = ctx.io.style;
-    const mark: Record<RequirementOutcome['outcome'], string> = { committed: s.green('✓'), blocked: s.red('✗'), 'awaiting-authorization': s.yellow('…'), busy: s.yellow('↷'), failed: s.red('!'), interrupted: s.yellow('‖') };
+    const mark: Record<RequirementOutcome['outcome'], string> = {
+      committed: s.green('✓'),
+      blocked: s.red('✗'),
+      'awaiting-authorization': s.yellow('…'),
+      busy: s.yellow('↷'),
+      failed: s.red('!'),
+      interrupted: s.yellow('‖'),
+    };
     const width = Math.max(12, ...summary.requirements.map((r) => r.slug.length));
     const lines = summary.requirements.map((r) => {
-      const detail = r.error?.message ?? (r.blocker ? `${r.blocker.rule}: ${r.blocker.reason}${r.unblock ? `; once resolved: ${r.unblock}` : ''}` : r.commit ? `commit ${r.commit.slice(0, 12)}` : r.nextStage ? `next ${r.nextStage}` : '');
+      const detail =
+        r.error?.message ??
+        (r.blocker
+          ? `${r.blocker.rule}: ${r.blocker.reason}${r.unblock ? `; once resolved: ${r.unblock}` : ''}`
+          : r.commit
+            ? `commit ${r.commit.slice(0, 12)}`
+            : r.nextStage
+              ? `next ${r.nextStage}`
+              : '');
       return `${mark[r.outcome]} ${r.slug.padEnd(width)} ${r.outcome.padEnd(22)} ${s.dim(`${r.stages.length} stage run${r.stages.length === 1 ? '' : 's'}${r.staleReset.length ? `, redid ${r.staleReset.join('/')} (workspace changed)` : ''} · ${detail}`)}`;
     });
     const c = summary.counts;
-    lines.push('', `${c.committed} committed, ${c.blocked} blocked, ${c['awaiting-authorization']} awaiting commit authorization${c.failed ? `, ${c.failed} failed` : ''}${c.busy ? `, ${c.busy} busy` : ''}${c.interrupted ? `, ${c.interrupted} interrupted` : ''} in ${(summary.durationMs / 1000).toFixed(1)} s`);
-    const exitCode = Math.max(0, ...summary.requirements.map((r) => (r.outcome === 'failed' && r.error ? (errorCodeEntry(r.error.code)?.exit ?? 2) : EXIT[r.outcome])));
+    lines.push(
+      '',
+      `${c.committed} committed, ${c.blocked} blocked, ${c['awaiting-authorization']} awaiting commit authorization${c.failed ? `, ${c.failed} failed` : ''}${c.busy ? `, ${c.busy} busy` : ''}${c.interrupted ? `, ${c.interrupted} interrupted` : ''} in ${(summary.durationMs / 1000).toFixed(1)} s`,
+    );
+    const exitCode = Math.max(
+      0,
+      ...summary.requirements.map((r) => (r.outcome === 'failed' && r.error ? (errorCodeEntry(r.error.code)?.exit ?? 2) : EXIT[r.outcome])),
+    );
     return { exitCode, data: summary, human: lines.join('\n') };
   },
 });
 
 function positiveInt(value: unknown, flag: string, max: number): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new SluiceError('USAGE', { field: flag, message: `${flag} must be an integer from 1 to ${max}, got ${JSON.stringify(value)}` });
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    throw new SluiceError('USAGE', { field: flag, message: `${flag} must be an integer from 1 to ${max}, got ${JSON.stringify(value)}` });
   return n;
 }

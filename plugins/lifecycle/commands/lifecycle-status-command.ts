@@ -16,7 +16,13 @@ export const lifecycleStatusCommand = defineCommand({
   async run({ args }, ctx) {
     const lc = createLifecycleContext(ctx.kernel, ctx.cwd);
     const named = ((args[0] as string[] | undefined) ?? []).map(checkSlug);
-    const slugs = named.length > 0 ? named : ((await lc.host.listDir(join(lc.root, WORKFLOWS_DIR)).catch(() => [])).filter((e) => e.kind === 'file' && e.name.endsWith('.json')).map((e) => e.name.slice(0, -5)).sort());
+    const slugs =
+      named.length > 0
+        ? named
+        : (await lc.host.listDir(join(lc.root, WORKFLOWS_DIR)).catch(() => []))
+            .filter((e) => e.kind === 'file' && e.name.endsWith('.json'))
+            .map((e) => e.name.slice(0, -5))
+            .sort();
     const current = await lc.fingerprint();
     const recorded = await loadRecordedFingerprints(lc);
     const s = ctx.io.style;
@@ -24,10 +30,19 @@ export const lifecycleStatusCommand = defineCommand({
       slugs.map(async (slug) => {
         try {
           const loaded = await loadRequirement(lc, slug);
-          const state = loaded?.provenance === 'journal' || loaded?.provenance === 'unjournaled' || loaded?.provenance === 'cache-behind' ? loaded.state : await readWorkflowState(lc, slug);
+          const state =
+            loaded?.provenance === 'journal' || loaded?.provenance === 'unjournaled' || loaded?.provenance === 'cache-behind'
+              ? loaded.state
+              : await readWorkflowState(lc, slug);
           const records = { journal: loaded!.provenance, entries: loaded!.journal?.entries.length ?? 0 };
-          const note = records.journal === 'unjournaled' ? s.yellow(' · no journal yet (history starts at the next write)') : s.dim(` · journal ${records.entries} entries, verified`);
-          return { data: { ...summarizeState(slug, state), freshness: judgeFreshness(state, current, recorded), records }, line: `${stateLine(s, slug, state)}${note}` };
+          const note =
+            records.journal === 'unjournaled'
+              ? s.yellow(' · no journal yet (history starts at the next write)')
+              : s.dim(` · journal ${records.entries} entries, verified`);
+          return {
+            data: { ...summarizeState(slug, state), freshness: judgeFreshness(state, current, recorded), records },
+            line: `${stateLine(s, slug, state)}${note}`,
+          };
         } catch (error) {
           if (named.length > 0) throw error;
           const e = toSluiceError(error);
@@ -36,6 +51,10 @@ export const lifecycleStatusCommand = defineCommand({
       }),
     );
     const exitCode = Math.max(0, ...rows.map((r) => ('exit' in r ? (r.exit ?? 0) : 0)));
-    return { exitCode, data: { requirements: rows.map((r) => r.data) }, human: rows.length === 0 ? s.dim('no requirements yet: sluice lifecycle start SLUG --goal "..."') : rows.map((r) => r.line).join('\n') };
+    return {
+      exitCode,
+      data: { requirements: rows.map((r) => r.data) },
+      human: rows.length === 0 ? s.dim('no requirements yet: sluice lifecycle start SLUG --goal "..."') : rows.map((r) => r.line).join('\n'),
+    };
   },
 });

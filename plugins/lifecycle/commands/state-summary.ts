@@ -35,6 +35,11 @@ export function statusColour(style: Style, status: WorkflowState['status']): str
 /** One line per requirement: slug, status, what runs next, and the counters when they matter. */
 export function stateLine(style: Style, slug: string, s: WorkflowState, width = 24): string {
   const rounds = [s.repair_round ? `repair ${s.repair_round}/3` : '', s.review_round > 1 ? `review ${s.review_round}` : ''].filter(Boolean).join(', ');
-  const next = s.status === 'WORKFLOW_BLOCKED' ? `blocked by ${s.blocker?.rule}: ${s.blocker?.reason}` : s.next_stage ? `next ${s.next_stage}` : `commit ${s.commit?.sha.slice(0, 12) ?? ''}`;
+  const next =
+    s.status === 'WORKFLOW_BLOCKED'
+      ? `blocked by ${s.blocker?.rule}: ${s.blocker?.reason}`
+      : s.next_stage
+        ? `next ${s.next_stage}`
+        : `commit ${s.commit?.sha.slice(0, 12) ?? ''}`;
   return `${slug.padEnd(width)} ${statusColour(style, s.status).padEnd(20)} ${style.dim(next)}${rounds ? style.dim(` (${rounds})`) : ''}`;
 }

@@ -49,11 +49,17 @@ export interface AuthorizationRequest {
  * refused with every reason listed.
  */
 export async function authorizeCommit(lc: LifecycleContext, preview: CommitPreview, o: AuthorizeOptions = {}): Promise<CommitAuthorization> {
-  const request = { slug: preview.slug, action: 'commit' as const, preview: o.io ? formatPreview(preview, o.io) : '', question: `Create this commit for ${preview.slug}?` };
+  const request = {
+    slug: preview.slug,
+    action: 'commit' as const,
+    preview: o.io ? formatPreview(preview, o.io) : '',
+    question: `Create this commit for ${preview.slug}?`,
+  };
   try {
     return await authorize(lc, request, o);
   } catch (error) {
-    if (error instanceof SluiceError && error.code === 'COMMIT_NOT_AUTHORIZED') throw new SluiceError('COMMIT_NOT_AUTHORIZED', { message: error.detail, data: { ...(error.data as object), preview } });
+    if (error instanceof SluiceError && error.code === 'COMMIT_NOT_AUTHORIZED')
+      throw new SluiceError('COMMIT_NOT_AUTHORIZED', { message: error.detail, data: { ...(error.data as object), preview } });
     throw error;
   }
 }
@@ -110,7 +116,9 @@ async function noteProjectGrant(lc: LifecycleContext, reasons: string[]): Promis
   const { config, file } = await loadConfig(lc.host, lc.root);
   const section = (config as { lifecycle?: { commitAuthorization?: unknown } }).lifecycle;
   if (file === undefined || section?.commitAuthorization === undefined) return;
-  reasons.push(`the grant in ${relative(lc.root, file)} is ignored: a grant never comes from a file inside the work tree (put it in ~/.config/sluice/config.yaml, mode 600)`);
+  reasons.push(
+    `the grant in ${relative(lc.root, file)} is ignored: a grant never comes from a file inside the work tree (put it in ~/.config/sluice/config.yaml, mode 600)`,
+  );
 }
 
 const ACTIONS: Record<string, string> = { A: 'add', M: 'modify', D: 'delete', T: 'modify', R: 'rename', C: 'copy', U: 'conflict' };
@@ -118,7 +126,13 @@ const ACTIONS: Record<string, string> = { A: 'add', M: 'modify', D: 'delete', T:
 /** The exact message and, per file, add/modify/delete with its diff stat, then the totals. */
 export function formatPreview(preview: CommitPreview, io: Pick<CommandIO, 'style'>): string {
   const s = io.style;
-  const lines = [s.bold(`Commit for ${preview.slug}`), '', ...preview.message.split('\n').map((l) => `    ${l}`), '', `${preview.files.length} file${preview.files.length === 1 ? '' : 's'}:`];
+  const lines = [
+    s.bold(`Commit for ${preview.slug}`),
+    '',
+    ...preview.message.split('\n').map((l) => `    ${l}`),
+    '',
+    `${preview.files.length} file${preview.files.length === 1 ? '' : 's'}:`,
+  ];
   const width = Math.max(0, ...preview.files.map((f) => f.path.length));
   let added = 0;
   let removed = 0;

@@ -34,7 +34,8 @@ export async function computeCommitIntent(lc: LifecycleContext, slug: string, re
 export function intentMismatch(intent: CommitIntent | null | undefined, commit: GitCommit): string | undefined {
   if (!intent) return 'sluice recorded no intent to commit';
   if (commit.tree !== intent.tree) return `its tree ${commit.tree.slice(0, 12)} is not the recorded ${intent.tree.slice(0, 12)}`;
-  if ((commit.parents[0] ?? null) !== intent.parent || commit.parents.length > 1) return `its parent is not the recorded ${intent.parent?.slice(0, 12) ?? '(none)'}`;
+  if ((commit.parents[0] ?? null) !== intent.parent || commit.parents.length > 1)
+    return `its parent is not the recorded ${intent.parent?.slice(0, 12) ?? '(none)'}`;
   if (commit.message.trim() !== intent.message.trim()) return 'its message is not the recorded one';
   return undefined;
 }

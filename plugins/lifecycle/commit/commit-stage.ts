@@ -27,11 +27,21 @@ export async function runCommitStage(lc: LifecycleContext, slug: string, caller:
     if (earlier) return recordCommitted(lc, slug, caller, earlier, { source: 'recovered', mode: 'commit-intent', owner: earlier.author });
   }
   const preview = await previewCommit(lc, slug, request);
-  await withCommitLock(lc, () => refuseStale(lc, slug, caller, state, preview.files.map((f) => f.path)));
+  await withCommitLock(lc, () =>
+    refuseStale(
+      lc,
+      slug,
+      caller,
+      state,
+      preview.files.map((f) => f.path),
+    ),
+  );
   await refuseSecretPaths(preview, request.file, authorize.io);
   if (state.status !== 'COMMIT_PENDING') {
     const fingerprint = await lc.fingerprint();
-    await applyTransition(lc, slug, caller, (s) => applyEvent(s, { kind: 'verdict', stage: 'commit', verdict: 'COMMIT_PENDING', evidence: request.file }, { now: lc.now(), fingerprint, caller }));
+    await applyTransition(lc, slug, caller, (s) =>
+      applyEvent(s, { kind: 'verdict', stage: 'commit', verdict: 'COMMIT_PENDING', evidence: request.file }, { now: lc.now(), fingerprint, caller }),
+    );
   }
   const authorization = await authorizeCommit(lc, preview, authorize);
   return withCommitLock(lc, async () => {
@@ -57,7 +67,8 @@ export function recordIntent(lc: LifecycleContext, slug: string, caller: string 
   return applyTransition(lc, slug, caller, (s) => {
     const refused = checkCanRecord(s, 'commit', caller);
     if (refused) return refused;
-    if (s.status !== 'COMMIT_PENDING') return { ok: false, rule: 'commit-needs-pending', code: 'LIFECYCLE_RULE', message: `rule commit-needs-pending: status is ${s.status ?? 'new'}` };
+    if (s.status !== 'COMMIT_PENDING')
+      return { ok: false, rule: 'commit-needs-pending', code: 'LIFECYCLE_RULE', message: `rule commit-needs-pending: status is ${s.status ?? 'new'}` };
     return { ok: true, state: { ...s, commit_intent: intent, updated_at: intent.at }, row: 'commit-intent' };
   });
 }
@@ -67,7 +78,13 @@ type AuthorizedBy = NonNullable<WorkflowState['commit']>['authorized_by'];
 async function recordCommitted(lc: LifecycleContext, slug: string, caller: string | null, commit: GitCommit, by: AuthorizedBy): Promise<TransitionResult> {
   const fingerprint = await lc.fingerprint();
   const record = { sha: commit.sha, message: commit.message, paths: commit.paths, authorized_by: by, at: lc.now() };
-  return applyTransition(lc, slug, caller, (s) => applyEvent(s, { kind: 'verdict', stage: 'commit', verdict: 'COMMITTED', commit: record, evidence: `git:${commit.sha}` }, { now: lc.now(), fingerprint, caller }));
+  return applyTransition(lc, slug, caller, (s) =>
+    applyEvent(
+      s,
+      { kind: 'verdict', stage: 'commit', verdict: 'COMMITTED', commit: record, evidence: `git:${commit.sha}` },
+      { now: lc.now(), fingerprint, caller },
+    ),
+  );
 }
 
 export function unrecognized(slug: string, commit: GitCommit, why: string): SluiceError {

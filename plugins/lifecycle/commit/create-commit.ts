@@ -33,7 +33,11 @@ export async function filesToCommit(lc: LifecycleContext, request: CommitRequest
 export async function previewCommit(lc: LifecycleContext, slug: string, request: CommitRequestInput): Promise<CommitPreview> {
   const files = await filesToCommit(lc, request);
   const stats = await diffStat(lc, files);
-  return { slug, message: commitMessage(request.message, slug), files: files.map(({ path, status }) => ({ path, status, ...(stats.get(path) ?? { added: null, removed: null }) })) };
+  return {
+    slug,
+    message: commitMessage(request.message, slug),
+    files: files.map(({ path, status }) => ({ path, status, ...(stats.get(path) ?? { added: null, removed: null }) })),
+  };
 }
 
 /**
@@ -56,7 +60,9 @@ export async function createCommit(lc: LifecycleContext, slug: string, request: 
       try {
         await git(lc.host, lc.root, ['add', '-A', '--', ...request.paths]);
         // Verbatim: the message in git is byte for byte the one recorded in the commit intent.
-        await git(lc.host, lc.root, ['commit', '-q', '--only', '--no-verify', '--cleanup=verbatim', '-F', '-', '--', ...request.paths], { input: `${commitMessage(request.message, slug)}\n` });
+        await git(lc.host, lc.root, ['commit', '-q', '--only', '--no-verify', '--cleanup=verbatim', '-F', '-', '--', ...request.paths], {
+          input: `${commitMessage(request.message, slug)}\n`,
+        });
         break;
       } catch (error) {
         const busy = error instanceof SluiceError && /index\.lock|unable to create .*\.lock/i.test(error.detail);
@@ -66,7 +72,9 @@ export async function createCommit(lc: LifecycleContext, slug: string, request: 
     }
     const commit = await readGitCommit(lc.host, lc.root, 'HEAD');
     if (!exactlyCovers(request.paths, commit.paths)) {
-      throw new SluiceError('GIT_FAILED', { message: `commit ${commit.sha.slice(0, 12)} contains ${commit.paths.join(', ')} instead of exactly ${request.paths.join(', ')}` });
+      throw new SluiceError('GIT_FAILED', {
+        message: `commit ${commit.sha.slice(0, 12)} contains ${commit.paths.join(', ')} instead of exactly ${request.paths.join(', ')}`,
+      });
     }
     return commit;
   }

@@ -20,7 +20,9 @@ export async function hashArtifacts(lc: LifecycleContext, files: readonly (strin
 
 async function hashOne(lc: LifecycleContext, file: string): Promise<string> {
   try {
-    return createHash('sha256').update(await lc.host.readBytes(join(lc.root, file), { maxBytes: MAX_HASHED })).digest('hex');
+    return createHash('sha256')
+      .update(await lc.host.readBytes(join(lc.root, file), { maxBytes: MAX_HASHED }))
+      .digest('hex');
   } catch {
     return 'missing';
   }

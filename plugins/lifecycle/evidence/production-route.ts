@@ -17,10 +17,17 @@ export function productionChanges(before: Fingerprint | null | undefined, now: F
  * TEST_BLOCKED allows environment recovery only): the production route instead, back to code review,
  * recorded as a reroute. Returns the rerouted state, or undefined when nothing forces it.
  */
-export function forceProductionRoute(state: WorkflowState, changed: readonly string[], ctx: { now: string; fingerprint: Fingerprint | null; why: string }): WorkflowState | undefined {
+export function forceProductionRoute(
+  state: WorkflowState,
+  changed: readonly string[],
+  ctx: { now: string; fingerprint: Fingerprint | null; why: string },
+): WorkflowState | undefined {
   if (changed.length === 0 || !state.completed_stages.includes('code-review')) return undefined;
   const findings = staleFindings(state).map((f) => (f.stage === 'implement' ? { ...f, valid: state.completed_stages.includes('implement') } : f));
-  return reconstructState(state, findings, { ...ctx, note: `${ctx.why}: ${changed.slice(0, 10).join(', ')}${changed.length > 10 ? ', …' : ''} changed; production route (code review) instead` });
+  return reconstructState(state, findings, {
+    ...ctx,
+    note: `${ctx.why}: ${changed.slice(0, 10).join(', ')}${changed.length > 10 ? ', …' : ''} changed; production route (code review) instead`,
+  });
 }
 
 /** Whether the requirement is on the test-infrastructure route: its last reroute skipped review. */

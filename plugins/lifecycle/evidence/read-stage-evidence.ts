@@ -10,7 +10,10 @@ import type { LifecycleEvent, Stage } from '../transition-table.ts';
 export type EvidenceStage = Exclude<Stage, 'commit'>;
 
 /** A stage's event plus every file it was read from (path, content hash, recognised format). */
-export type StageEvidence = (Extract<LifecycleEvent, { kind: 'verdict' }> | Extract<LifecycleEvent, { kind: 'blocked' }>) & { artifacts: ArtifactRef[]; format: string };
+export type StageEvidence = (Extract<LifecycleEvent, { kind: 'verdict' }> | Extract<LifecycleEvent, { kind: 'blocked' }>) & {
+  artifacts: ArtifactRef[];
+  format: string;
+};
 
 /**
  * A stage's verdict, read only from its authoritative artifact. Nothing an agent says in its reply
@@ -28,7 +31,14 @@ export async function readStageEvidence(host: Host, root: string, artifactDir: s
     }
     case 'implement': {
       const plan = await readImplementedPlan(host, root, artifactDir);
-      return { kind: 'verdict', stage, verdict: 'IMPLEMENTED', evidence: plan.file, format: 'sluice', artifacts: [{ file: plan.file, sha256: plan.sha256, format: 'sluice' }] };
+      return {
+        kind: 'verdict',
+        stage,
+        verdict: 'IMPLEMENTED',
+        evidence: plan.file,
+        format: 'sluice',
+        artifacts: [{ file: plan.file, sha256: plan.sha256, format: 'sluice' }],
+      };
     }
     case 'code-review': {
       const review = await readReviewVerdict(host, root, artifactDir);
@@ -36,7 +46,16 @@ export async function readStageEvidence(host: Host, root: string, artifactDir: s
     }
     case 'test': {
       const t = await readTestEvidence(host, root, artifactDir);
-      return { kind: 'verdict', stage, verdict: t.verdict, repairScope: t.repairScope, failureCount: t.failureCount, evidence: t.file, format: t.format, artifacts: t.artifacts };
+      return {
+        kind: 'verdict',
+        stage,
+        verdict: t.verdict,
+        repairScope: t.repairScope,
+        failureCount: t.failureCount,
+        evidence: t.file,
+        format: t.format,
+        artifacts: t.artifacts,
+      };
     }
     case 'retrospective': {
       const recorded = { review: state?.results['code-review']?.stage_result ?? null, test: state?.results.test?.stage_result ?? null };

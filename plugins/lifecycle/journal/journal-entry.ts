@@ -23,15 +23,22 @@ export const GENESIS = '0'.repeat(64);
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const keys = Object.keys(value).filter((k) => (value as Record<string, unknown>)[k] !== undefined).sort();
+  const keys = Object.keys(value)
+    .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
 }
 
 export function entryHash(e: Omit<JournalEntry, 'hash'>): string {
-  return createHash('sha256').update(`${e.prev}\n${canonicalJson({ seq: e.seq, at: e.at, caller: e.caller, row: e.row, state: e.state })}`).digest('hex');
+  return createHash('sha256')
+    .update(`${e.prev}\n${canonicalJson({ seq: e.seq, at: e.at, caller: e.caller, row: e.row, state: e.state })}`)
+    .digest('hex');
 }
 
-export function makeEntry(prev: JournalEntry | undefined, body: { at: string; caller: string | null; row: string; state: Record<string, unknown> }): JournalEntry {
+export function makeEntry(
+  prev: JournalEntry | undefined,
+  body: { at: string; caller: string | null; row: string; state: Record<string, unknown> },
+): JournalEntry {
   const partial = { seq: (prev?.seq ?? 0) + 1, prev: prev?.hash ?? GENESIS, ...body };
   return { ...partial, hash: entryHash(partial) };
 }

@@ -54,7 +54,8 @@ export async function loadRequirement(lc: LifecycleContext, slug: string): Promi
   const cached = canonicalJson(withoutHead(cache));
   if (head?.seq === last.seq && head.hash === last.hash && cached === canonicalJson(replay)) return { state: replay, provenance: 'journal', journal };
   const before = journal.entries.at(-2);
-  if (before && head?.seq === before.seq && head.hash === before.hash && cached === canonicalJson(journal.states.at(-2))) return { state: replay, provenance: 'cache-behind', journal };
+  if (before && head?.seq === before.seq && head.hash === before.hash && cached === canonicalJson(journal.states.at(-2)))
+    return { state: replay, provenance: 'cache-behind', journal };
   throw tampered(shownState, `the state file does not match its journal: ${describeDifference(withoutHead(cache), replay, head, last)}`);
 }
 

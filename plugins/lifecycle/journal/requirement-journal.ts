@@ -24,7 +24,11 @@ export interface Journal {
 }
 
 export const tampered = (file: string, message: string) =>
-  new SluiceError('STATE_TAMPERED', { file, message, hint: 'sluice wrote nothing; `sluice lifecycle status` shows the requirement as tampered. A person restores the file (or deletes the state file and runs `sluice lifecycle recover`, which rebuilds it from the journal)' });
+  new SluiceError('STATE_TAMPERED', {
+    file,
+    message,
+    hint: 'sluice wrote nothing; `sluice lifecycle status` shows the requirement as tampered. A person restores the file (or deletes the state file and runs `sluice lifecycle recover`, which rebuilds it from the journal)',
+  });
 
 /** The journal of a requirement, its hash chain and every step checked; null when there is none. */
 export async function readJournal(lc: LifecycleContext, slug: string): Promise<Journal | null> {
@@ -57,7 +61,8 @@ export function verifyJournal(text: string, shown: string): { entries: JournalEn
     if (!parsed.success) throw tampered(shown, `${where} is not a journal entry (${v.getDotPath(parsed.issues[0]) ?? ''}: ${parsed.issues[0].message})`);
     const e = parsed.output;
     const prev = entries.at(-1);
-    if (e.seq !== (prev?.seq ?? 0) + 1) throw tampered(shown, `${where} has sequence ${e.seq}, expected ${(prev?.seq ?? 0) + 1} (a line was removed or reordered)`);
+    if (e.seq !== (prev?.seq ?? 0) + 1)
+      throw tampered(shown, `${where} has sequence ${e.seq}, expected ${(prev?.seq ?? 0) + 1} (a line was removed or reordered)`);
     if (e.prev !== (prev?.hash ?? GENESIS)) throw tampered(shown, `${where} does not chain to the line before (a line was changed, removed or inserted)`);
     if (e.hash !== entryHash(e)) throw tampered(shown, `${where} was changed after it was written (its hash does not match)`);
     const state = v.safeParse(WorkflowStateSchema, e.state);
@@ -80,8 +85,11 @@ export function verifyJournal(text: string, shown: string): { entries: JournalEn
 export function journalStepBroken(before: WorkflowState, after: WorkflowState, entry: Pick<JournalEntry, 'row' | 'caller'>): string | undefined {
   const invariant = workflowStateInvariant(before, after);
   if (invariant) return invariant;
-  if (before.orchestrator !== null && after.orchestrator !== before.orchestrator) return `the owner changed from ${before.orchestrator} to ${after.orchestrator ?? 'nobody'}`;
-  if (before.orchestrator !== null && entry.caller !== before.orchestrator) return `recorded by ${entry.caller ?? 'a direct call'}, but ${before.orchestrator} owns the requirement`;
-  if (before.status === 'WORKFLOW_BLOCKED' && after.status !== 'WORKFLOW_BLOCKED' && !entry.row.startsWith('unblock:')) return `a block (${before.blocker?.rule ?? '?'}) was lifted without an unblock`;
+  if (before.orchestrator !== null && after.orchestrator !== before.orchestrator)
+    return `the owner changed from ${before.orchestrator} to ${after.orchestrator ?? 'nobody'}`;
+  if (before.orchestrator !== null && entry.caller !== before.orchestrator)
+    return `recorded by ${entry.caller ?? 'a direct call'}, but ${before.orchestrator} owns the requirement`;
+  if (before.status === 'WORKFLOW_BLOCKED' && after.status !== 'WORKFLOW_BLOCKED' && !entry.row.startsWith('unblock:'))
+    return `a block (${before.blocker?.rule ?? '?'}) was lifted without an unblock`;
   return undefined;
 }

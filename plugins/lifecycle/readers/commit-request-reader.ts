@@ -22,7 +22,12 @@ const RepoPath = v.pipe(
 
 export const CommitRequestSchema = v.looseObject({
   message: v.pipe(v.string(), v.trim(), v.minLength(1, 'message is empty'), v.maxLength(10_000)),
-  paths: v.pipe(v.array(RepoPath), v.minLength(1, 'paths is empty'), v.maxLength(10_000), v.check((l) => new Set(l).size === l.length, 'a path is listed twice')),
+  paths: v.pipe(
+    v.array(RepoPath),
+    v.minLength(1, 'paths is empty'),
+    v.maxLength(10_000),
+    v.check((l) => new Set(l).size === l.length, 'a path is listed twice'),
+  ),
 });
 export type CommitRequest = v.InferOutput<typeof CommitRequestSchema>;
 
@@ -41,8 +46,18 @@ export const RuntimeCommitRequestSchema = v.strictObject({
   schema_version: v.literal(1, 'schema_version must be 1'),
   artifact_dir: v.string(),
   base_head: v.pipe(v.string(), v.regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/, 'base_head must be the full HEAD commit hash')),
-  commit_message: v.pipe(v.string(), v.trim(), v.minLength(1, 'commit_message is empty'), v.check((m) => !m.includes('\n'), 'commit_message must be one line')),
-  intended_paths: v.pipe(v.array(RepoPath), v.minLength(1, 'intended_paths is empty'), v.maxLength(10_000), v.check((l) => new Set(l).size === l.length, 'a path is listed twice')),
+  commit_message: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1, 'commit_message is empty'),
+    v.check((m) => !m.includes('\n'), 'commit_message must be one line'),
+  ),
+  intended_paths: v.pipe(
+    v.array(RepoPath),
+    v.minLength(1, 'intended_paths is empty'),
+    v.maxLength(10_000),
+    v.check((l) => new Set(l).size === l.length, 'a path is listed twice'),
+  ),
 });
 
 export interface ReadCommitRequest extends CommitRequest {
@@ -58,7 +73,8 @@ export async function readCommitRequest(host: Host, root: string, artifactDir: s
   const file = `${artifactDir}/${COMMIT_REQUEST}`;
   const runtime = `${artifactDir}/${RUNTIME_COMMIT_REQUEST}`;
   const hasRuntime = await artifactExists(host, root, runtime);
-  if (hasRuntime && (await artifactExists(host, root, file))) throw artifactInvalid(runtime, undefined, `both ${COMMIT_REQUEST} and ${RUNTIME_COMMIT_REQUEST} exist; keep one commit request`);
+  if (hasRuntime && (await artifactExists(host, root, file)))
+    throw artifactInvalid(runtime, undefined, `both ${COMMIT_REQUEST} and ${RUNTIME_COMMIT_REQUEST} exist; keep one commit request`);
   if (!hasRuntime) {
     const { text, sha256 } = await readArtifact(host, root, file);
     const request = validateArtifact(CommitRequestSchema, parseArtifactJson(text, file), file);
@@ -66,14 +82,23 @@ export async function readCommitRequest(host: Host, root: string, artifactDir: s
   }
   const { text, sha256 } = await readArtifact(host, root, runtime);
   const r = validateArtifact(RuntimeCommitRequestSchema, parseArtifactJson(text, runtime), runtime);
-  if (r.artifact_dir.replace(/\/+$/, '') !== artifactDir) throw artifactInvalid(runtime, 'artifact_dir', `names ${r.artifact_dir}, this requirement's is ${artifactDir}`);
+  if (r.artifact_dir.replace(/\/+$/, '') !== artifactDir)
+    throw artifactInvalid(runtime, 'artifact_dir', `names ${r.artifact_dir}, this requirement's is ${artifactDir}`);
   if (r.intended_paths.includes(runtime)) throw artifactInvalid(runtime, 'intended_paths', 'the request cannot commit itself');
   await checkBaseHead(host, root, r.base_head, runtime);
-  return { message: r.commit_message, paths: r.intended_paths, base_head: r.base_head, file: runtime, format: 'prizmkit-v4', artifacts: [{ file: runtime, sha256, format: 'prizmkit-v4' }] };
+  return {
+    message: r.commit_message,
+    paths: r.intended_paths,
+    base_head: r.base_head,
+    file: runtime,
+    format: 'prizmkit-v4',
+    artifacts: [{ file: runtime, sha256, format: 'prizmkit-v4' }],
+  };
 }
 
 /** Refuses a request made on another HEAD: the change it lists was judged against different code. */
 export async function checkBaseHead(host: Host, root: string, baseHead: string, file: string): Promise<void> {
   const head = (await runGit(host, root, ['rev-parse', '--verify', '-q', 'HEAD'])).stdout.trim();
-  if (head !== baseHead) throw artifactInvalid(file, 'base_head', `the request was made on ${baseHead.slice(0, 12)}, HEAD is now ${head.slice(0, 12) || 'unborn'}`);
+  if (head !== baseHead)
+    throw artifactInvalid(file, 'base_head', `the request was made on ${baseHead.slice(0, 12)}, HEAD is now ${head.slice(0, 12) || 'unborn'}`);
 }

@@ -34,10 +34,25 @@ export const V1VerdictSchema = v.pipe(
     blockers: Strings,
     reproduced_failures: Strings,
   }),
-  v.forward(v.check((r) => r.verdict !== 'TEST_PASS' || (r.blockers.length === 0 && r.reproduced_failures.length === 0), 'TEST_PASS with blockers or reproduced failures'), ['verdict']),
-  v.forward(v.check((r) => r.verdict !== 'TEST_PASS' || r.code_evidence_replayable, 'TEST_PASS must declare replayable code evidence'), ['code_evidence_replayable']),
-  v.forward(v.check((r) => r.verdict !== 'TEST_FAIL' || r.reproduced_failures.length > 0, 'TEST_FAIL lists no reproduced failure'), ['reproduced_failures']),
-  v.forward(v.check((r) => r.verdict !== 'TEST_BLOCKED' || r.blockers.length > 0, 'TEST_BLOCKED lists no blocker'), ['blockers']),
+  v.forward(
+    v.check(
+      (r) => r.verdict !== 'TEST_PASS' || (r.blockers.length === 0 && r.reproduced_failures.length === 0),
+      'TEST_PASS with blockers or reproduced failures',
+    ),
+    ['verdict'],
+  ),
+  v.forward(
+    v.check((r) => r.verdict !== 'TEST_PASS' || r.code_evidence_replayable, 'TEST_PASS must declare replayable code evidence'),
+    ['code_evidence_replayable'],
+  ),
+  v.forward(
+    v.check((r) => r.verdict !== 'TEST_FAIL' || r.reproduced_failures.length > 0, 'TEST_FAIL lists no reproduced failure'),
+    ['reproduced_failures'],
+  ),
+  v.forward(
+    v.check((r) => r.verdict !== 'TEST_BLOCKED' || r.blockers.length > 0, 'TEST_BLOCKED lists no blocker'),
+    ['blockers'],
+  ),
 );
 export type V1Verdict = v.InferOutput<typeof V1VerdictSchema>;
 
@@ -72,7 +87,9 @@ export function canonicalSha256(value: unknown): string {
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(value);
@@ -100,16 +117,24 @@ export async function readEvidencePackage(host: Host, root: string, id: string):
   const mf = manifest.ref.file;
   if (m.evidence_id !== canonicalSha256(m.evidence_id_inputs)) throw artifactInvalid(mf, 'evidence_id', 'does not match the SHA-256 of evidence_id_inputs');
   if (id !== m.evidence_id) throw artifactInvalid(mf, 'evidence_id', `the package folder is named ${id}, not its evidence_id`);
-  if (m.evidence_id_inputs.baseline_commit !== m.baseline_commit) throw artifactInvalid(mf, 'evidence_id_inputs.baseline_commit', 'differs from baseline_commit');
-  if (m.evidence_id_inputs.working_diff_sha256 !== m.working_diff_sha256) throw artifactInvalid(mf, 'evidence_id_inputs.working_diff_sha256', 'differs from working_diff_sha256');
+  if (m.evidence_id_inputs.baseline_commit !== m.baseline_commit)
+    throw artifactInvalid(mf, 'evidence_id_inputs.baseline_commit', 'differs from baseline_commit');
+  if (m.evidence_id_inputs.working_diff_sha256 !== m.working_diff_sha256)
+    throw artifactInvalid(mf, 'evidence_id_inputs.working_diff_sha256', 'differs from working_diff_sha256');
   await checkFileHashes(host, root, dir, m, mf);
   const patch = m.files.find((f) => f.path === 'source-change.patch');
   if (!patch) throw artifactInvalid(mf, 'files', 'the package has no source-change.patch');
   if (patch.sha256 !== m.working_diff_sha256) throw artifactInvalid(mf, 'working_diff_sha256', 'does not match source-change.patch');
-  if (verdict.value.verdict !== m.final_verdict) throw artifactInvalid(verdict.ref.file, 'verdict', `says ${verdict.value.verdict}, the manifest's final_verdict is ${m.final_verdict}`);
-  const payload = m.files.filter((f) => !FINAL_RECORDS.has(f.path)).map((f) => ({ path: f.path, sha256: f.sha256 })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  if (validation.value.payload_sha256 !== canonicalSha256(payload)) throw artifactInvalid(validation.ref.file, 'payload_sha256', 'does not match the files the manifest lists: the package changed after validation');
-  if (validation.value.verdict !== m.final_verdict) throw artifactInvalid(validation.ref.file, 'verdict', `attests ${validation.value.verdict}, the manifest says ${m.final_verdict}`);
+  if (verdict.value.verdict !== m.final_verdict)
+    throw artifactInvalid(verdict.ref.file, 'verdict', `says ${verdict.value.verdict}, the manifest's final_verdict is ${m.final_verdict}`);
+  const payload = m.files
+    .filter((f) => !FINAL_RECORDS.has(f.path))
+    .map((f) => ({ path: f.path, sha256: f.sha256 }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if (validation.value.payload_sha256 !== canonicalSha256(payload))
+    throw artifactInvalid(validation.ref.file, 'payload_sha256', 'does not match the files the manifest lists: the package changed after validation');
+  if (validation.value.verdict !== m.final_verdict)
+    throw artifactInvalid(validation.ref.file, 'verdict', `attests ${validation.value.verdict}, the manifest says ${m.final_verdict}`);
   return { dir, verdict: verdict.value, manifest: m, artifacts: [verdict.ref, manifest.ref, validation.ref] };
 }
 
@@ -117,7 +142,8 @@ export async function readEvidencePackage(host: Host, root: string, id: string):
 async function checkFileHashes(host: Host, root: string, dir: string, m: EvidenceManifest, mf: string): Promise<void> {
   const listed = new Set<string>();
   for (const [i, f] of m.files.entries()) {
-    if (f.path.startsWith('/') || f.path.split('/').includes('..')) throw artifactInvalid(mf, `files.${i}.path`, `${JSON.stringify(f.path)} leaves the package`);
+    if (f.path.startsWith('/') || f.path.split('/').includes('..'))
+      throw artifactInvalid(mf, `files.${i}.path`, `${JSON.stringify(f.path)} leaves the package`);
     if (listed.has(f.path)) throw artifactInvalid(mf, `files.${i}.path`, `${f.path} is listed twice`);
     listed.add(f.path);
     let bytes: Uint8Array;
@@ -154,12 +180,21 @@ export async function checkEvidenceBinding(host: Host, root: string, pkg: Pick<E
   const head = (await runGit(host, root, ['rev-parse', '--verify', '-q', 'HEAD'])).stdout.trim();
   const base = await runGit(host, root, ['rev-parse', '--verify', '-q', `${pkg.manifest.baseline_commit}^{commit}`]);
   if (base.code !== 0) throw artifactInvalid(mf, 'baseline_commit', `${pkg.manifest.baseline_commit} is not a commit in this repository`);
-  if (base.stdout.trim() !== head) throw artifactInvalid(mf, 'baseline_commit', `the evidence was made on ${pkg.manifest.baseline_commit.slice(0, 12)}, HEAD is now ${head.slice(0, 12) || 'unborn'}`);
+  if (base.stdout.trim() !== head)
+    throw artifactInvalid(
+      mf,
+      'baseline_commit',
+      `the evidence was made on ${pkg.manifest.baseline_commit.slice(0, 12)}, HEAD is now ${head.slice(0, 12) || 'unborn'}`,
+    );
   for (const extra of [[], ['--binary'], ['--binary', '--full-index']]) {
     const diff = await runGit(host, root, ['diff', ...extra, base.stdout.trim()]);
     if (diff.code === 0 && sha256Hex(diff.stdout) === pkg.manifest.working_diff_sha256) return;
   }
-  throw artifactInvalid(mf, 'working_diff_sha256', `the workspace's diff against baseline_commit is not the tested source-change.patch: the code changed after the test run`);
+  throw artifactInvalid(
+    mf,
+    'working_diff_sha256',
+    `the workspace's diff against baseline_commit is not the tested source-change.patch: the code changed after the test run`,
+  );
 }
 
 /**
@@ -179,12 +214,22 @@ export async function findEvidencePackage(host: Host, root: string, artifactDir:
       }
     }
   }
-  const ids = (await host.listDir(join(root, EVIDENCE_ROOT)).catch(() => [])).filter((e) => e.kind === 'dir' && /^[a-f0-9]{64}$/.test(e.name)).map((e) => e.name);
+  const ids = (await host.listDir(join(root, EVIDENCE_ROOT)).catch(() => []))
+    .filter((e) => e.kind === 'dir' && /^[a-f0-9]{64}$/.test(e.name))
+    .map((e) => e.name);
   const local = `${artifactDir}/verdict.json`;
   if (await artifactExists(host, root, local)) {
     const mine = (await readArtifact(host, root, local)).sha256;
-    for (const id of ids) if ((await artifactExists(host, root, `${EVIDENCE_ROOT}/${id}/verdict.json`)) && (await readArtifact(host, root, `${EVIDENCE_ROOT}/${id}/verdict.json`)).sha256 === mine) return id;
-    throw new SluiceError('ARTIFACT_MISSING', { file: local, message: `no evidence package under ${EVIDENCE_ROOT}/ holds this verdict; a v1 TEST verdict needs its package` });
+    for (const id of ids)
+      if (
+        (await artifactExists(host, root, `${EVIDENCE_ROOT}/${id}/verdict.json`)) &&
+        (await readArtifact(host, root, `${EVIDENCE_ROOT}/${id}/verdict.json`)).sha256 === mine
+      )
+        return id;
+    throw new SluiceError('ARTIFACT_MISSING', {
+      file: local,
+      message: `no evidence package under ${EVIDENCE_ROOT}/ holds this verdict; a v1 TEST verdict needs its package`,
+    });
   }
   const head = (await runGit(host, root, ['rev-parse', '--verify', '-q', 'HEAD'])).stdout.trim();
   const onHead: string[] = [];
@@ -194,6 +239,11 @@ export async function findEvidencePackage(host: Host, root: string, artifactDir:
     const raw = parseArtifactJson((await readArtifact(host, root, file)).text, file) as { baseline_commit?: unknown };
     if (typeof raw?.baseline_commit === 'string' && head !== '' && head.startsWith(raw.baseline_commit)) onHead.push(id);
   }
-  if (onHead.length > 1) throw artifactInvalid(EVIDENCE_ROOT, undefined, `${onHead.length} evidence packages were made on HEAD; name the one for ${artifactDir} in its test-report.md ("Evidence ID: ...")`);
+  if (onHead.length > 1)
+    throw artifactInvalid(
+      EVIDENCE_ROOT,
+      undefined,
+      `${onHead.length} evidence packages were made on HEAD; name the one for ${artifactDir} in its test-report.md ("Evidence ID: ...")`,
+    );
   return onHead[0] ?? null;
 }

@@ -26,18 +26,32 @@ export async function readGitCommit(host: Host, root: string, rev: string): Prom
   // Paths relative to the project, which may be a subfolder of the repository (git prints them from the top).
   const { prefix } = await repositoryRoot(host, root);
   const up = '../'.repeat(prefix.split('/').filter(Boolean).length);
-  const paths = files.map((f) => f.replace(/^\n/, '')).filter(Boolean).map((f) => fromRepository(prefix, f) ?? `${up}${f}`);
+  const paths = files
+    .map((f) => f.replace(/^\n/, ''))
+    .filter(Boolean)
+    .map((f) => fromRepository(prefix, f) ?? `${up}${f}`);
   return { sha, tree, parents: parents.split(' ').filter(Boolean), author, message: message.replace(/\n+$/, ''), paths };
 }
 
 /** Commits whose trailer names exactly this requirement, newest first. */
 export async function findRequirementCommits(host: Host, root: string, slug: string): Promise<string[]> {
-  const r = await runGit(host, root, ['log', '-z', '--fixed-strings', `--grep=${REQUIREMENT_TRAILER}: ${slug}`, `--format=%H%x1f%(trailers:key=${REQUIREMENT_TRAILER},valueonly,separator=%x1e)`]);
+  const r = await runGit(host, root, [
+    'log',
+    '-z',
+    '--fixed-strings',
+    `--grep=${REQUIREMENT_TRAILER}: ${slug}`,
+    `--format=%H%x1f%(trailers:key=${REQUIREMENT_TRAILER},valueonly,separator=%x1e)`,
+  ]);
   if (r.code !== 0) return [];
   return r.stdout
     .split('\0')
     .filter(Boolean)
     .map((rec) => rec.split('\x1f'))
-    .filter(([, values]) => (values ?? '').split('\x1e').map((s) => s.trim()).includes(slug))
+    .filter(([, values]) =>
+      (values ?? '')
+        .split('\x1e')
+        .map((s) => s.trim())
+        .includes(slug),
+    )
     .map(([sha]) => sha.trim());
 }

@@ -44,7 +44,10 @@ export async function markdownSections(text: string): Promise<MarkdownSection[]>
 
 /** Emphasis, code marks and leading emoji are decoration, not content. */
 export function plain(s: string): string {
-  return s.replace(/[*`]/g, '').replace(/^[^\p{L}\p{N}[<]+/u, '').trim();
+  return s
+    .replace(/[*`]/g, '')
+    .replace(/^[^\p{L}\p{N}[<]+/u, '')
+    .trim();
 }
 
 /** `Key: value` lines of a section, keys lowercased with single spaces; a repeated key keeps every value. */
@@ -61,7 +64,15 @@ export function keyValues(lines: readonly string[]): Map<string, string[]> {
 
 /** Sections whose title, lowercased, starts with `prefix` (`final result` matches `Final Result (round 2)`). */
 export function sectionsTitled(sections: readonly MarkdownSection[], prefix: string, levels: readonly number[] = [2, 3]): MarkdownSection[] {
-  return sections.filter((s) => levels.includes(s.level) && s.title.replace(/[:：]\s*$/, '').trim().toLowerCase().startsWith(prefix));
+  return sections.filter(
+    (s) =>
+      levels.includes(s.level) &&
+      s.title
+        .replace(/[:：]\s*$/, '')
+        .trim()
+        .toLowerCase()
+        .startsWith(prefix),
+  );
 }
 
 /**

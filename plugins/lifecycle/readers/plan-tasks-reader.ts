@@ -63,7 +63,12 @@ export async function parsePlanTasks(text: string, file: string): Promise<PlanTa
 export async function readImplementedPlan(host: Host, root: string, artifactDir: string): Promise<{ file: string; sha256: string; tasks: PlanTask[] }> {
   const plan = await readPlanTasks(host, root, artifactDir);
   const open = plan.tasks.filter((t) => !t.done).map((t) => t.id);
-  if (open.length > 0) throw new SluiceError('ARTIFACT_MISSING', { file: plan.file, field: 'tasks', message: `task${open.length > 1 ? 's' : ''} ${open.join(', ')} not checked yet` });
+  if (open.length > 0)
+    throw new SluiceError('ARTIFACT_MISSING', {
+      file: plan.file,
+      field: 'tasks',
+      message: `task${open.length > 1 ? 's' : ''} ${open.join(', ')} not checked yet`,
+    });
   return plan;
 }
 
@@ -91,11 +96,19 @@ export async function readPlanReady(host: Host, root: string, artifactDir: strin
   const tasks = await parsePlanTasks(plan.text, file);
   const review = sectionsTitled(await markdownSections(plan.text), 'independent plan review', [2]);
   const format: ArtifactFormat = review.length > 0 ? 'prizmkit-v2' : 'sluice';
-  const artifacts = [{ file: specFile, sha256: spec.sha256, format }, { file, sha256: plan.sha256, format }];
+  const artifacts = [
+    { file: specFile, sha256: spec.sha256, format },
+    { file, sha256: plan.sha256, format },
+  ];
   const reasons: string[] = [];
-  for (const [f, text] of [[specFile, spec.text], [file, plan.text]]) if (await hasProseMarker(text, '[NEEDS CLARIFICATION]')) reasons.push(`${f} still has a [NEEDS CLARIFICATION] marker`);
+  for (const [f, text] of [
+    [specFile, spec.text],
+    [file, plan.text],
+  ])
+    if (await hasProseMarker(text, '[NEEDS CLARIFICATION]')) reasons.push(`${f} still has a [NEEDS CLARIFICATION] marker`);
   const unresolved = review.length > 0 ? keyValues(review[review.length - 1].lines).get('unresolved corrections')?.[0] : undefined;
-  if (review.length > 0 && unresolved === undefined) throw artifactInvalid(file, 'Unresolved Corrections', 'the Independent Plan Review has no "Unresolved Corrections" line');
+  if (review.length > 0 && unresolved === undefined)
+    throw artifactInvalid(file, 'Unresolved Corrections', 'the Independent Plan Review has no "Unresolved Corrections" line');
   if (unresolved !== undefined && !/^(none|0|no)\b/i.test(unresolved)) reasons.push(`${file}: Unresolved Corrections is ${JSON.stringify(unresolved)}`);
   return { file, tasks, format, artifacts, ...(reasons.length > 0 ? { blocked: reasons.join('; ') } : {}) };
 }

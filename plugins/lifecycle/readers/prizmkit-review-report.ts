@@ -20,20 +20,33 @@ const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 export const PrizmkitReviewResultSchema = v.pipe(
   v.object({
     verdict: v.picklist(['PASS', 'NEEDS_FIXES'], 'Verdict must be PASS or NEEDS_FIXES'),
-    main_review_rounds: v.pipe(Count, v.minValue(1, 'Main Review Rounds must be 1 to 10'), v.maxValue(10, 'Main Review Rounds must be 1 to 10 (the review loop stops at ten rounds)')),
+    main_review_rounds: v.pipe(
+      Count,
+      v.minValue(1, 'Main Review Rounds must be 1 to 10'),
+      v.maxValue(10, 'Main Review Rounds must be 1 to 10 (the review loop stops at ten rounds)'),
+    ),
     accepted_findings: Count,
     fixed_findings: Count,
     rejected_findings: Count,
     unresolved_findings: Count,
     summary: v.pipe(v.string(), v.minLength(1, 'Summary is empty')),
   }),
-  v.forward(v.check((r) => r.fixed_findings <= r.accepted_findings, 'Fixed Findings exceeds Accepted Findings'), ['fixed_findings']),
   v.forward(
-    v.check((r) => r.verdict !== 'PASS' || (r.unresolved_findings === 0 && r.fixed_findings === r.accepted_findings), 'PASS needs every accepted finding fixed and no unresolved finding'),
+    v.check((r) => r.fixed_findings <= r.accepted_findings, 'Fixed Findings exceeds Accepted Findings'),
+    ['fixed_findings'],
+  ),
+  v.forward(
+    v.check(
+      (r) => r.verdict !== 'PASS' || (r.unresolved_findings === 0 && r.fixed_findings === r.accepted_findings),
+      'PASS needs every accepted finding fixed and no unresolved finding',
+    ),
     ['verdict'],
   ),
   v.forward(
-    v.check((r) => r.verdict !== 'NEEDS_FIXES' || r.unresolved_findings > 0 || r.fixed_findings < r.accepted_findings, 'NEEDS_FIXES needs an unfixed accepted or an unresolved finding'),
+    v.check(
+      (r) => r.verdict !== 'NEEDS_FIXES' || r.unresolved_findings > 0 || r.fixed_findings < r.accepted_findings,
+      'NEEDS_FIXES needs an unfixed accepted or an unresolved finding',
+    ),
     ['verdict'],
   ),
 );
@@ -50,7 +63,8 @@ const FINAL_KEYS: Record<string, keyof PrizmkitReviewResult> = {
 };
 
 /** The Final Result keys only PrizmKit's renderer writes; any one of them selects this reader. */
-export const isPrizmkitFinalResult = (lines: readonly string[]) => [...keyValues(lines).keys()].some((k) => k !== 'verdict' && k !== 'summary' && k in FINAL_KEYS);
+export const isPrizmkitFinalResult = (lines: readonly string[]) =>
+  [...keyValues(lines).keys()].some((k) => k !== 'verdict' && k !== 'summary' && k in FINAL_KEYS);
 export const isExecutionStart = (s: MarkdownSection) => s.level === 2 && /^status\s*[:：]\s*in_progress$/i.test(s.title);
 
 export function parsePrizmkitReview(sections: MarkdownSection[], file: string): PrizmkitReviewResult & { format: Exclude<ArtifactFormat, 'sluice'> } {
@@ -60,9 +74,15 @@ export function parsePrizmkitReview(sections: MarkdownSection[], file: string): 
   if (finals.length === 0) throw artifactInvalid(file, 'Final Result', 'the review execution is IN_PROGRESS: it has no "## Final Result" yet');
   if (finals.length > 1) throw artifactInvalid(file, 'Final Result', `the review execution has ${finals.length} Final Result sections; exactly one ends it`);
   const final = finals[0];
-  if (current[current.length - 1] !== final) throw artifactInvalid(file, 'Final Result', `"## ${current[current.length - 1].title}" (line ${current[current.length - 1].line}) comes after the Final Result; nothing may follow it`);
+  if (current[current.length - 1] !== final)
+    throw artifactInvalid(
+      file,
+      'Final Result',
+      `"## ${current[current.length - 1].title}" (line ${current[current.length - 1].line}) comes after the Final Result; nothing may follow it`,
+    );
   const other = final.blocks.filter((b) => b !== 'bullet_list');
-  if (other.length > 0) throw artifactInvalid(file, 'Final Result', `the Final Result holds a ${other[0].replace(/_/g, ' ')} besides its list; nothing may follow the list`);
+  if (other.length > 0)
+    throw artifactInvalid(file, 'Final Result', `the Final Result holds a ${other[0].replace(/_/g, ' ')} besides its list; nothing may follow the list`);
 
   const raw: Record<string, unknown> = {};
   for (const [key, values] of keyValues(final.lines)) {
@@ -71,7 +91,8 @@ export function parsePrizmkitReview(sections: MarkdownSection[], file: string): 
     if (values.length > 1) throw artifactInvalid(file, titleOf(field), `${titleOf(field)} appears twice in the Final Result`);
     raw[field] = field === 'verdict' || field === 'summary' ? values[0] : count(values[0], file, field);
   }
-  for (const field of Object.values(FINAL_KEYS)) if (!(field in raw)) throw artifactInvalid(file, titleOf(field), `the Final Result has no "${titleOf(field)}" line`);
+  for (const field of Object.values(FINAL_KEYS))
+    if (!(field in raw)) throw artifactInvalid(file, titleOf(field), `the Final Result has no "${titleOf(field)}" line`);
   const result = validateArtifact(PrizmkitReviewResultSchema, raw, file);
   checkRounds(current, result, file);
   return { ...result, format: formatOf(sections) };
@@ -88,14 +109,19 @@ function checkRounds(sections: MarkdownSection[], result: PrizmkitReviewResult, 
     const kv = keyValues(s.lines);
     const get = (k: string) => count(kv.get(k)?.[0], file, `${s.title}.${k}`);
     const [total, name] = main ? [get('findings'), 'Findings'] : [get('corrections'), 'Corrections'];
-    if (get('accepted') + get('rejected') + get('unresolved') !== total) throw artifactInvalid(file, s.title, `Accepted + Rejected + Unresolved must equal ${name} (line ${s.line})`);
+    if (get('accepted') + get('rejected') + get('unresolved') !== total)
+      throw artifactInvalid(file, s.title, `Accepted + Rejected + Unresolved must equal ${name} (line ${s.line})`);
     if (!main) continue;
     if (n < 1 || n > 10) throw artifactInvalid(file, s.title, `review rounds are numbered 1 to 10 (line ${s.line})`);
     if (seen.has(n)) throw artifactInvalid(file, s.title, `round ${n} is recorded twice`);
     seen.add(n);
   }
   if (seen.size > 0 && seen.size !== result.main_review_rounds) {
-    throw artifactInvalid(file, 'Main Review Rounds', `the Final Result says ${result.main_review_rounds} round${result.main_review_rounds === 1 ? '' : 's'}, the report records ${seen.size}`);
+    throw artifactInvalid(
+      file,
+      'Main Review Rounds',
+      `the Final Result says ${result.main_review_rounds} round${result.main_review_rounds === 1 ? '' : 's'}, the report records ${seen.size}`,
+    );
   }
 }
 
@@ -105,7 +131,10 @@ function count(value: string | undefined, file: string, field: string): number {
   return Number(value);
 }
 
-const titleOf = (field: string) => Object.entries(FINAL_KEYS).find(([, f]) => f === field)![0].replace(/\b\w/g, (c) => c.toUpperCase());
+const titleOf = (field: string) =>
+  Object.entries(FINAL_KEYS)
+    .find(([, f]) => f === field)![0]
+    .replace(/\b\w/g, (c) => c.toUpperCase());
 
 /** v4 adds the Review Scope section and Capability Basis lines; v2 (and v3, the same renderer) the independent review. */
 function formatOf(sections: MarkdownSection[]): Exclude<ArtifactFormat, 'sluice'> {

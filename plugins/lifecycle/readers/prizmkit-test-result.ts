@@ -23,9 +23,18 @@ const IndependentReviewSchema = v.pipe(
     downgrade_reason: v.nullable(v.string()),
     final_state_rechecked: v.boolean(),
   }),
-  v.check((r) => r.status !== 'completed' || (r.responses >= 1 && r.downgrade_reason === null && r.final_state_rechecked), 'completed needs 1 to 5 responses, no downgrade_reason and final_state_rechecked=true'),
-  v.check((r) => r.status !== 'downgraded' || (r.responses === 0 && (r.downgrade_reason ?? '').trim() !== '' && !r.final_state_rechecked), 'downgraded needs 0 responses, a downgrade_reason and final_state_rechecked=false'),
-  v.check((r) => r.status !== 'not_applicable' || (r.responses === 0 && r.downgrade_reason === null && !r.final_state_rechecked), 'not_applicable needs 0 responses, no downgrade_reason and final_state_rechecked=false'),
+  v.check(
+    (r) => r.status !== 'completed' || (r.responses >= 1 && r.downgrade_reason === null && r.final_state_rechecked),
+    'completed needs 1 to 5 responses, no downgrade_reason and final_state_rechecked=true',
+  ),
+  v.check(
+    (r) => r.status !== 'downgraded' || (r.responses === 0 && (r.downgrade_reason ?? '').trim() !== '' && !r.final_state_rechecked),
+    'downgraded needs 0 responses, a downgrade_reason and final_state_rechecked=false',
+  ),
+  v.check(
+    (r) => r.status !== 'not_applicable' || (r.responses === 0 && r.downgrade_reason === null && !r.final_state_rechecked),
+    'not_applicable needs 0 responses, no downgrade_reason and final_state_rechecked=false',
+  ),
 );
 
 export const PrizmkitTestResultSchema = v.pipe(
@@ -41,9 +50,21 @@ export const PrizmkitTestResultSchema = v.pipe(
     review_scope: v.optional(v.nullable(v.literal('delta'))),
     unresolved_items: v.array(Item),
   }),
-  v.forward(v.check((r) => r.result !== 'TEST_PASS' || r.unresolved_items.length === 0, 'TEST_PASS with unresolved items'), ['unresolved_items']),
-  v.forward(v.check((r) => r.result !== 'TEST_PASS' || r.main_review_rounds >= 1, 'TEST_PASS needs at least one completed review round'), ['main_review_rounds']),
-  v.forward(v.check((r) => r.review_required === undefined || (r.review_scope ?? null) === (r.review_required ? 'delta' : null), 'review_scope is delta exactly when review_required is true'), ['review_scope']),
+  v.forward(
+    v.check((r) => r.result !== 'TEST_PASS' || r.unresolved_items.length === 0, 'TEST_PASS with unresolved items'),
+    ['unresolved_items'],
+  ),
+  v.forward(
+    v.check((r) => r.result !== 'TEST_PASS' || r.main_review_rounds >= 1, 'TEST_PASS needs at least one completed review round'),
+    ['main_review_rounds'],
+  ),
+  v.forward(
+    v.check(
+      (r) => r.review_required === undefined || (r.review_scope ?? null) === (r.review_required ? 'delta' : null),
+      'review_scope is delta exactly when review_required is true',
+    ),
+    ['review_scope'],
+  ),
 );
 export type PrizmkitTestResult = v.InferOutput<typeof PrizmkitTestResultSchema>;
 
@@ -72,9 +93,11 @@ export async function readTestReportFacts(text: string, file: string): Promise<T
   if (finals.length === 0) throw artifactInvalid(file, 'Final Result', 'no "## Final Result" section with "- Result: TEST_*"');
   if (finals.length > 1) throw artifactInvalid(file, 'Final Result', `${finals.length} Final Result sections; a report has exactly one`);
   const results = keyValues(finals[0].lines).get('result') ?? [];
-  if (results.length !== 1) throw artifactInvalid(file, 'Result', results.length === 0 ? 'the Final Result has no "- Result:" line' : '"- Result:" appears twice');
+  if (results.length !== 1)
+    throw artifactInvalid(file, 'Result', results.length === 0 ? 'the Final Result has no "- Result:" line' : '"- Result:" appears twice');
   const result = results[0].toUpperCase();
-  if (!(PRIZMKIT_TEST_RESULTS as readonly string[]).includes(result)) throw artifactInvalid(file, 'Result', `Result must be TEST_PASS, TEST_NEEDS_FIXES or TEST_BLOCKED, got ${JSON.stringify(results[0])}`);
+  if (!(PRIZMKIT_TEST_RESULTS as readonly string[]).includes(result))
+    throw artifactInvalid(file, 'Result', `Result must be TEST_PASS, TEST_NEEDS_FIXES or TEST_BLOCKED, got ${JSON.stringify(results[0])}`);
 
   let productionChanged: boolean | undefined;
   let hasUnresolved: boolean | undefined;
@@ -83,7 +106,8 @@ export async function readTestReportFacts(text: string, file: string): Promise<T
     const changed = kv.get('production changed during test')?.[0];
     if (changed !== undefined) {
       // Exactly one answer: the template's unfilled "yes / no" is neither.
-      if (!/^(yes|no)(\s*[.,;:(—–-].*)?$/i.test(changed) || /^(yes|no)\s*\/\s*(yes|no)/i.test(changed)) throw artifactInvalid(file, 'Production changed during test', `must be yes or no, got ${JSON.stringify(changed)}`);
+      if (!/^(yes|no)(\s*[.,;:(—–-].*)?$/i.test(changed) || /^(yes|no)\s*\/\s*(yes|no)/i.test(changed))
+        throw artifactInvalid(file, 'Production changed during test', `must be yes or no, got ${JSON.stringify(changed)}`);
       productionChanged = /^yes/i.test(changed);
     }
     if (/^remaining risks and unresolved items/i.test(s.title)) {
@@ -97,12 +121,21 @@ export async function readTestReportFacts(text: string, file: string): Promise<T
 /** The report and the JSON must say the same thing (PrizmKit: "Report and JSON agree"). */
 export function checkAgreement(json: PrizmkitTestResult, report: TestReportFacts, reportFile: string): void {
   if (report.result !== json.result) throw artifactInvalid(reportFile, 'Result', `says ${report.result}, test-result.json says ${json.result}`);
-  if (report.productionChanged === undefined) throw artifactInvalid(reportFile, 'Production changed during test', 'the report does not say whether production code changed during the test stage');
+  if (report.productionChanged === undefined)
+    throw artifactInvalid(reportFile, 'Production changed during test', 'the report does not say whether production code changed during the test stage');
   if (report.productionChanged !== json.production_changed) {
-    throw artifactInvalid(reportFile, 'Production changed during test', `says ${report.productionChanged ? 'yes' : 'no'}, test-result.json says production_changed=${json.production_changed}`);
+    throw artifactInvalid(
+      reportFile,
+      'Production changed during test',
+      `says ${report.productionChanged ? 'yes' : 'no'}, test-result.json says production_changed=${json.production_changed}`,
+    );
   }
   if (report.hasUnresolved !== undefined && report.hasUnresolved !== json.unresolved_items.length > 0) {
-    throw artifactInvalid(reportFile, 'Testing-domain unresolved items', `the report ${report.hasUnresolved ? 'lists unresolved items' : 'says none remain'}, test-result.json lists ${json.unresolved_items.length}`);
+    throw artifactInvalid(
+      reportFile,
+      'Testing-domain unresolved items',
+      `the report ${report.hasUnresolved ? 'lists unresolved items' : 'says none remain'}, test-result.json lists ${json.unresolved_items.length}`,
+    );
   }
 }
 

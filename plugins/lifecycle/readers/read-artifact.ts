@@ -45,7 +45,8 @@ export async function readArtifactText(host: Host, root: string, file: string): 
   try {
     return await readDataText(host, await realPathInside(host, root, file, 'artifact'), { display: file, maxBytes: MAX_ARTIFACT_BYTES });
   } catch (error) {
-    if (error instanceof SluiceError && error.code === 'FILE_NOT_FOUND') throw new SluiceError('ARTIFACT_MISSING', { file, message: 'the stage has not written this file' });
+    if (error instanceof SluiceError && error.code === 'FILE_NOT_FOUND')
+      throw new SluiceError('ARTIFACT_MISSING', { file, message: 'the stage has not written this file' });
     // What the system refused (a FIFO, permissions) is not the artifact's content being wrong: keep its code.
     if (error instanceof SluiceError && !SYSTEM_CODES.has(error.code)) throw artifactInvalid(file, error.field, error.detail);
     throw error;
@@ -87,7 +88,11 @@ export async function checkCitedFiles(host: Host, base: string, baseName: string
       path = await realPathInside(host, base, item, field);
     } catch (error) {
       if (!(error instanceof SluiceError) || error.code !== 'PATH_OUTSIDE_PROJECT') throw error;
-      throw artifactInvalid(file, `${field}.${i}`, `${JSON.stringify(item)} is outside ${baseName}${/symlink/.test(error.detail) ? ' (through a symlink)' : ''}`);
+      throw artifactInvalid(
+        file,
+        `${field}.${i}`,
+        `${JSON.stringify(item)} is outside ${baseName}${/symlink/.test(error.detail) ? ' (through a symlink)' : ''}`,
+      );
     }
     if ((await host.stat(path))?.kind !== 'file') throw artifactInvalid(file, `${field}.${i}`, `${JSON.stringify(item)} does not exist`);
   }

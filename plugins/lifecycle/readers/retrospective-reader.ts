@@ -1,6 +1,15 @@
 import * as v from 'valibot';
 import type { Host } from '../../../core/index.ts';
-import { artifactInvalid, checkCitedFiles, parseArtifactJson, readArtifact, readArtifactJson, validateArtifact, type ArtifactFormat, type ArtifactRef } from './read-artifact.ts';
+import {
+  artifactInvalid,
+  checkCitedFiles,
+  parseArtifactJson,
+  readArtifact,
+  readArtifactJson,
+  validateArtifact,
+  type ArtifactFormat,
+  type ArtifactRef,
+} from './read-artifact.ts';
 
 /**
  * `{artifact_dir}/retrospective-result.json`. DOCS_UPDATED and NO_DOC_CHANGE are mutually exclusive:
@@ -18,8 +27,14 @@ export const RetrospectiveResultSchema = v.pipe(
     docs_updated: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
     summary: v.optional(v.string()),
   }),
-  v.forward(v.check((r) => r.result !== 'DOCS_UPDATED' || (r.docs_updated ?? []).length > 0, 'DOCS_UPDATED must list the documents in docs_updated'), ['docs_updated']),
-  v.forward(v.check((r) => r.result !== 'NO_DOC_CHANGE' || (r.docs_updated ?? []).length === 0, 'NO_DOC_CHANGE cannot list updated documents'), ['docs_updated']),
+  v.forward(
+    v.check((r) => r.result !== 'DOCS_UPDATED' || (r.docs_updated ?? []).length > 0, 'DOCS_UPDATED must list the documents in docs_updated'),
+    ['docs_updated'],
+  ),
+  v.forward(
+    v.check((r) => r.result !== 'NO_DOC_CHANGE' || (r.docs_updated ?? []).length === 0, 'NO_DOC_CHANGE cannot list updated documents'),
+    ['docs_updated'],
+  ),
 );
 export type RetrospectiveResult = v.InferOutput<typeof RetrospectiveResultSchema>;
 
@@ -52,8 +67,15 @@ const V2V3Fields = {
   test_verdict: v.optional(v.string()),
 };
 export const RetrospectiveV2Schema = v.pipe(
-  v.looseObject({ status: v.picklist(['RETRO_COMPLETE', 'RETRO_BLOCKED'], 'status must be RETRO_COMPLETE or RETRO_BLOCKED'), result: v.optional(v.nullable(DocResult)), ...V2V3Fields }),
-  v.forward(v.check((r) => r.status !== 'RETRO_COMPLETE' || r.result != null, 'RETRO_COMPLETE needs result DOCS_UPDATED or NO_DOC_CHANGE'), ['result']),
+  v.looseObject({
+    status: v.picklist(['RETRO_COMPLETE', 'RETRO_BLOCKED'], 'status must be RETRO_COMPLETE or RETRO_BLOCKED'),
+    result: v.optional(v.nullable(DocResult)),
+    ...V2V3Fields,
+  }),
+  v.forward(
+    v.check((r) => r.status !== 'RETRO_COMPLETE' || r.result != null, 'RETRO_COMPLETE needs result DOCS_UPDATED or NO_DOC_CHANGE'),
+    ['result'],
+  ),
 );
 export const RetrospectiveV3Schema = v.pipe(
   v.looseObject({
@@ -62,8 +84,17 @@ export const RetrospectiveV3Schema = v.pipe(
     result: v.optional(v.nullable(DocResult)),
     ...V2V3Fields,
   }),
-  v.forward(v.check((r) => (r.status === 'completed') === (r.stage_result === 'RETRO_COMPLETE'), 'status completed goes with RETRO_COMPLETE, failed with RETRO_BLOCKED'), ['stage_result']),
-  v.forward(v.check((r) => r.stage_result !== 'RETRO_COMPLETE' || r.result != null, 'RETRO_COMPLETE needs result DOCS_UPDATED or NO_DOC_CHANGE'), ['result']),
+  v.forward(
+    v.check(
+      (r) => (r.status === 'completed') === (r.stage_result === 'RETRO_COMPLETE'),
+      'status completed goes with RETRO_COMPLETE, failed with RETRO_BLOCKED',
+    ),
+    ['stage_result'],
+  ),
+  v.forward(
+    v.check((r) => r.stage_result !== 'RETRO_COMPLETE' || r.result != null, 'RETRO_COMPLETE needs result DOCS_UPDATED or NO_DOC_CHANGE'),
+    ['result'],
+  ),
 );
 export const RetrospectiveV4Schema = v.pipe(
   v.strictObject({
@@ -71,13 +102,29 @@ export const RetrospectiveV4Schema = v.pipe(
     outcome: v.picklist(['RETRO_COMPLETE', 'RETRO_BLOCKED'], 'outcome must be RETRO_COMPLETE or RETRO_BLOCKED'),
     result: v.nullable(DocResult),
     reason: Reason,
-    change_paths: v.array(v.pipe(RelPath, v.check((p) => !/^\.prizmkit(\/|$)/.test(p), 'change_paths are outside .prizmkit/'))),
-    documentation_paths: v.array(v.pipe(RelPath, v.regex(/^\.prizmkit\/prizm-docs\/.+\.prizm$/, 'documentation paths are .prizmkit/prizm-docs/**.prizm files'))),
+    change_paths: v.array(
+      v.pipe(
+        RelPath,
+        v.check((p) => !/^\.prizmkit(\/|$)/.test(p), 'change_paths are outside .prizmkit/'),
+      ),
+    ),
+    documentation_paths: v.array(
+      v.pipe(RelPath, v.regex(/^\.prizmkit\/prizm-docs\/.+\.prizm$/, 'documentation paths are .prizmkit/prizm-docs/**.prizm files')),
+    ),
     validation: v.array(v.pipe(v.string(), v.minLength(1))),
   }),
-  v.forward(v.check((r) => (r.outcome === 'RETRO_BLOCKED') === (r.result === null), 'RETRO_COMPLETE needs a result; RETRO_BLOCKED has result null'), ['result']),
-  v.forward(v.check((r) => r.result !== 'DOCS_UPDATED' || r.documentation_paths.length > 0, 'DOCS_UPDATED must list documentation_paths'), ['documentation_paths']),
-  v.forward(v.check((r) => r.result !== 'DOCS_UPDATED' || r.validation.length > 0, 'DOCS_UPDATED must list the validation done'), ['validation']),
+  v.forward(
+    v.check((r) => (r.outcome === 'RETRO_BLOCKED') === (r.result === null), 'RETRO_COMPLETE needs a result; RETRO_BLOCKED has result null'),
+    ['result'],
+  ),
+  v.forward(
+    v.check((r) => r.result !== 'DOCS_UPDATED' || r.documentation_paths.length > 0, 'DOCS_UPDATED must list documentation_paths'),
+    ['documentation_paths'],
+  ),
+  v.forward(
+    v.check((r) => r.result !== 'DOCS_UPDATED' || r.validation.length > 0, 'DOCS_UPDATED must list the validation done'),
+    ['validation'],
+  ),
 );
 
 export interface RetrospectiveEvidence {
@@ -95,7 +142,12 @@ export interface RecordedVerdicts {
   test: string | null;
 }
 
-export async function readRetrospective(host: Host, root: string, artifactDir: string, recorded: RecordedVerdicts = { review: null, test: null }): Promise<RetrospectiveEvidence> {
+export async function readRetrospective(
+  host: Host,
+  root: string,
+  artifactDir: string,
+  recorded: RecordedVerdicts = { review: null, test: null },
+): Promise<RetrospectiveEvidence> {
   const file = `${artifactDir}/${RETROSPECTIVE_RESULT}`;
   const { text, sha256 } = await readArtifact(host, root, file);
   const raw = parseArtifactJson(text, file);

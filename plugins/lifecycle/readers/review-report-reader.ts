@@ -29,7 +29,10 @@ type Severity = (typeof SEVERITIES)[number];
 export const ReviewFinalResultSchema = v.pipe(
   v.object({
     verdict: v.picklist(['PASS', 'NEEDS_FIXES'], 'Verdict must be PASS or NEEDS_FIXES'),
-    counts: v.pipe(v.record(v.picklist(SEVERITIES), v.pipe(v.number(), v.integer(), v.minValue(0))), v.check((c) => Object.keys(c).length > 0, 'at least one severity count (Critical, Major, Minor, ...) is required')),
+    counts: v.pipe(
+      v.record(v.picklist(SEVERITIES), v.pipe(v.number(), v.integer(), v.minValue(0))),
+      v.check((c) => Object.keys(c).length > 0, 'at least one severity count (Critical, Major, Minor, ...) is required'),
+    ),
     total: v.pipe(v.number(), v.integer(), v.minValue(0)),
   }),
   v.forward(
@@ -114,7 +117,11 @@ function classifyKey(key: string): Severity | 'verdict' | 'total' | undefined {
 
 /** `✅ **PASS**`, `needs fixes`, `NEEDS-FIXES (2 major)` → PASS / NEEDS_FIXES; anything else is kept for the error. */
 function normalizeVerdict(value: string): string {
-  const words = value.replace(/[^\p{L}\p{N}_\s-]/gu, ' ').trim().toUpperCase().replace(/[\s-]+/g, '_');
+  const words = value
+    .replace(/[^\p{L}\p{N}_\s-]/gu, ' ')
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
   const m = /^(PASS|NEEDS_FIXES)(?:_|$)/.exec(words);
   return m ? m[1] : value;
 }

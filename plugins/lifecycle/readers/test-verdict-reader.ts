@@ -5,7 +5,16 @@ import { REPAIR_SCOPES, type RepairScope } from '../transition-table.ts';
 import { findEvidencePackage, checkEvidenceBinding, isV1Verdict, readEvidencePackage } from './evidence-package-reader.ts';
 import { keyValues, markdownSections } from './markdown-sections.ts';
 import { checkAgreement, parsePrizmkitTestResult, readTestReportFacts, testResultFormat } from './prizmkit-test-result.ts';
-import { artifactExists, artifactInvalid, checkCitedFiles, parseArtifactJson, readArtifact, readArtifactJson, type ArtifactFormat, type ArtifactRef } from './read-artifact.ts';
+import {
+  artifactExists,
+  artifactInvalid,
+  checkCitedFiles,
+  parseArtifactJson,
+  readArtifact,
+  readArtifactJson,
+  type ArtifactFormat,
+  type ArtifactRef,
+} from './read-artifact.ts';
 import '../lifecycle-errors.ts';
 
 /**
@@ -35,11 +44,29 @@ export const TestVerdictSchema = v.pipe(
     evidence: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
     summary: v.optional(v.string()),
   }),
-  v.forward(v.check((r) => r.verdict !== 'TEST_FAIL' || (r.repair_scope ?? null) !== null, 'TEST_FAIL must name its repair_scope'), ['repair_scope']),
-  v.forward(v.check((r) => r.verdict !== 'TEST_PASS' || (r.repair_scope ?? null) === null, 'TEST_PASS cannot carry a repair_scope'), ['repair_scope']),
-  v.forward(v.check((r) => r.verdict !== 'TEST_PASS' || (r.failures ?? []).length === 0, 'TEST_PASS with failures listed'), ['failures']),
-  v.forward(v.check((r) => r.verdict !== 'TEST_BLOCKED' || r.blocker !== undefined, 'TEST_BLOCKED must say what blocks the tests in "blocker"'), ['blocker']),
-  v.forward(v.check((r) => !r.counts || (r.verdict === 'TEST_PASS' ? r.counts.failed === 0 : r.verdict === 'TEST_FAIL' ? r.counts.failed > 0 : true), 'counts.failed contradicts the verdict'), ['counts', 'failed']),
+  v.forward(
+    v.check((r) => r.verdict !== 'TEST_FAIL' || (r.repair_scope ?? null) !== null, 'TEST_FAIL must name its repair_scope'),
+    ['repair_scope'],
+  ),
+  v.forward(
+    v.check((r) => r.verdict !== 'TEST_PASS' || (r.repair_scope ?? null) === null, 'TEST_PASS cannot carry a repair_scope'),
+    ['repair_scope'],
+  ),
+  v.forward(
+    v.check((r) => r.verdict !== 'TEST_PASS' || (r.failures ?? []).length === 0, 'TEST_PASS with failures listed'),
+    ['failures'],
+  ),
+  v.forward(
+    v.check((r) => r.verdict !== 'TEST_BLOCKED' || r.blocker !== undefined, 'TEST_BLOCKED must say what blocks the tests in "blocker"'),
+    ['blocker'],
+  ),
+  v.forward(
+    v.check(
+      (r) => !r.counts || (r.verdict === 'TEST_PASS' ? r.counts.failed === 0 : r.verdict === 'TEST_FAIL' ? r.counts.failed > 0 : true),
+      'counts.failed contradicts the verdict',
+    ),
+    ['counts', 'failed'],
+  ),
 );
 export type TestVerdict = v.InferOutput<typeof TestVerdictSchema>;
 
@@ -52,7 +79,7 @@ export async function readTestVerdict(host: Host, root: string, artifactDir: str
       file: `${artifactDir}/verdict.json`,
       message: report
         ? `${TEST_REPORT} alone never establishes a TEST_* verdict (a derived view here); verdict.json (or PrizmKit's test-result.json) is missing`
-        : 'the test stage has not written verdict.json (or PrizmKit\'s test-result.json)',
+        : "the test stage has not written verdict.json (or PrizmKit's test-result.json)",
     });
   }
   const verdicts = await Promise.all(present.map((f) => readArtifactJson(host, root, f, TestVerdictSchema)));
@@ -112,11 +139,15 @@ async function readPrizmkitTest(host: Host, root: string, artifactDir: string, f
   const json = await readArtifact(host, root, file);
   const result = parsePrizmkitTestResult(parseArtifactJson(json.text, file), file);
   const reportFile = `${artifactDir}/${TEST_REPORT}`;
-  if (!(await artifactExists(host, root, reportFile))) throw new SluiceError('ARTIFACT_MISSING', { file: reportFile, message: `${file} needs its test-report.md: the two must exist and agree` });
+  if (!(await artifactExists(host, root, reportFile)))
+    throw new SluiceError('ARTIFACT_MISSING', { file: reportFile, message: `${file} needs its test-report.md: the two must exist and agree` });
   const report = await readArtifact(host, root, reportFile);
   checkAgreement(result, await readTestReportFacts(report.text, reportFile), reportFile);
   const format = testResultFormat(result);
-  const artifacts = [{ file, sha256: json.sha256, format }, { file: reportFile, sha256: report.sha256, format }];
+  const artifacts = [
+    { file, sha256: json.sha256, format },
+    { file: reportFile, sha256: report.sha256, format },
+  ];
   const base = { file, format, artifacts, failureCount: result.unresolved_items.length };
   if (result.result === 'TEST_PASS') {
     const changed = result.production_changed || result.review_required === true;
@@ -143,7 +174,8 @@ async function readV1Test(host: Host, root: string, artifactDir: string): Promis
     const report = await readArtifact(host, root, reportFile);
     for (const s of await markdownSections(report.text)) {
       const said = keyValues(s.lines).get('verdict')?.[0];
-      if (said !== undefined && said !== pkg.verdict.verdict) throw artifactInvalid(reportFile, 'Verdict', `the derived report says ${said}, the evidence package says ${pkg.verdict.verdict}`);
+      if (said !== undefined && said !== pkg.verdict.verdict)
+        throw artifactInvalid(reportFile, 'Verdict', `the derived report says ${said}, the evidence package says ${pkg.verdict.verdict}`);
     }
     artifacts.push({ file: reportFile, sha256: report.sha256, format: 'prizmkit-v1' });
   }

@@ -77,7 +77,11 @@ export async function recoverRequirement(lc: LifecycleContext, slug: string, cal
   const tasks = await readPlanTasks(lc.host, lc.root, artifactDir).catch(() => undefined);
   const fingerprint = await lc.fingerprint();
   const freshness = previous ? judgeFreshness(previous, fingerprint, await loadRecordedFingerprints(lc)) : 'unknown';
-  say(2, 'task markers and workspace', `${tasks ? `${tasks.tasks.filter((t) => t.done).length}/${tasks.tasks.length} tasks checked` : 'no readable tasks'}; workspace ${fingerprint ? `at ${fingerprint.head?.slice(0, 12) ?? '(no commit)'}` : 'is not a git work tree'}; recorded results are ${freshness}`);
+  say(
+    2,
+    'task markers and workspace',
+    `${tasks ? `${tasks.tasks.filter((t) => t.done).length}/${tasks.tasks.length} tasks checked` : 'no readable tasks'}; workspace ${fingerprint ? `at ${fingerprint.head?.slice(0, 12) ?? '(no commit)'}` : 'is not a git work tree'}; recorded results are ${freshness}`,
+  );
   findings.push(impl);
   // A code-sensitive result counts only if the old state completed it and nothing changed since.
   const trusted = (stage: Stage) => previous !== null && previous.completed_stages.includes(stage) && (freshness === 'fresh' || freshness === 'not-applicable');
@@ -90,7 +94,11 @@ export async function recoverRequirement(lc: LifecycleContext, slug: string, cal
     const f = await evidence(stage);
     const valid = f.valid && trusted(stage);
     findings.push({ ...f, valid });
-    say(n, title, `${f.why}${f.valid && !valid ? ` (not trusted: ${previous ? 'the workspace changed since it was recorded' : 'no recorded fingerprint says it describes this code'})` : ''}`);
+    say(
+      n,
+      title,
+      `${f.why}${f.valid && !valid ? ` (not trusted: ${previous ? 'the workspace changed since it was recorded' : 'no recorded fingerprint says it describes this code'})` : ''}`,
+    );
   }
   const commit = await verifyCommit(lc, slug, artifactDir, previous);
   findings.push({ stage: 'commit', valid: commit.valid });
@@ -102,12 +110,26 @@ export async function recoverRequirement(lc: LifecycleContext, slug: string, cal
   const base = previous ?? newWorkflowState(artifactDir, caller, now);
   // A blocked requirement stays blocked until its blocker is resolved; a committed one is final.
   const frozen = previous !== null && (previous.status === 'WORKFLOW_BLOCKED' || previous.status === 'COMMITTED');
-  let state = frozen ? base : reconstructState(base, findings, { now, fingerprint, note: `recovered: ${previous ? `state was ${previous.status ?? 'new'}` : 'state was missing'}` });
+  let state = frozen
+    ? base
+    : reconstructState(base, findings, { now, fingerprint, note: `recovered: ${previous ? `state was ${previous.status ?? 'new'}` : 'state was missing'}` });
   if (commit.valid && commit.record && state.status === 'COMMITTED') state = { ...state, commit: commit.record };
   const removed = base.completed_stages.filter((s) => !state.completed_stages.includes(s));
   const added = state.completed_stages.filter((s) => !base.completed_stages.includes(s));
-  say(8, 'latest safe predecessor', `${frozen ? `kept as ${previous!.status}: ` : ''}${state.status ?? 'nothing completed'}${removed.length ? `; redo ${removed.join(', ')}` : ''}${added.length ? `; confirmed ${added.join(', ')} from artifacts` : ''}`);
-  say(9, 'resume', state.status === 'WORKFLOW_BLOCKED' ? `blocked (${state.blocker?.rule}); resolve and unblock first` : state.next_stage ? `at ${state.next_stage} (${state.resume_from})` : 'nothing left: committed');
+  say(
+    8,
+    'latest safe predecessor',
+    `${frozen ? `kept as ${previous!.status}: ` : ''}${state.status ?? 'nothing completed'}${removed.length ? `; redo ${removed.join(', ')}` : ''}${added.length ? `; confirmed ${added.join(', ')} from artifacts` : ''}`,
+  );
+  say(
+    9,
+    'resume',
+    state.status === 'WORKFLOW_BLOCKED'
+      ? `blocked (${state.blocker?.rule}); resolve and unblock first`
+      : state.next_stage
+        ? `at ${state.next_stage} (${state.resume_from})`
+        : 'nothing left: committed',
+  );
 
   let written = false;
   // A state rebuilt from the journal (its file was deleted or unreadable) is written back even when unchanged.
@@ -118,17 +140,35 @@ export async function recoverRequirement(lc: LifecycleContext, slug: string, cal
     await emitTransition(lc, { slug, from: previous?.status ?? null, state, row, caller, writeMs: 0 });
     written = true;
   }
-  return { slug, artifactDir, steps, previous: previous && { status: previous.status, completed_stages: previous.completed_stages, next_stage: previous.next_stage }, state, removed: written ? removed : [], added: written ? added : [], ...(movedAside ? { movedAside } : {}), ...(commit.unrecognized ? { unrecognizedCommit: commit.unrecognized } : {}), written };
+  return {
+    slug,
+    artifactDir,
+    steps,
+    previous: previous && { status: previous.status, completed_stages: previous.completed_stages, next_stage: previous.next_stage },
+    state,
+    removed: written ? removed : [],
+    added: written ? added : [],
+    ...(movedAside ? { movedAside } : {}),
+    ...(commit.unrecognized ? { unrecognizedCommit: commit.unrecognized } : {}),
+    written,
+  };
 }
 
-const resultOf = (verdict: string): StageFinding['stageResult'] => (['PASS', 'TEST_PASS', 'DOCS_UPDATED', 'NO_DOC_CHANGE', 'NEEDS_FIXES', 'TEST_FAIL', 'TEST_BLOCKED'].includes(verdict) ? (verdict as StageFinding['stageResult']) : null);
+const resultOf = (verdict: string): StageFinding['stageResult'] =>
+  ['PASS', 'TEST_PASS', 'DOCS_UPDATED', 'NO_DOC_CHANGE', 'NEEDS_FIXES', 'TEST_FAIL', 'TEST_BLOCKED'].includes(verdict)
+    ? (verdict as StageFinding['stageResult'])
+    : null;
 
 /**
  * The old state: the journal's replay (the state file must agree with it, else STATE_TAMPERED), or a
  * state file without a journal, or null. An unreadable state file is moved aside (never overwritten)
  * and reported; with a journal the state comes from the journal all the same.
  */
-async function loadPrevious(lc: LifecycleContext, slug: string, path: string): Promise<{ previous: WorkflowState | null; movedAside?: string; fromJournal: boolean }> {
+async function loadPrevious(
+  lc: LifecycleContext,
+  slug: string,
+  path: string,
+): Promise<{ previous: WorkflowState | null; movedAside?: string; fromJournal: boolean }> {
   try {
     const loaded = await loadRequirement(lc, slug);
     return { previous: loaded?.state ?? null, fromJournal: loaded !== null && loaded.provenance !== 'journal' && loaded.provenance !== 'unjournaled' };
@@ -145,7 +185,11 @@ async function findArtifactDir(lc: LifecycleContext, slug: string): Promise<stri
   const found: string[] = [];
   for (const k of ARTIFACT_KINDS) if ((await lc.host.stat(join(lc.root, artifactDirFor(k, slug))))?.kind === 'dir') found.push(artifactDirFor(k, slug));
   if (found.length === 1) return found[0];
-  if (found.length === 0) throw new SluiceError('ARTIFACT_MISSING', { file: artifactDirFor('specs', slug), message: `no artifacts for ${slug} under .prizmkit/specs, bugfix or refactor: nothing to recover` });
+  if (found.length === 0)
+    throw new SluiceError('ARTIFACT_MISSING', {
+      file: artifactDirFor('specs', slug),
+      message: `no artifacts for ${slug} under .prizmkit/specs, bugfix or refactor: nothing to recover`,
+    });
   throw new SluiceError('USAGE', { message: `${slug} has artifacts in ${found.join(' and ')}; recovery never picks one for you, start it with --kind` });
 }
 
@@ -154,7 +198,12 @@ async function findArtifactDir(lc: LifecycleContext, slug: string): Promise<stri
  * sluice journaled before committing. Any other trailer commit (an agent can write the trailer) is
  * COMMIT_UNRECOGNIZED: reported, never counted.
  */
-async function verifyCommit(lc: LifecycleContext, slug: string, artifactDir: string, previous: WorkflowState | null): Promise<{ valid: boolean; why: string; record?: WorkflowState['commit']; unrecognized?: string }> {
+async function verifyCommit(
+  lc: LifecycleContext,
+  slug: string,
+  artifactDir: string,
+  previous: WorkflowState | null,
+): Promise<{ valid: boolean; why: string; record?: WorkflowState['commit']; unrecognized?: string }> {
   const recorded = previous?.commit?.sha;
   const [found] = recorded ? [recorded] : await findRequirementCommits(lc.host, lc.root, slug);
   if (!found) return { valid: false, why: 'no commit for this requirement in git' };
@@ -162,12 +211,23 @@ async function verifyCommit(lc: LifecycleContext, slug: string, artifactDir: str
   if (!commit) return { valid: false, why: `recorded commit ${found.slice(0, 12)} is not in git` };
   if (!recorded) {
     const mismatch = intentMismatch(previous?.commit_intent, commit);
-    if (mismatch) return { valid: false, unrecognized: commit.sha, why: `COMMIT_UNRECOGNIZED: commit ${commit.sha.slice(0, 12)} carries the requirement's trailer, but ${mismatch}; not counted, left for a person` };
+    if (mismatch)
+      return {
+        valid: false,
+        unrecognized: commit.sha,
+        why: `COMMIT_UNRECOGNIZED: commit ${commit.sha.slice(0, 12)} carries the requirement's trailer, but ${mismatch}; not counted, left for a person`,
+      };
   }
   const request = await readCommitRequest(lc.host, lc.root, artifactDir).catch(() => undefined);
   if (request && !exactlyCovers(request.paths, commit.paths)) {
     return { valid: false, why: `commit ${commit.sha.slice(0, 12)} does not contain exactly the paths of commit-request.json` };
   }
-  const record = previous?.commit ?? { sha: commit.sha, message: commit.message, paths: commit.paths, authorized_by: { source: 'recovered' as const, mode: 'commit-intent', owner: commit.author }, at: lc.now() };
+  const record = previous?.commit ?? {
+    sha: commit.sha,
+    message: commit.message,
+    paths: commit.paths,
+    authorized_by: { source: 'recovered' as const, mode: 'commit-intent', owner: commit.author },
+    at: lc.now(),
+  };
   return { valid: true, why: `commit ${commit.sha.slice(0, 12)} is in git with ${commit.paths.length} file(s)`, record };
 }

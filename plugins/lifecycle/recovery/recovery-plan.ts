@@ -15,7 +15,11 @@ export interface StageFinding {
  * and orchestrator carry over from the previous state, which is never trusted for completion by itself.
  * Stages that leave completed_stages are recorded as a `recovery` reroute.
  */
-export function reconstructState(previous: WorkflowState, findings: readonly StageFinding[], ctx: { now: string; fingerprint: Fingerprint | null; note: string }): WorkflowState {
+export function reconstructState(
+  previous: WorkflowState,
+  findings: readonly StageFinding[],
+  ctx: { now: string; fingerprint: Fingerprint | null; note: string },
+): WorkflowState {
   const valid = new Set<Stage>();
   for (const stage of STAGES) {
     const f = findings.find((x) => x.stage === stage);
@@ -36,7 +40,21 @@ export function reconstructState(previous: WorkflowState, findings: readonly Sta
   }
   const next = last === 'commit' ? null : firstIncompleteStage(completed);
   const reroutes: Reroute[] =
-    removed.length === 0 ? previous.reroutes : [...previous.reroutes, { kind: 'recovery', trigger: previous.status, repair_scope: previous.repair_scope, repair_round: previous.repair_round, removed, route: [...removed], note: ctx.note, at: ctx.now }];
+    removed.length === 0
+      ? previous.reroutes
+      : [
+          ...previous.reroutes,
+          {
+            kind: 'recovery',
+            trigger: previous.status,
+            repair_scope: previous.repair_scope,
+            repair_round: previous.repair_round,
+            removed,
+            route: [...removed],
+            note: ctx.note,
+            at: ctx.now,
+          },
+        ];
   return {
     ...previous,
     stage: last ?? null,

@@ -70,7 +70,8 @@ export async function driveRequirement(rc: RunContext, slug: string, runs: Stage
     throw new SluiceError('INTERNAL', { message: `${slug}: more than 200 transitions in one run` });
   } catch (error) {
     if (error instanceof Interrupted) return { outcome: 'interrupted', state: await readWorkflowState(rc.lc, slug) };
-    if (isSluiceError(error, 'COMMIT_NOT_AUTHORIZED') || isSluiceError(error, 'SECRET_PATH_REFUSED')) return { outcome: 'awaiting-authorization', state: await readWorkflowState(rc.lc, slug) };
+    if (isSluiceError(error, 'COMMIT_NOT_AUTHORIZED') || isSluiceError(error, 'SECRET_PATH_REFUSED'))
+      return { outcome: 'awaiting-authorization', state: await readWorkflowState(rc.lc, slug) };
     // Left for a person: a trailer commit sluice did not make.
     if (isSluiceError(error, 'COMMIT_UNRECOGNIZED')) return { outcome: 'blocked', state: await readWorkflowState(rc.lc, slug) };
     throw error;
@@ -143,7 +144,8 @@ async function commitStage(rc: RunContext, slug: string, state: WorkflowState, r
       }
     }
     if (!answered) throw backendDown(rc, slug, 'commit', problem);
-    if (!ok) return (await recordBlocked(rc.lc, slug, 'commit', `no valid commit request after ${rc.maxAttempts} attempts: ${problem}`, RUNNER_ORCHESTRATOR)).state;
+    if (!ok)
+      return (await recordBlocked(rc.lc, slug, 'commit', `no valid commit request after ${rc.maxAttempts} attempts: ${problem}`, RUNNER_ORCHESTRATOR)).state;
   }
   // Interactive confirmations are asked one at a time.
   const commit = () => runCommitStage(rc.lc, slug, RUNNER_ORCHESTRATOR, rc.authorize);
@@ -160,7 +162,15 @@ async function commitStage(rc: RunContext, slug: string, state: WorkflowState, r
   return next;
 }
 
-async function runStageDelegate(rc: RunContext, slug: string, state: WorkflowState, prompt: StagePrompt, problem: string, attempt: number, runs: StageRun[]): Promise<DelegateResult> {
+async function runStageDelegate(
+  rc: RunContext,
+  slug: string,
+  state: WorkflowState,
+  prompt: StagePrompt,
+  problem: string,
+  attempt: number,
+  runs: StageRun[],
+): Promise<DelegateResult> {
   const stage = prompt.meta.stage;
   const text = renderStagePrompt(prompt, {
     slug,
@@ -174,7 +184,16 @@ async function runStageDelegate(rc: RunContext, slug: string, state: WorkflowSta
   const result = await rc.lc.kernel.runDelegate(
     rc.backend,
     // Parallel requirements write the shared workspace while another's analysis stage runs: that run cannot be judged by it.
-    { prompt: text, mode: prompt.meta.mode, cwd: rc.lc.root, label: `${slug} ${stage}`, ...(rc.parallel ? { workspaceCheck: false } : {}), ...(rc.extra ? { extra: rc.extra } : {}), ...(rc.model ? { model: rc.model } : {}), ...(rc.timeoutMs ? { timeoutMs: rc.timeoutMs } : {}) },
+    {
+      prompt: text,
+      mode: prompt.meta.mode,
+      cwd: rc.lc.root,
+      label: `${slug} ${stage}`,
+      ...(rc.parallel ? { workspaceCheck: false } : {}),
+      ...(rc.extra ? { extra: rc.extra } : {}),
+      ...(rc.model ? { model: rc.model } : {}),
+      ...(rc.timeoutMs ? { timeoutMs: rc.timeoutMs } : {}),
+    },
     { signal: rc.signal },
   );
   runs.push({ stage, attempt, delegate: result.status, transcript: rc.lc.kernel.display(result.transcriptPath) });

@@ -70,7 +70,10 @@ export async function runLifecycle(lc: LifecycleContext, o: RunLifecycleOptions)
   const outcomes = new Map<string, RequirementOutcome>();
   const progress = () => {
     const done = [...outcomes.values()].filter((r) => r.outcome === 'committed').length;
-    const busy = [...running.entries()].slice(0, 4).map(([s, st]) => `${s}:${st}`).join(', ');
+    const busy = [...running.entries()]
+      .slice(0, 4)
+      .map(([s, st]) => `${s}:${st}`)
+      .join(', ');
     o.progress?.update(`lifecycle ${done}/${slugs.length} committed${running.size ? ` · ${busy}${running.size > 4 ? ` +${running.size - 4}` : ''}` : ''}`);
   };
   const rc = {
@@ -136,7 +139,13 @@ export async function runLifecycle(lc: LifecycleContext, o: RunLifecycleOptions)
 }
 
 /** Lock, start or claim, and reset stale results, before any stage of any requirement runs. */
-async function prepare(lc: LifecycleContext, slug: string, locks: Map<string, LockHandle>, current: Awaited<ReturnType<LifecycleContext['fingerprint']>>, recorded: Awaited<ReturnType<typeof loadRecordedFingerprints>>): Promise<{ slug: string; staleReset: Stage[] } | RequirementOutcome> {
+async function prepare(
+  lc: LifecycleContext,
+  slug: string,
+  locks: Map<string, LockHandle>,
+  current: Awaited<ReturnType<LifecycleContext['fingerprint']>>,
+  recorded: Awaited<ReturnType<typeof loadRecordedFingerprints>>,
+): Promise<{ slug: string; staleReset: Stage[] } | RequirementOutcome> {
   const statePath = workflowStatePath(lc.root, slug);
   await lc.host.mkdir(dirname(statePath));
   try {
@@ -154,16 +163,27 @@ async function prepare(lc: LifecycleContext, slug: string, locks: Map<string, Lo
   const freshness = judgeFreshness(state, current, recorded);
   // A blocked requirement stays blocked: only unblock lifts it (and reroutes a changed workspace).
   if ((freshness !== 'stale' && freshness !== 'unknown') || state.status === 'WORKFLOW_BLOCKED') return { slug, staleReset: [] };
-  const note = freshness === 'stale' ? 'the workspace changed outside the lifecycle after the last recorded result' : 'the workspace is not a git work tree, so recorded results cannot be trusted';
+  const note =
+    freshness === 'stale'
+      ? 'the workspace changed outside the lifecycle after the last recorded result'
+      : 'the workspace is not a git work tree, so recorded results cannot be trusted';
   const before = state.completed_stages;
-  const after = await applyTransition(lc, slug, RUNNER_ORCHESTRATOR, (s) => ({ ok: true, state: reconstructState(s, staleFindings(s), { now: lc.now(), fingerprint: current, note }), row: 'recovery:stale' }));
+  const after = await applyTransition(lc, slug, RUNNER_ORCHESTRATOR, (s) => ({
+    ok: true,
+    state: reconstructState(s, staleFindings(s), { now: lc.now(), fingerprint: current, note }),
+    row: 'recovery:stale',
+  }));
   return { slug, staleReset: before.filter((s) => !after.state.completed_stages.includes(s)) };
 }
 
 /** A new requirement needs its goal in spec.md (or `sluice lifecycle start SLUG --goal TEXT`). */
 async function requireSpec(lc: LifecycleContext, slug: string): Promise<void> {
   for (const kind of ARTIFACT_KINDS) if ((await lc.host.stat(join(lc.root, artifactDirFor(kind, slug), SPEC)))?.kind === 'file') return;
-  throw new SluiceError('ARTIFACT_MISSING', { file: `${artifactDirFor('specs', slug)}/${SPEC}`, message: `${slug} has no spec.md with its goal`, hint: `write it, or run \`sluice lifecycle start ${slug} --goal "..."\`` });
+  throw new SluiceError('ARTIFACT_MISSING', {
+    file: `${artifactDirFor('specs', slug)}/${SPEC}`,
+    message: `${slug} has no spec.md with its goal`,
+    hint: `write it, or run \`sluice lifecycle start ${slug} --goal "..."\``,
+  });
 }
 
 /** Every requirement with state that is not committed yet. */

@@ -7,7 +7,13 @@ import type { StagePrompt } from './stage-prompts.ts';
  * Analysis stages cannot write files, so sluice writes their artifact from the reply: the review report
  * is appended (the reader takes the last Final Result), the commit request is the reply's JSON.
  */
-export async function writeStageOutput(host: Host, root: string, artifactDir: string, prompt: StagePrompt, result: DelegateResult): Promise<string | undefined> {
+export async function writeStageOutput(
+  host: Host,
+  root: string,
+  artifactDir: string,
+  prompt: StagePrompt,
+  result: DelegateResult,
+): Promise<string | undefined> {
   const name = prompt.meta.output;
   if (!name) return undefined;
   const file = `${artifactDir}/${name}`;

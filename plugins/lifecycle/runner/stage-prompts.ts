@@ -55,5 +55,10 @@ async function readStagePrompt(host: Host, file: string, stage: Stage): Promise<
 }
 
 export function renderStagePrompt(prompt: StagePrompt, vars: PromptVariables): string {
-  return prompt.body.replace(/\{\{(\w+)\}\}/g, (_, name: keyof PromptVariables) => vars[name]).replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return (
+    prompt.body
+      .replace(/\{\{(\w+)\}\}/g, (_, name: keyof PromptVariables) => vars[name])
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
 }

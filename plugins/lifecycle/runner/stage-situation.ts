@@ -31,7 +31,9 @@ export function describeSituation(state: WorkflowState, stage: Stage): string {
       if (state.status === 'TEST_BLOCKED') {
         return `The last test run was blocked (see "blocker" in ${dir}/verdict.json). Environment recovery attempt ${state.env_recovery_round} of ${LIMITS.envRecoveryRounds}: repair the environment only (start services, install missing tools, fix configuration), never production code, then run the tests again and write a new verdict.`;
       }
-      return state.repair_round > 0 ? `This is a re-test after repair round ${state.repair_round} (repair_scope=${state.repair_scope ?? 'none'}).` : 'Run the tests for this requirement.';
+      return state.repair_round > 0
+        ? `This is a re-test after repair round ${state.repair_round} (repair_scope=${state.repair_scope ?? 'none'}).`
+        : 'Run the tests for this requirement.';
     case 'retrospective':
       return 'The requirement passed review and tests.';
     case 'commit':

@@ -65,9 +65,18 @@ export function migratePrizmkitState(s: PrizmkitState): WorkflowState {
   const stage = toStage(s.stage);
   const mapped = mapResult(result, s.stage_result ?? null, s.repair_scope ?? null);
   const blockedStage = stage ?? toStage(s.next_stage) ?? firstIncompleteStage(completed) ?? 'plan';
-  const blocker: Blocker | null = mapped.status === 'WORKFLOW_BLOCKED'
-    ? { rule: result === 'RETRO_BLOCKED' ? 'retro-blocked' : 'stage-blocked', stage: blockedStage, reason: `blocked in the PrizmKit state (${result}); resolve it, then unblock`, requires: 'operator-note', previous_status: null, fingerprint: null, at: UNKNOWN_TIME }
-    : null;
+  const blocker: Blocker | null =
+    mapped.status === 'WORKFLOW_BLOCKED'
+      ? {
+          rule: result === 'RETRO_BLOCKED' ? 'retro-blocked' : 'stage-blocked',
+          stage: blockedStage,
+          reason: `blocked in the PrizmKit state (${result}); resolve it, then unblock`,
+          requires: 'operator-note',
+          previous_status: null,
+          fingerprint: null,
+          at: UNKNOWN_TIME,
+        }
+      : null;
   const next = mapped.status === 'COMMITTED' ? null : blocker ? blocker.stage : firstIncompleteStage(completed);
   const { artifact_dir, orchestrator, repair_round, ...rest } = s;
   return {

@@ -23,7 +23,8 @@ export function workflowStateInvariant(before: WorkflowState, after: WorkflowSta
   if (after.repair_round < before.repair_round) return `repair_round cannot go down (${before.repair_round} → ${after.repair_round})`;
   if (!reroute && after.review_round < before.review_round) return `review_round cannot go down without a recorded reroute`;
   if (!reroute && after.env_recovery_round < before.env_recovery_round) return `env_recovery_round cannot go down without a recorded reroute`;
-  if (before.status === 'COMMITTED' && (after.status !== 'COMMITTED' || after.commit?.sha !== before.commit?.sha)) return 'a committed requirement cannot change';
+  if (before.status === 'COMMITTED' && (after.status !== 'COMMITTED' || after.commit?.sha !== before.commit?.sha))
+    return 'a committed requirement cannot change';
   if (after.status === 'COMMITTED' && after.commit === null) return 'COMMITTED needs a commit record';
   return undefined;
 }

@@ -33,7 +33,11 @@ export async function runGit(host: Host, root: string, args: readonly string[], 
     onStdout: take(out),
     onStderr: take(err),
   });
-  if (r.spawnError) throw new SluiceError('GIT_FAILED', { message: `cannot run git: ${r.spawnError}`, hint: 'install git; the lifecycle needs it for fingerprints and commits' });
+  if (r.spawnError)
+    throw new SluiceError('GIT_FAILED', {
+      message: `cannot run git: ${r.spawnError}`,
+      hint: 'install git; the lifecycle needs it for fingerprints and commits',
+    });
   if (size > MAX_OUTPUT) throw new SluiceError('GIT_FAILED', { message: `git ${args[0]} printed more than ${MAX_OUTPUT} bytes` });
   return { code: r.exitCode, stdout: decode(out), stderr: decode(err) };
 }

@@ -38,7 +38,9 @@ export async function readWorkspace(host: Host, root: string): Promise<Workspace
   if (!status) return null;
   const hash = createHash('sha256');
   const files: Record<string, string> = {};
-  const entries = status.entries.filter((e) => !isSluiceRuntimePath(e.path) && !isArtifactPath(e.path)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const entries = status.entries
+    .filter((e) => !isSluiceRuntimePath(e.path) && !isArtifactPath(e.path))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const e of entries) {
     const digest = await contentDigest(host, join(root, e.path));
     hash.update(`${e.type} ${e.xy} ${e.path}\0`);
@@ -55,7 +57,9 @@ async function contentDigest(host: Host, path: string): Promise<string> {
   if (info.kind !== 'file') return info.kind;
   if (info.size > MAX_HASHED_BYTES) return `large:${info.size}:${info.mtimeMs}`;
   try {
-    return createHash('sha256').update(await host.readBytes(path)).digest('hex');
+    return createHash('sha256')
+      .update(await host.readBytes(path))
+      .digest('hex');
   } catch {
     return 'unreadable';
   }

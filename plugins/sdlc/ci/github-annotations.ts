@@ -17,7 +17,9 @@ export function rowLocation(r: GateResult, prefix = ''): { file?: string; line?:
 
 export function annotation(level: 'error' | 'warning', r: GateResult, phase: string, prefix = ''): string {
   const { file, line } = rowLocation(r, prefix);
-  const props = [file ? `file=${escapeProperty(file)}` : '', line ? `line=${line}` : '', `title=${escapeProperty(`${r.gate} (phase ${phase})`)}`].filter(Boolean);
+  const props = [file ? `file=${escapeProperty(file)}` : '', line ? `line=${line}` : '', `title=${escapeProperty(`${r.gate} (phase ${phase})`)}`].filter(
+    Boolean,
+  );
   return `::${level} ${props.join(',')}::${escapeData(r.message)}`;
 }
 

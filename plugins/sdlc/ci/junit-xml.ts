@@ -11,15 +11,27 @@ const xmlText = (s: string) => s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001
 
 export function gateJunitXml(o: { project: string; phase: string; results: readonly GateResult[]; time: string }): string {
   const cases = o.results.map((r) => {
-    const testcase: Record<string, unknown> = { '@_classname': xmlText(`sluice.phase-${o.phase}.${r.gate}`), '@_name': xmlText(String(r.id ?? r.artifact ?? r.check ?? r.gate)) };
-    if (r.passed === false && r.severity === 'MUST') testcase.failure = { '@_type': xmlText(r.gate), '@_message': xmlText(r.message), '#text': xmlText(r.message) };
+    const testcase: Record<string, unknown> = {
+      '@_classname': xmlText(`sluice.phase-${o.phase}.${r.gate}`),
+      '@_name': xmlText(String(r.id ?? r.artifact ?? r.check ?? r.gate)),
+    };
+    if (r.passed === false && r.severity === 'MUST')
+      testcase.failure = { '@_type': xmlText(r.gate), '@_message': xmlText(r.message), '#text': xmlText(r.message) };
     else if (r.passed === false) testcase.skipped = { '@_message': xmlText(`${r.severity}: ${r.message}`) };
     else if (r.passed === null && r.severity !== 'INFO') testcase.skipped = { '@_message': xmlText(`manual: ${r.message}`) };
     return testcase;
   });
   const failures = o.results.filter((r) => r.passed === false && r.severity === 'MUST').length;
   const skipped = cases.filter((c) => 'skipped' in c).length;
-  const suite = { '@_name': xmlText(`${o.project} phase ${o.phase}`), '@_tests': cases.length, '@_failures': failures, '@_errors': 0, '@_skipped': skipped, '@_timestamp': o.time, testcase: cases };
+  const suite = {
+    '@_name': xmlText(`${o.project} phase ${o.phase}`),
+    '@_tests': cases.length,
+    '@_failures': failures,
+    '@_errors': 0,
+    '@_skipped': skipped,
+    '@_timestamp': o.time,
+    testcase: cases,
+  };
   const builder = new XMLBuilder({ ignoreAttributes: false, format: true, suppressEmptyNode: true, processEntities: true });
   return `<?xml version="1.0" encoding="UTF-8"?>\n${builder.build({ testsuites: { '@_name': 'sluice', '@_tests': cases.length, '@_failures': failures, testsuite: suite } }) as string}`;
 }

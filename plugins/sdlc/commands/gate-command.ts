@@ -14,11 +14,35 @@ export const gateCommand = defineCommand({
     const r = await checkPhase(kernel, { phase: options.phase as string | undefined, signal });
     const s = io.style;
     const blocked = r.run.blockers.length > 0;
-    const verdict = blocked ? s.red(`BLOCKED: ${r.run.blockers.length} MUST gate${r.run.blockers.length > 1 ? 's' : ''} failed`) : r.run.manual.length ? s.yellow(`${r.run.manual.length} manual gate${r.run.manual.length > 1 ? 's' : ''} await sign-off`) : s.green('all gates passed');
+    const verdict = blocked
+      ? s.red(`BLOCKED: ${r.run.blockers.length} MUST gate${r.run.blockers.length > 1 ? 's' : ''} failed`)
+      : r.run.manual.length
+        ? s.yellow(`${r.run.manual.length} manual gate${r.run.manual.length > 1 ? 's' : ''} await sign-off`)
+        : s.green('all gates passed');
     const { reportToCi } = await import('../ci/ci-report.ts');
-    const plainVerdict = blocked ? `BLOCKED: ${r.run.blockers.length} MUST gate(s) failed` : r.run.manual.length ? `${r.run.manual.length} manual gate(s) await sign-off` : 'all gates passed';
-    await reportToCi({ host: kernel.host, io, cwd: kernel.projectRoot, command: 'gate', project: r.project.state.project_name, phase: r.run.phase, phaseTitle: phaseTitle(r.phase), verdict: plainVerdict, results: r.run.results, junit: options.junit as string | undefined });
-    const human = [s.bold(`${phaseTitle(r.phase)}${r.current ? '' : ' (not the current phase)'}`), ...renderResults(r.run, s), renderSummary(r.run, s), verdict].join('\n');
+    const plainVerdict = blocked
+      ? `BLOCKED: ${r.run.blockers.length} MUST gate(s) failed`
+      : r.run.manual.length
+        ? `${r.run.manual.length} manual gate(s) await sign-off`
+        : 'all gates passed';
+    await reportToCi({
+      host: kernel.host,
+      io,
+      cwd: kernel.projectRoot,
+      command: 'gate',
+      project: r.project.state.project_name,
+      phase: r.run.phase,
+      phaseTitle: phaseTitle(r.phase),
+      verdict: plainVerdict,
+      results: r.run.results,
+      junit: options.junit as string | undefined,
+    });
+    const human = [
+      s.bold(`${phaseTitle(r.phase)}${r.current ? '' : ' (not the current phase)'}`),
+      ...renderResults(r.run, s),
+      renderSummary(r.run, s),
+      verdict,
+    ].join('\n');
     return { exitCode: blocked ? 1 : 0, data: { ...runData(r.run), phaseInfo: phaseData(r.phase), current: r.current, blocked }, human };
   },
 });

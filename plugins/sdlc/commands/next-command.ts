@@ -2,15 +2,27 @@ import { defineCommand } from '../../../core/index.ts';
 
 export const nextCommand = defineCommand({
   name: 'next',
-  summary: 'advance to the next phase by registry order (or sign off the final phase) once MUST gates pass; --confirmed approves the manual gates it lists (dry run without --confirmed)',
+  summary:
+    'advance to the next phase by registry order (or sign off the final phase) once MUST gates pass; --confirmed approves the manual gates it lists (dry run without --confirmed)',
   options: [
-    { flags: '--confirmed', description: 'human sign-off: actually advance, approving every manual gate listed (unless the profile sets per_gate_approval); without it, a dry run' },
+    {
+      flags: '--confirmed',
+      description: 'human sign-off: actually advance, approving every manual gate listed (unless the profile sets per_gate_approval); without it, a dry run',
+    },
     { flags: '--approve <gate...>', description: 'approve a manual gate by its id (repeatable); the ids are shown by `sluice next` and `sluice gate`' },
     { flags: '--signed-by <name>', description: 'who approves and confirms (required with --approve; default: the OS user)' },
-    { flags: '--sign [key]', description: 'sign with your SSH key (ssh-keygen -Y sign; default SLUICE_SIGNING_KEY, git user.signingkey, ~/.ssh/id_ed25519); checked against .sdlc/allowed_signers' },
+    {
+      flags: '--sign [key]',
+      description:
+        'sign with your SSH key (ssh-keygen -Y sign; default SLUICE_SIGNING_KEY, git user.signingkey, ~/.ssh/id_ed25519); checked against .sdlc/allowed_signers',
+    },
     { flags: '--justification <text>', description: 'reason recorded in history (default: a summary of the gate run)' },
   ],
-  examples: ['sluice next', 'sluice next --approve G7:scope-boundaries-are-unambiguous-a-reader-can --signed-by "Ana Ruiz"', 'sluice next --signed-by "Ana Ruiz" --confirmed'],
+  examples: [
+    'sluice next',
+    'sluice next --approve G7:scope-boundaries-are-unambiguous-a-reader-can --signed-by "Ana Ruiz"',
+    'sluice next --signed-by "Ana Ruiz" --confirmed',
+  ],
   async run({ options }, { kernel, io, signal }) {
     const { nextPhase } = await import('../transition/next-phase.ts');
     const { renderNext } = await import('./render-next.ts');
@@ -26,7 +38,17 @@ export const nextCommand = defineCommand({
     if (report.run) {
       const { reportToCi } = await import('../ci/ci-report.ts');
       const { phaseTitle } = await import('./render-results.ts');
-      await reportToCi({ host: kernel.host, io, cwd: kernel.projectRoot, command: 'next', project: kernel.projectRoot.split('/').at(-1) ?? '', phase: report.run.phase, phaseTitle: phaseTitle(report.phase), verdict: report.status, results: report.run.results });
+      await reportToCi({
+        host: kernel.host,
+        io,
+        cwd: kernel.projectRoot,
+        command: 'next',
+        project: kernel.projectRoot.split('/').at(-1) ?? '',
+        phase: report.run.phase,
+        phaseTitle: phaseTitle(report.phase),
+        verdict: report.status,
+        results: report.run.results,
+      });
     }
     return { exitCode: report.exitCode, data, human };
   },

@@ -23,7 +23,11 @@ export function renderResults(run: PhaseGateRun, s: Style): string[] {
 
 export function renderSummary(run: PhaseGateRun, s: Style): string {
   const { passed, failed, manual } = run.summary;
-  const parts = [s.green(`${passed} passed`), failed ? s.red(`${failed} failed`) : `${failed} failed`, manual ? s.yellow(`${manual} manual`) : `${manual} manual`];
+  const parts = [
+    s.green(`${passed} passed`),
+    failed ? s.red(`${failed} failed`) : `${failed} failed`,
+    manual ? s.yellow(`${manual} manual`) : `${manual} manual`,
+  ];
   const warn = run.warnings.length ? `, ${run.warnings.length} warning${run.warnings.length > 1 ? 's' : ''} (SHOULD/MAY)` : '';
   return `Gates: ${parts.join(', ')}${warn}`;
 }
@@ -40,4 +44,5 @@ export function runData(run: PhaseGateRun) {
   };
 }
 
-export const phaseData = (p: PhaseDefinition | undefined) => (p ? { id: String(p.id), name: p.name, display: p.display ?? p.name, slug: p.slug, order: p.order } : undefined);
+export const phaseData = (p: PhaseDefinition | undefined) =>
+  p ? { id: String(p.id), name: p.name, display: p.display ?? p.name, slug: p.slug, order: p.order } : undefined;

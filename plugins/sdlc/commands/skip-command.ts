@@ -8,14 +8,21 @@ export const skipCommand = defineCommand({
     { flags: '--justification <text>', description: 'why the phase is skipped (required)' },
     { flags: '--confirmed', description: 'human sign-off: actually skip' },
     { flags: '--signed-by <name>', description: 'who confirms the skip (default: the OS user)' },
-    { flags: '--sign [key]', description: 'sign with your SSH key (ssh-keygen -Y sign; default SLUICE_SIGNING_KEY, git user.signingkey, ~/.ssh/id_ed25519); checked against .sdlc/allowed_signers' },
+    {
+      flags: '--sign [key]',
+      description:
+        'sign with your SSH key (ssh-keygen -Y sign; default SLUICE_SIGNING_KEY, git user.signingkey, ~/.ssh/id_ed25519); checked against .sdlc/allowed_signers',
+    },
   ],
   examples: ['sluice skip --justification "No deployment: the library ships through npm by CI" --confirmed'],
   async run({ options }, { kernel, io }) {
     const justification = (options.justification as string | undefined)?.trim();
     if (!justification) throw new SluiceError('USAGE', { field: '--justification', message: 'a justification is required: it is recorded in history' });
     if (options.confirmed !== true) {
-      throw new SluiceError('APPROVAL_REQUIRED', { message: 'skipping bypasses every gate of the phase; rerun with --confirmed to skip it', hint: 'sluice skip --justification TEXT --confirmed' });
+      throw new SluiceError('APPROVAL_REQUIRED', {
+        message: 'skipping bypasses every gate of the phase; rerun with --confirmed to skip it',
+        hint: 'sluice skip --justification TEXT --confirmed',
+      });
     }
     const { skipPhase } = await import('../transition/move-phase.ts');
     const { renderGuidance } = await import('./render-next.ts');

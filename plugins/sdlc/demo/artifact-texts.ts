@@ -144,7 +144,10 @@ Scale the worker to 6 instances; check adjudication availability.
 
 /** A short, specific record for artifacts without a hand-written body. */
 export function genericArtifactText(name: string, phaseTitle: string, phaseDescription: string): string {
-  const title = name.replace(/\.md$/, '').replace(/[-_]/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+  const title = name
+    .replace(/\.md$/, '')
+    .replace(/[-_]/g, ' ')
+    .replace(/\b\w/g, (c) => c.toUpperCase());
   return `# ${title}
 
 Project: ${DEMO_PROJECT}. ${phaseTitle}.

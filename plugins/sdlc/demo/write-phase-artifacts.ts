@@ -15,7 +15,9 @@ export async function writePhaseArtifacts(host: Host, root: string, phase: Phase
   for (const a of requiredArtifacts(phase, projectType)) {
     if (!a.applies) continue;
     const file = a.dir ? join(root, a.rel, '0001-record.md') : join(root, a.rel);
-    const text = a.dir ? `# ${a.name.replace(/\/$/, '')}: first record\n\nContext, options considered (two), decision and consequences, accepted by Priya Natarajan.\n` : (ARTIFACT_TEXTS[a.name] ?? genericArtifactText(a.name, title, phase.description ?? phase.name));
+    const text = a.dir
+      ? `# ${a.name.replace(/\/$/, '')}: first record\n\nContext, options considered (two), decision and consequences, accepted by Priya Natarajan.\n`
+      : (ARTIFACT_TEXTS[a.name] ?? genericArtifactText(a.name, title, phase.description ?? phase.name));
     await host.mkdir(dirname(file));
     await host.writeAtomic(file, text);
     written.push(file);

@@ -15,7 +15,8 @@ export function summarizeResults(results: readonly GateResult[]): GateSummary {
 export const blockingResults = (results: readonly GateResult[]) => results.filter((r) => r.severity === 'MUST' && r.passed === false);
 
 /** SHOULD/MAY failures: warnings that never block. */
-export const warningResults = (results: readonly GateResult[]) => results.filter((r) => (r.severity === 'SHOULD' || r.severity === 'MAY') && r.passed === false);
+export const warningResults = (results: readonly GateResult[]) =>
+  results.filter((r) => (r.severity === 'SHOULD' || r.severity === 'MAY') && r.passed === false);
 
 /** Results a person must judge (passed: null); each needs its own approval. */
 export const manualResults = (results: readonly GateResult[]) => results.filter((r) => r.passed === null && r.severity !== 'INFO');

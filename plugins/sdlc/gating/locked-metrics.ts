@@ -7,13 +7,22 @@ import type { SdlcState } from '../state/state-schema.ts';
 export function profileMetrics(profile: Profile): Record<string, MetricReading> {
   const out: Record<string, MetricReading> = {};
   const q = profile.quality as Record<string, unknown>;
-  for (const key of ['coverage_minimum', 'coverage_critical', 'max_file_lines', 'max_function_lines', 'require_tdd', 'require_code_review', 'require_security_review']) {
+  for (const key of [
+    'coverage_minimum',
+    'coverage_critical',
+    'max_file_lines',
+    'max_function_lines',
+    'require_tdd',
+    'require_code_review',
+    'require_security_review',
+  ]) {
     const value = q[key];
     if (typeof value === 'number' || typeof value === 'boolean') out[`quality.${key}`] = { value, source: `profile.yaml quality.${key}` };
   }
   const frameworks = profile.compliance?.frameworks;
   if (frameworks) out['compliance.frameworks'] = { value: [...frameworks].sort(), source: 'profile.yaml compliance.frameworks' };
-  if (profile.compliance?.change_approval) out['compliance.change_approval'] = { value: profile.compliance.change_approval, source: 'profile.yaml compliance.change_approval' };
+  if (profile.compliance?.change_approval)
+    out['compliance.change_approval'] = { value: profile.compliance.change_approval, source: 'profile.yaml compliance.change_approval' };
   return out;
 }
 

@@ -1,5 +1,15 @@
 import { resolveInside, SluiceError, type Kernel } from '../../../core/index.ts';
-import type { CommandGateInput, CompletenessInput, ComplianceCheck, ComplianceInput, ConsistencyInput, ExitCriteriaInput, IntegrityInput, MetricsInput, QualityInput } from '../../../gates/index.ts';
+import type {
+  CommandGateInput,
+  CompletenessInput,
+  ComplianceCheck,
+  ComplianceInput,
+  ConsistencyInput,
+  ExitCriteriaInput,
+  IntegrityInput,
+  MetricsInput,
+  QualityInput,
+} from '../../../gates/index.ts';
 import type { ProfileGateInput } from './profile-gate-input.ts';
 import type { SdlcProject } from '../project/open-project.ts';
 import type { PhaseDefinition } from '../registry/registry-schema.ts';
@@ -52,7 +62,10 @@ export function planPhaseGates(kernel: Kernel, project: SdlcProject, phase: Phas
   for (const a of artifacts) insideProject(root, a.rel, project.registryDisplay, `phases.${phaseIndex}.artifacts.required`);
   if (artifacts.length > 0) {
     plan.push({ type: 'integrity', input: { projectRoot: root, artifacts } satisfies IntegrityInput });
-    plan.push({ type: 'completeness', input: { projectRoot: root, artifacts, ...(settings.placeholder_markers ? { markers: settings.placeholder_markers } : {}) } satisfies CompletenessInput });
+    plan.push({
+      type: 'completeness',
+      input: { projectRoot: root, artifacts, ...(settings.placeholder_markers ? { markers: settings.placeholder_markers } : {}) } satisfies CompletenessInput,
+    });
   }
 
   settings.coverage_reports?.forEach((rel, i) => insideProject(root, rel, project.profileDisplay, `sluice.coverage_reports.${i}`));
@@ -61,7 +74,13 @@ export function planPhaseGates(kernel: Kernel, project: SdlcProject, phase: Phas
     const q = profile.quality;
     plan.push({
       type: 'metrics',
-      input: { projectRoot: root, ...reports, coverageMinimum: q.coverage_minimum, ...(q.coverage_critical === undefined ? {} : { coverageCritical: q.coverage_critical }), ...(settings.critical_paths ? { criticalPaths: settings.critical_paths } : {}) } satisfies MetricsInput,
+      input: {
+        projectRoot: root,
+        ...reports,
+        coverageMinimum: q.coverage_minimum,
+        ...(q.coverage_critical === undefined ? {} : { coverageCritical: q.coverage_critical }),
+        ...(settings.critical_paths ? { criticalPaths: settings.critical_paths } : {}),
+      } satisfies MetricsInput,
     });
   }
 
@@ -80,15 +99,40 @@ export function planPhaseGates(kernel: Kernel, project: SdlcProject, phase: Phas
     });
   }
   if (checks.length > 0 || project.missingCompliance.length > 0) {
-    plan.push({ type: 'compliance', input: { projectRoot: root, checks, missing: project.missingCompliance.map((m) => ({ framework: m.framework, file: m.display })), ...(settings.coverage_reports ? { coverageReports: settings.coverage_reports } : {}), ...(settings.placeholder_markers ? { markers: settings.placeholder_markers } : {}) } satisfies ComplianceInput });
+    plan.push({
+      type: 'compliance',
+      input: {
+        projectRoot: root,
+        checks,
+        missing: project.missingCompliance.map((m) => ({ framework: m.framework, file: m.display })),
+        ...(settings.coverage_reports ? { coverageReports: settings.coverage_reports } : {}),
+        ...(settings.placeholder_markers ? { markers: settings.placeholder_markers } : {}),
+      } satisfies ComplianceInput,
+    });
   }
 
   const reached = model.phases.filter((p) => p.order <= phase.order).map((p) => project.paths.artifactDirRel(p.slug));
   const prior = model.phases.filter((p) => p.order < phase.order).map((p) => phaseKey(p.id));
-  plan.push({ type: 'consistency', input: { projectRoot: root, locked: lockedMetrics(state), profileMetrics: profileMetrics(profile), artifactDirs: reached, layers: { dir: '.sdlc/context/layers', priorPhases: prior } } satisfies ConsistencyInput });
+  plan.push({
+    type: 'consistency',
+    input: {
+      projectRoot: root,
+      locked: lockedMetrics(state),
+      profileMetrics: profileMetrics(profile),
+      artifactDirs: reached,
+      layers: { dir: '.sdlc/context/layers', priorPhases: prior },
+    } satisfies ConsistencyInput,
+  });
 
   const criteria = (profile.quality.evaluation_criteria ?? []).filter((c) => (c.phases ?? ['build']).some((p) => phaseKey(p) === key));
-  if (criteria.length > 0) plan.push({ type: 'quality', input: { phase: key, criteria: criteria.map((c) => ({ name: c.name, description: c.description, ...(c.severity ? { severity: c.severity } : {}) })) } satisfies QualityInput });
+  if (criteria.length > 0)
+    plan.push({
+      type: 'quality',
+      input: {
+        phase: key,
+        criteria: criteria.map((c) => ({ name: c.name, description: c.description, ...(c.severity ? { severity: c.severity } : {}) })),
+      } satisfies QualityInput,
+    });
 
   const prose = proseExitConditions(phase);
   if (prose.length > 0) plan.push({ type: 'exit-criteria', input: { conditions: prose } satisfies ExitCriteriaInput });
@@ -96,9 +140,22 @@ export function planPhaseGates(kernel: Kernel, project: SdlcProject, phase: Phas
   for (const g of settings.gates ?? []) {
     if (!g.phases.some((p) => phaseKey(p) === key)) continue;
     if (g.type === 'command') {
-      plan.push({ type: 'command', input: { projectRoot: root, id: g.id, argv: g.argv ?? [], ...(g.severity ? { severity: g.severity } : {}), ...(g.description ? { description: g.description } : {}), ...(g.timeout_seconds ? { timeoutMs: g.timeout_seconds * 1000 } : {}) } satisfies CommandGateInput });
+      plan.push({
+        type: 'command',
+        input: {
+          projectRoot: root,
+          id: g.id,
+          argv: g.argv ?? [],
+          ...(g.severity ? { severity: g.severity } : {}),
+          ...(g.description ? { description: g.description } : {}),
+          ...(g.timeout_seconds ? { timeoutMs: g.timeout_seconds * 1000 } : {}),
+        } satisfies CommandGateInput,
+      });
     } else {
-      plan.push({ type: g.type, input: { ...(g.with ?? {}), projectRoot: root, phase: key, id: g.id, ...(g.severity ? { severity: g.severity } : {}) } satisfies ProfileGateInput });
+      plan.push({
+        type: g.type,
+        input: { ...(g.with ?? {}), projectRoot: root, phase: key, id: g.id, ...(g.severity ? { severity: g.severity } : {}) } satisfies ProfileGateInput,
+      });
     }
   }
 

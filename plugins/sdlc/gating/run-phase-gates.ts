@@ -24,7 +24,12 @@ function checkRows(kernel: Kernel, type: string, rows: unknown): GateResult[] {
   if (!Array.isArray(rows)) throw new SluiceError('INTERNAL', { plugin, message: `gate type ${type} returned ${typeof rows}, not a list of results` });
   return rows.map((row, i) => {
     const parsed = v.safeParse(GateResultSchema, row);
-    if (!parsed.success) throw new SluiceError('INTERNAL', { plugin, field: `${i}.${v.getDotPath(parsed.issues[0]) ?? ''}`, message: `gate type ${type} returned an invalid result: ${parsed.issues[0].message}` });
+    if (!parsed.success)
+      throw new SluiceError('INTERNAL', {
+        plugin,
+        field: `${i}.${v.getDotPath(parsed.issues[0]) ?? ''}`,
+        message: `gate type ${type} returned an invalid result: ${parsed.issues[0].message}`,
+      });
     return parsed.output as GateResult;
   });
 }
@@ -48,5 +53,12 @@ export async function runPhaseGates(kernel: Kernel, project: SdlcProject, phase:
   const taken = new Set<string>(outputs.flat().flatMap((r) => (r.id ? [String(r.id)] : [])));
   // Every manual row needs an id to be approved by; plugin gates may not set one.
   const results = outputs.flat().map((r) => (r.passed === null && !r.id ? { ...r, id: resultId(r.gate, r.check ?? r.artifact ?? r.message, taken) } : r));
-  return { phase: key, results, summary: summarizeResults(results), blockers: blockingResults(results), warnings: warningResults(results), manual: manualResults(results) };
+  return {
+    phase: key,
+    results,
+    summary: summarizeResults(results),
+    blockers: blockingResults(results),
+    warnings: warningResults(results),
+    manual: manualResults(results),
+  };
 }

@@ -45,12 +45,16 @@ export function readHandoffLeniently(raw: unknown, display: string): LenientHand
     const present = Object.prototype.hasOwnProperty.call(doc, key);
     if (key === '$schema') {
       if (!present) warnings.push(`${display} has no "$schema" (expected "session-handoff-v1"); read as session-handoff-v1`);
-      else if (doc.$schema !== 'session-handoff-v1') warnings.push(`${display}: $schema is ${JSON.stringify(doc.$schema)}, not "session-handoff-v1"; read as v1`);
+      else if (doc.$schema !== 'session-handoff-v1')
+        warnings.push(`${display}: $schema is ${JSON.stringify(doc.$schema)}, not "session-handoff-v1"; read as v1`);
       continue;
     }
     if (key === 'phase') {
       const why = doc.phase === 4 ? ' (the reference template still writes 4, the number the Build loop had before it became "build")' : '';
-      if (present && doc.phase !== 'build') warnings.push(`${display}: phase is ${JSON.stringify(doc.phase)}, but the handoff belongs to the Build loop, whose id is "build"${why}; read as "build"`);
+      if (present && doc.phase !== 'build')
+        warnings.push(
+          `${display}: phase is ${JSON.stringify(doc.phase)}, but the handoff belongs to the Build loop, whose id is "build"${why}; read as "build"`,
+        );
       continue;
     }
     if (!present) continue;

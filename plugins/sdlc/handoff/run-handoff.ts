@@ -1,4 +1,14 @@
-import { isSluiceError, jsonCodec, parseDataText, readDataFile, readDataText, realPathInside, type CommandContext, type CommandInput, type CommandOutcome } from '../../../core/index.ts';
+import {
+  isSluiceError,
+  jsonCodec,
+  parseDataText,
+  readDataFile,
+  readDataText,
+  realPathInside,
+  type CommandContext,
+  type CommandInput,
+  type CommandOutcome,
+} from '../../../core/index.ts';
 import { claudeSessionStartPayload } from './claude-hook-payload.ts';
 import { readHandoffLeniently } from './lenient-handoff.ts';
 import { projectLine } from './project-line.ts';

@@ -37,7 +37,9 @@ export function summarizeHandoff(h: SessionHandoff | HandoffFields): HandoffSumm
           ...(present(first.context) ? { context: first.context! } : {}),
         }
       : null,
-    unresolvedBlockers: (h.blockers ?? []).filter((b) => !b.resolved).map((b) => ({ description: b.description, ...(present(b.section) ? { section: b.section! } : {}) })),
+    unresolvedBlockers: (h.blockers ?? [])
+      .filter((b) => !b.resolved)
+      .map((b) => ({ description: b.description, ...(present(b.section) ? { section: b.section! } : {}) })),
   };
 }
 

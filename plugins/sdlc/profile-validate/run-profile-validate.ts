@@ -1,6 +1,15 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { isInside, isSluiceError, readDataText, SluiceError, type CommandContext, type CommandInput, type CommandOutcome, type Kernel } from '../../../core/index.ts';
+import {
+  isInside,
+  isSluiceError,
+  readDataText,
+  SluiceError,
+  type CommandContext,
+  type CommandInput,
+  type CommandOutcome,
+  type Kernel,
+} from '../../../core/index.ts';
 import { COMPLIANCE_FRAMEWORKS, ProfileSchema } from '../profile/profile-schema.ts';
 import { ComplianceFileSchema } from '../profile/compliance-schema.ts';
 import { bundledRegistryPath } from '../registry/bundled-registry-path.ts';
@@ -22,7 +31,8 @@ export interface ProfileValidation {
   violations: Violation[];
 }
 
-const located = (check: YamlCheck<unknown>, file: string, problems: readonly SemanticProblem[]): Violation[] => problems.map((p) => ({ file, path: p.path, ...check.locate(p.path), message: p.message }));
+const located = (check: YamlCheck<unknown>, file: string, problems: readonly SemanticProblem[]): Violation[] =>
+  problems.map((p) => ({ file, path: p.path, ...check.locate(p.path), message: p.message }));
 
 /** Compliance files a pack may lean on when it carries none of its own (as `sluice init` does). */
 const complianceCandidates = (packDir: string, framework: string) =>
@@ -41,20 +51,35 @@ async function packModel(kernel: Kernel, packDir: string): Promise<{ model?: Pha
 }
 
 /** One compliance file per listed framework (unknown framework names are the schema's finding). */
-async function validateCompliance(kernel: Kernel, packDir: string, raw: unknown, profileCheck: YamlCheck<unknown>, profileFile: string, model: PhaseModel | undefined, checked: string[]): Promise<Violation[]> {
+async function validateCompliance(
+  kernel: Kernel,
+  packDir: string,
+  raw: unknown,
+  profileCheck: YamlCheck<unknown>,
+  profileFile: string,
+  model: PhaseModel | undefined,
+  checked: string[],
+): Promise<Violation[]> {
   const out: Violation[] = [];
   const frameworks = (raw as { compliance?: { frameworks?: unknown } } | undefined)?.compliance?.frameworks;
   for (const [i, framework] of (Array.isArray(frameworks) ? frameworks : []).entries()) {
     if (framework === 'none' || !(COMPLIANCE_FRAMEWORKS as readonly unknown[]).includes(framework)) continue;
     const path = complianceCandidates(packDir, framework as string).find((p) => existsSync(p));
     if (!path) {
-      out.push({ file: profileFile, path: `compliance.frameworks.${i}`, ...profileCheck.locate(`compliance.frameworks.${i}`), message: `framework ${framework} has no gate file: add compliance/${framework}-gates.yaml to the pack` });
+      out.push({
+        file: profileFile,
+        path: `compliance.frameworks.${i}`,
+        ...profileCheck.locate(`compliance.frameworks.${i}`),
+        message: `framework ${framework} has no gate file: add compliance/${framework}-gates.yaml to the pack`,
+      });
       continue;
     }
     const display = kernel.display(path);
     if (checked.includes(display)) continue;
     checked.push(display);
-    const check = yamlViolations(await readDataText(kernel.host, path, { display }), ComplianceFileSchema, display, { quote: isInside(kernel.projectRoot, path) });
+    const check = yamlViolations(await readDataText(kernel.host, path, { display }), ComplianceFileSchema, display, {
+      quote: isInside(kernel.projectRoot, path),
+    });
     out.push(...check.violations);
     if (check.raw !== undefined && model) out.push(...located(check, display, complianceProblems(check.raw, model)));
   }
@@ -76,7 +101,9 @@ export async function runProfileValidate(input: CommandInput, ctx: CommandContex
   const profilePath = info.kind === 'dir' ? join(full, 'profile.yaml') : full;
   const profileFile = kernel.display(profilePath);
   // PATH may be anywhere; only a file inside the project may have values quoted in the violations.
-  const check = yamlViolations(await readDataText(host, profilePath, { display: profileFile }), ProfileSchema, profileFile, { quote: isInside(kernel.projectRoot, profilePath) });
+  const check = yamlViolations(await readDataText(host, profilePath, { display: profileFile }), ProfileSchema, profileFile, {
+    quote: isInside(kernel.projectRoot, profilePath),
+  });
   const checked = [profileFile];
   const violations = [...check.violations];
   if (check.raw !== undefined) {

@@ -47,7 +47,12 @@ export interface YamlCheckOptions {
   quote?: boolean;
 }
 
-export function yamlViolations<S extends v.GenericSchema>(text: string, schema: S, file: string, o: YamlCheckOptions = { quote: true }): YamlCheck<v.InferOutput<S>> {
+export function yamlViolations<S extends v.GenericSchema>(
+  text: string,
+  schema: S,
+  file: string,
+  o: YamlCheckOptions = { quote: true },
+): YamlCheck<v.InferOutput<S>> {
   const quote = o.quote ?? true;
   const lines = new LineCounter();
   let doc: Document;
@@ -56,7 +61,10 @@ export function yamlViolations<S extends v.GenericSchema>(text: string, schema: 
   } catch (error) {
     // Nesting too deep to build a document: the one violation, with nothing to locate.
     if (!(error instanceof CodecError)) throw error;
-    return { violations: [{ file, path: '', line: error.line, column: error.column, message: error.message.replace(/ \(line \d+, column \d+\)$/, '') }], locate: () => ({}) };
+    return {
+      violations: [{ file, path: '', line: error.line, column: error.column, message: error.message.replace(/ \(line \d+, column \d+\)$/, '') }],
+      locate: () => ({}),
+    };
   }
   const out: Violation[] = [];
   const locate = (dotted: string) => position(doc, lines, dotted === '' ? [] : dotted.split('.').map((k) => (/^\d+$/.test(k) ? Number(k) : k)));
@@ -68,7 +76,13 @@ export function yamlViolations<S extends v.GenericSchema>(text: string, schema: 
   for (const e of doc.errors) {
     const pos = e.linePos?.[0];
     // The parser's words may quote an alias or tag from the file: from outside the project, say only where.
-    add({ file, path: '', line: pos?.line, column: pos?.col, message: quote ? e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '') : 'YAML syntax error' });
+    add({
+      file,
+      path: '',
+      line: pos?.line,
+      column: pos?.col,
+      message: quote ? e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '') : 'YAML syntax error',
+    });
   }
   if (text.trim() === '') add({ file, path: '', message: 'file is empty' });
   if (out.length) return { violations: out, locate };

@@ -38,7 +38,11 @@ export async function loadPack(kernel: Kernel, location: PackLocation): Promise<
   for (const framework of profileFrameworks(profile.value)) {
     const path = findComplianceFile([location.dir, location.fallbackDir], framework);
     if (!path) {
-      throw new SluiceError('PROFILE_INVALID', { file: kernel.display(profilePath), field: 'compliance.frameworks', message: `framework ${framework} has no gate file: add compliance/${framework}-gates.yaml to the pack` });
+      throw new SluiceError('PROFILE_INVALID', {
+        file: kernel.display(profilePath),
+        field: 'compliance.frameworks',
+        message: `framework ${framework} has no gate file: add compliance/${framework}-gates.yaml to the pack`,
+      });
     }
     const file = await readSdlcFile(host, path, ComplianceFileSchema, 'COMPLIANCE_INVALID', kernel.display(path));
     checkCompliance(file.value, model, kernel.display(path));

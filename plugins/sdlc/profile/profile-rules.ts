@@ -11,7 +11,8 @@ export interface SemanticProblem {
 }
 
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-const record = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+const record = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 const isPhaseId = (p: unknown): p is string | number => typeof p === 'string' || typeof p === 'number';
 
 /**
@@ -23,15 +24,24 @@ const isPhaseId = (p: unknown): p is string | number => typeof p === 'string' ||
 export function profileProblems(profile: unknown, model: PhaseModel, kernel: Kernel): SemanticProblem[] {
   const out: SemanticProblem[] = [];
   const phaseProblem = (path: string, id: unknown) => {
-    if (isPhaseId(id) && !model.get(id)) out.push({ path, code: 'PROFILE_INVALID', message: `unknown phase ${JSON.stringify(phaseKey(id))}; phases are ${model.ids().join(', ')}` });
+    if (isPhaseId(id) && !model.get(id))
+      out.push({ path, code: 'PROFILE_INVALID', message: `unknown phase ${JSON.stringify(phaseKey(id))}; phases are ${model.ids().join(', ')}` });
   };
   const p = record(profile);
-  list(record(p.quality).evaluation_criteria).forEach((c, i) => list(record(c).phases).forEach((id, j) => phaseProblem(`quality.evaluation_criteria.${i}.phases.${j}`, id)));
+  list(record(p.quality).evaluation_criteria).forEach((c, i) =>
+    list(record(c).phases).forEach((id, j) => phaseProblem(`quality.evaluation_criteria.${i}.phases.${j}`, id)),
+  );
   const seen = new Set<string>();
   list(record(p.sluice).gates).forEach((g, i) => {
     const gate = record(g);
-    if (typeof gate.type === 'string' && !kernel.gates.has(gate.type)) out.push({ path: `sluice.gates.${i}.type`, code: 'GATE_TYPE_UNKNOWN', message: `unknown gate type ${JSON.stringify(gate.type)}; registered types are ${kernel.gates.names().join(', ')}` });
-    if (gate.type === 'command' && gate.argv === undefined) out.push({ path: `sluice.gates.${i}.argv`, code: 'PROFILE_INVALID', message: 'a command gate needs argv: [program, ...args]' });
+    if (typeof gate.type === 'string' && !kernel.gates.has(gate.type))
+      out.push({
+        path: `sluice.gates.${i}.type`,
+        code: 'GATE_TYPE_UNKNOWN',
+        message: `unknown gate type ${JSON.stringify(gate.type)}; registered types are ${kernel.gates.names().join(', ')}`,
+      });
+    if (gate.type === 'command' && gate.argv === undefined)
+      out.push({ path: `sluice.gates.${i}.argv`, code: 'PROFILE_INVALID', message: 'a command gate needs argv: [program, ...args]' });
     if (typeof gate.id === 'string') {
       if (seen.has(gate.id)) out.push({ path: `sluice.gates.${i}.id`, code: 'PROFILE_INVALID', message: `gate id ${gate.id} is used twice` });
       seen.add(gate.id);
@@ -47,7 +57,12 @@ export function complianceProblems(file: unknown, model: PhaseModel): SemanticPr
   const seen = new Set<string>();
   list(record(file).gates).forEach((g, i) => {
     const gate = record(g);
-    if (isPhaseId(gate.phase) && !model.get(gate.phase)) out.push({ path: `gates.${i}.phase`, code: 'COMPLIANCE_INVALID', message: `unknown phase ${JSON.stringify(phaseKey(gate.phase))}; phases are ${model.ids().join(', ')}` });
+    if (isPhaseId(gate.phase) && !model.get(gate.phase))
+      out.push({
+        path: `gates.${i}.phase`,
+        code: 'COMPLIANCE_INVALID',
+        message: `unknown phase ${JSON.stringify(phaseKey(gate.phase))}; phases are ${model.ids().join(', ')}`,
+      });
     if (typeof gate.id === 'string') {
       if (seen.has(gate.id)) out.push({ path: `gates.${i}.id`, code: 'COMPLIANCE_INVALID', message: `check id ${gate.id} is used twice` });
       seen.add(gate.id);

@@ -13,7 +13,14 @@ const str = v.string();
 const bool = v.boolean();
 
 const StackSchema = v.looseObject({
-  backend: v.optional(v.looseObject({ language: v.picklist(['csharp', 'typescript', 'python', 'java', 'go', 'rust']), framework: str, orm: v.optional(str), testing: v.optional(str) })),
+  backend: v.optional(
+    v.looseObject({
+      language: v.picklist(['csharp', 'typescript', 'python', 'java', 'go', 'rust']),
+      framework: str,
+      orm: v.optional(str),
+      testing: v.optional(str),
+    }),
+  ),
   frontend: v.optional(v.looseObject({ language: v.optional(str), framework: v.optional(str), state: v.optional(str), e2e: v.optional(str) })),
   database: v.optional(v.looseObject({ engine: v.optional(str), migrations: v.optional(str) })),
   cloud: v.optional(v.looseObject({ provider: v.optional(v.picklist(['azure', 'aws', 'gcp', 'self-hosted'])), services: v.optional(v.array(str)) })),
@@ -52,7 +59,9 @@ const QualitySchema = v.looseObject({
 export const COMPLIANCE_FRAMEWORKS = ['soc2', 'hipaa', 'gdpr', 'pci-dss', 'iso27001', 'none'] as const;
 
 const ComplianceSettingsSchema = v.looseObject({
-  frameworks: v.optional(v.pipe(v.array(v.picklist(COMPLIANCE_FRAMEWORKS)), v.description('Compliance frameworks to enforce; each needs compliance/<framework>-gates.yaml.'))),
+  frameworks: v.optional(
+    v.pipe(v.array(v.picklist(COMPLIANCE_FRAMEWORKS)), v.description('Compliance frameworks to enforce; each needs compliance/<framework>-gates.yaml.')),
+  ),
   audit_trail: v.optional(bool),
   change_approval: v.optional(v.picklist(['peer-review', 'manager-approval', 'change-board', 'none'])),
 });
@@ -86,12 +95,30 @@ export const ProfileGateSchema = v.strictObject({
 
 /** sluice's own settings in a profile (a key the reference schema does not define, kept apart). */
 export const SluiceProfileSettingsSchema = v.strictObject({
-  placeholder_markers: v.optional(v.pipe(v.array(v.pipe(str, v.minLength(1))), v.description('G2 markers, matched as whole tokens; `...` matches any text (`${...}`). Default: TODO, TBD, FIXME, ${...}, [placeholder], <!-- REQUIRED:, PLACEHOLDER, [INSERT...].'))),
-  coverage_reports: v.optional(v.pipe(v.array(str), v.description('Coverage files for G3, relative to the project root; default: the usual lcov, json-summary and Cobertura locations.'))),
+  placeholder_markers: v.optional(
+    v.pipe(
+      v.array(v.pipe(str, v.minLength(1))),
+      v.description(
+        'G2 markers, matched as whole tokens; `...` matches any text (`${...}`). Default: TODO, TBD, FIXME, ${...}, [placeholder], <!-- REQUIRED:, PLACEHOLDER, [INSERT...].',
+      ),
+    ),
+  ),
+  coverage_reports: v.optional(
+    v.pipe(v.array(str), v.description('Coverage files for G3, relative to the project root; default: the usual lcov, json-summary and Cobertura locations.')),
+  ),
   critical_paths: v.optional(v.pipe(v.array(str), v.description('Source path prefixes that quality.coverage_critical applies to.'))),
   gates: v.optional(v.array(ProfileGateSchema)),
-  per_gate_approval: v.optional(v.pipe(v.boolean(), v.description('true: `next --confirmed` alone does not approve manual gates; each needs its own `--approve ID --signed-by NAME`. Default false: the confirmation approves every manual gate it listed (seed §6 step 5).'))),
-  require_signed_approvals: v.optional(v.pipe(bool, v.description('Refuse `next --confirmed`, `skip` and `reenter` without --sign (an SSH signature by a key in .sdlc/allowed_signers).'))),
+  per_gate_approval: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description(
+        'true: `next --confirmed` alone does not approve manual gates; each needs its own `--approve ID --signed-by NAME`. Default false: the confirmation approves every manual gate it listed (seed §6 step 5).',
+      ),
+    ),
+  ),
+  require_signed_approvals: v.optional(
+    v.pipe(bool, v.description('Refuse `next --confirmed`, `skip` and `reenter` without --sign (an SSH signature by a key in .sdlc/allowed_signers).')),
+  ),
 });
 
 export const ProfileSchema = v.pipe(

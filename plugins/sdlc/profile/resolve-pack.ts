@@ -51,7 +51,10 @@ export function resolvePack(spec: string, projectRoot: string, configProfiles: r
     if (!hasProfile(pkg)) throw notFound(spec, `package ${spec} (${pkg}) has no profile.yaml at its root`);
     return { dir: pkg, source: 'package', spec };
   }
-  throw notFound(spec, `no built-in pack (${Object.keys(BUILTIN_PACKS).join(', ')}), folder, configured pack or installed package is called ${JSON.stringify(spec)}`);
+  throw notFound(
+    spec,
+    `no built-in pack (${Object.keys(BUILTIN_PACKS).join(', ')}), folder, configured pack or installed package is called ${JSON.stringify(spec)}`,
+  );
 }
 
 const notFound = (spec: string, message: string) => new SluiceError('PROFILE_NOT_FOUND', { field: '--profile', message, data: { spec } });
@@ -62,10 +65,17 @@ function configPackDirs(projectRoot: string, entries: readonly string[]): string
   entries.forEach((entry, i) => {
     const asPath = resolve(projectRoot, entry);
     const dir = isDir(asPath) ? asPath : findPackage(entry, projectRoot);
-    if (!dir) throw new SluiceError('CONFIG_INVALID', { file: 'sluice.config.yaml', field: `profiles.${i}`, message: `profile pack location ${JSON.stringify(entry)} is neither a folder nor an installed package` });
+    if (!dir)
+      throw new SluiceError('CONFIG_INVALID', {
+        file: 'sluice.config.yaml',
+        field: `profiles.${i}`,
+        message: `profile pack location ${JSON.stringify(entry)} is neither a folder nor an installed package`,
+      });
     if (hasProfile(dir)) dirs.push(dir);
     else {
-      const subdirs = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(dir, e.name));
+      const subdirs = readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => join(dir, e.name));
       dirs.push(...subdirs.filter(hasProfile).sort());
     }
   });

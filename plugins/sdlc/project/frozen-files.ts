@@ -8,7 +8,11 @@ import '../sdlc-errors.ts';
 export const checksumOf = (bytes: string | Uint8Array) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 /** Frozen file paths as state.yaml keys them: relative to the project root (`.sdlc/profile.yaml`). */
-export const frozenKey = (paths: SdlcPaths, full: string) => full.slice(paths.root.length + 1).split('\\').join('/');
+export const frozenKey = (paths: SdlcPaths, full: string) =>
+  full
+    .slice(paths.root.length + 1)
+    .split('\\')
+    .join('/');
 
 /**
  * The checksums a project's frozen files must have now: those recorded at init (`frozen_files`,

@@ -59,7 +59,12 @@ async function previousState(kernel: Kernel, paths: SdlcPaths): Promise<SdlcStat
 async function choosePack(kernel: Kernel, paths: SdlcPaths, o: InitOptions, previous: SdlcState | undefined): Promise<PackLocation> {
   if (o.profile !== undefined || !previous) return resolvePack(o.profile ?? 'starter', kernel.projectRoot, kernel.config.profiles);
   if (await kernel.host.stat(paths.profile)) {
-    return { dir: paths.dir, source: 'project', spec: previous.profile_id, fallbackDir: packDirForProfileId(previous.profile_id, kernel.projectRoot, kernel.config.profiles) };
+    return {
+      dir: paths.dir,
+      source: 'project',
+      spec: previous.profile_id,
+      fallbackDir: packDirForProfileId(previous.profile_id, kernel.projectRoot, kernel.config.profiles),
+    };
   }
   return resolvePack(previous.profile_id, kernel.projectRoot, kernel.config.profiles);
 }
@@ -76,7 +81,11 @@ export async function initProject(kernel: Kernel, o: InitOptions = {}): Promise<
   const paths = sdlcPaths(kernel.projectRoot);
   const exists = await kernel.store.exists(paths.state);
   if (exists && !o.force) {
-    throw new SluiceError('PROJECT_EXISTS', { file: kernel.display(paths.state), message: 'this folder already has an SDLC project; pass --force to re-initialise (artifacts and the profile are kept, state starts over, the old state is backed up)' });
+    throw new SluiceError('PROJECT_EXISTS', {
+      file: kernel.display(paths.state),
+      message:
+        'this folder already has an SDLC project; pass --force to re-initialise (artifacts and the profile are kept, state starts over, the old state is backed up)',
+    });
   }
   const previous = exists ? await previousState(kernel, paths) : undefined;
   const transitions = previous?.history.length ?? 0;

@@ -21,7 +21,10 @@ const quoted = (s: string) => JSON.stringify(s).slice(1, -1);
  * phase by order active since creation, every other pending.
  */
 export function initialState(templateText: string, i: InitialStateInput, templateDisplay: string): SdlcState {
-  const text = templateText.replaceAll('${PROFILE_ID}', quoted(i.profileId)).replaceAll('${PROJECT_NAME}', quoted(i.projectName)).replaceAll('${CREATED_AT}', quoted(i.createdAt));
+  const text = templateText
+    .replaceAll('${PROFILE_ID}', quoted(i.profileId))
+    .replaceAll('${PROJECT_NAME}', quoted(i.projectName))
+    .replaceAll('${CREATED_AT}', quoted(i.createdAt));
   const template = validateData(SdlcStateSchema, parseDataText(text, safeYamlCodec, templateDisplay), templateDisplay);
   const first = i.model.first();
   const phases: Record<string, PhaseRecord> = {};

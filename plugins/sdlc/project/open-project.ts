@@ -42,7 +42,9 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
   const paths = sdlcPaths(kernel.projectRoot);
   const stateFile = sdlcStateFile(paths.state);
   await assertProjectExists(kernel, paths);
-  const state: SdlcState = o.readOnly ? await kernel.store.read({ path: stateFile.path, codec: stateFile.codec, schema: SdlcStateReadSchema }) : await kernel.store.read(stateFile);
+  const state: SdlcState = o.readOnly
+    ? await kernel.store.read({ path: stateFile.path, codec: stateFile.codec, schema: SdlcStateReadSchema })
+    : await kernel.store.read(stateFile);
   // Before the frozen files are parsed: an edited profile is reported as edited, not as invalid.
   if (o.verifyFrozen) await assertFrozenIntact(kernel, paths, state);
   const profile = await readSdlcFile(host, paths.profile, ProfileSchema, 'PROFILE_INVALID', kernel.display(paths.profile));
@@ -68,13 +70,27 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
     checkCompliance(file.value, model, display);
     compliance.push({ framework, display, value: file.value });
   }
-  return { root: kernel.projectRoot, paths, stateFile, state, profile: profile.value, profileDisplay: kernel.display(paths.profile), model, registryDisplay: kernel.display(registryPath), compliance, missingCompliance };
+  return {
+    root: kernel.projectRoot,
+    paths,
+    stateFile,
+    state,
+    profile: profile.value,
+    profileDisplay: kernel.display(paths.profile),
+    model,
+    registryDisplay: kernel.display(registryPath),
+    compliance,
+    missingCompliance,
+  };
 }
 
 /** PROJECT_MISSING (exit 2) when the folder has no `.sdlc/state.yaml`. */
 export async function assertProjectExists(kernel: Kernel, paths: SdlcPaths): Promise<void> {
   if (!(await kernel.store.exists(paths.state))) {
-    throw new SluiceError('PROJECT_MISSING', { file: kernel.display(paths.state), message: `no SDLC project in ${kernel.projectRoot} (.sdlc/state.yaml does not exist)` });
+    throw new SluiceError('PROJECT_MISSING', {
+      file: kernel.display(paths.state),
+      message: `no SDLC project in ${kernel.projectRoot} (.sdlc/state.yaml does not exist)`,
+    });
   }
 }
 

@@ -21,14 +21,26 @@ export interface SdlcFile<T> {
  * size cap, UTF-8, the `__proto__`-refusing YAML codec, schema. A schema violation is reported under
  * the file's own error code (PROFILE_INVALID, REGISTRY_INVALID, COMPLIANCE_INVALID).
  */
-export async function readSdlcFile<S extends v.GenericSchema>(host: Host, path: string, schema: S, code: ErrorCode, display: string): Promise<SdlcFile<v.InferOutput<S>>> {
+export async function readSdlcFile<S extends v.GenericSchema>(
+  host: Host,
+  path: string,
+  schema: S,
+  code: ErrorCode,
+  display: string,
+): Promise<SdlcFile<v.InferOutput<S>>> {
   const info = await host.stat(path);
   const cached = cache.get(path);
-  if (info && cached && cached.schema === schema && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached.file as SdlcFile<v.InferOutput<S>>;
+  if (info && cached && cached.schema === schema && cached.mtimeMs === info.mtimeMs && cached.size === info.size)
+    return cached.file as SdlcFile<v.InferOutput<S>>;
   const text = await readDataText(host, path, { display });
   // The registry alone is ~19 KB of YAML parsed on every `gate`/`next`: its parse is kept on disk by
   // content hash (the status dashboard's cache), and the value is validated on every read all the same.
-  const { value } = await parseWithCache(parseCacheDir((name) => host.env(name)), code, text, (t) => parseDataText(t, safeYamlCodec, display));
+  const { value } = await parseWithCache(
+    parseCacheDir((name) => host.env(name)),
+    code,
+    text,
+    (t) => parseDataText(t, safeYamlCodec, display),
+  );
   const file = { path, text, value: validateData(schema, value, display, code) };
   if (info) cache.set(path, { schema, mtimeMs: info.mtimeMs, size: info.size, file });
   return file;

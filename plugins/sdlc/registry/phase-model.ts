@@ -32,7 +32,8 @@ export function createPhaseModel(registry: PhaseRegistry, display: string): Phas
   });
   const terminals = phases.filter((p) => p.terminal === true);
   if (terminals.length > 1) throw invalid('phases', `only one phase may be terminal, found ${terminals.map((p) => phaseKey(p.id)).join(', ')}`);
-  if (terminals.length === 1 && terminals[0] !== phases[phases.length - 1]) throw invalid('phases', `terminal phase ${phaseKey(terminals[0].id)} must have the highest order`);
+  if (terminals.length === 1 && terminals[0] !== phases[phases.length - 1])
+    throw invalid('phases', `terminal phase ${phaseKey(terminals[0].id)} must have the highest order`);
 
   const byId = new Map(phases.map((p) => [phaseKey(p.id), p]));
   const ids = () => phases.map((p) => phaseKey(p.id));

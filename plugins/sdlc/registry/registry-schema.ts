@@ -6,7 +6,10 @@ import { ProjectTypeSchema } from '../state/state-schema.ts';
 const RelativePath = v.pipe(
   v.string(),
   v.minLength(1),
-  v.check((p) => !p.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(p) && !p.split(/[\\/]/).includes('..'), 'path must stay inside its folder (no absolute path, no ..)'),
+  v.check(
+    (p) => !p.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(p) && !p.split(/[\\/]/).includes('..'),
+    'path must stay inside its folder (no absolute path, no ..)',
+  ),
 );
 
 /** A required or optional artifact: a bare path (in the phase folder) or an object saying where it lives and for which project types. */
@@ -15,7 +18,12 @@ export const ArtifactEntrySchema = v.pipe(
     RelativePath,
     v.looseObject({
       path: v.pipe(RelativePath, v.description('File, or folder when it ends with /.')),
-      root: v.optional(v.pipe(v.picklist(['repo', 'phase']), v.description('repo: relative to the project root (the real README.md); phase (default): .sdlc/artifacts/<slug>/.'))),
+      root: v.optional(
+        v.pipe(
+          v.picklist(['repo', 'phase']),
+          v.description('repo: relative to the project root (the real README.md); phase (default): .sdlc/artifacts/<slug>/.'),
+        ),
+      ),
       required_for: v.optional(v.pipe(v.array(ProjectTypeSchema), v.description('Only required for these project types; others skip it.'))),
     }),
   ]),
@@ -33,7 +41,11 @@ export const ExitConditionSchema = v.pipe(
 
 export const PhaseDefinitionSchema = v.looseObject({
   id: PhaseIdSchema,
-  slug: v.pipe(v.string(), v.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'slug must be one folder name (letters, digits, . _ -)'), v.description('Artifact folder under .sdlc/artifacts/; never derived from the id.')),
+  slug: v.pipe(
+    v.string(),
+    v.regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'slug must be one folder name (letters, digits, . _ -)'),
+    v.description('Artifact folder under .sdlc/artifacts/; never derived from the id.'),
+  ),
   order: v.pipe(v.number(), v.integer(), v.minValue(0), v.description('Sequence position; the next phase is order + 1, never id + 1.')),
   name: v.pipe(v.string(), v.minLength(1)),
   display: v.optional(v.string()),

@@ -14,7 +14,10 @@ export interface RequiredArtifact {
   note?: string;
 }
 
-const normalize = (entry: ArtifactEntry) => (typeof entry === 'string' ? { path: entry, root: 'phase' as const, required_for: undefined } : { path: entry.path, root: entry.root ?? 'phase', required_for: entry.required_for });
+const normalize = (entry: ArtifactEntry) =>
+  typeof entry === 'string'
+    ? { path: entry, root: 'phase' as const, required_for: undefined }
+    : { path: entry.path, root: entry.root ?? 'phase', required_for: entry.required_for };
 
 /**
  * The artifacts G1/G2 check for a phase: `artifacts.required` (honouring `root` and `required_for`)
@@ -38,7 +41,14 @@ export function requiredArtifacts(phase: PhaseDefinition, projectType: ProjectTy
         note = `required only for ${e.required_for.join(', ')}, not for ${projectType} projects`;
       }
     }
-    out.push({ name: e.path, rel: e.root === 'repo' ? e.path : `${phaseDir}/${e.path}`, root: e.root, dir: e.path.endsWith('/'), applies, ...(note ? { note } : {}) });
+    out.push({
+      name: e.path,
+      rel: e.root === 'repo' ? e.path : `${phaseDir}/${e.path}`,
+      root: e.root,
+      dir: e.path.endsWith('/'),
+      applies,
+      ...(note ? { note } : {}),
+    });
   }
   for (const condition of phase.exit_gate?.conditions ?? []) {
     if (!('artifact' in condition) || listed.has(condition.artifact)) continue;

@@ -20,7 +20,11 @@ export function signaturesRequired(project: SdlcProject): boolean {
 /** Refuses an unsigned approval when the profile requires signatures; nothing has been written yet. */
 export function assertSignedIfRequired(project: SdlcProject, sign: SignOption, what: string): void {
   if (sign || !signaturesRequired(project)) return;
-  throw new SluiceError('SIGNATURE_REQUIRED', { file: project.profileDisplay, field: 'sluice.require_signed_approvals', message: `the profile requires signed approvals: ${what} needs --sign (your SSH key, listed in .sdlc/allowed_signers)` });
+  throw new SluiceError('SIGNATURE_REQUIRED', {
+    file: project.profileDisplay,
+    field: 'sluice.require_signed_approvals',
+    message: `the profile requires signed approvals: ${what} needs --sign (your SSH key, listed in .sdlc/allowed_signers)`,
+  });
 }
 
 /** The key to sign with: --sign KEY, else SLUICE_SIGNING_KEY, else git's user.signingkey, else ~/.ssh/id_ed25519. */
@@ -31,11 +35,20 @@ async function signingKey(kernel: Kernel, sign: SignOption): Promise<string> {
   const fromEnv = host.env('SLUICE_SIGNING_KEY');
   if (fromEnv) return expand(fromEnv);
   let gitKey = '';
-  const r = await host.spawn({ command: 'git', args: ['config', '--get', 'user.signingkey'], cwd: kernel.projectRoot, timeoutMs: 10_000, onStdout: (c) => (gitKey += new TextDecoder().decode(c)) });
+  const r = await host.spawn({
+    command: 'git',
+    args: ['config', '--get', 'user.signingkey'],
+    cwd: kernel.projectRoot,
+    timeoutMs: 10_000,
+    onStdout: (c) => (gitKey += new TextDecoder().decode(c)),
+  });
   if (r.exitCode === 0 && gitKey.trim() && !gitKey.trim().startsWith('key::')) return expand(gitKey.trim());
   const fallback = join(host.env('HOME') ?? homedir(), '.ssh', 'id_ed25519');
   if (await host.stat(fallback)) return fallback;
-  throw new SluiceError('SIGNING_FAILED', { field: '--sign', message: 'no signing key found: pass --sign KEY, set SLUICE_SIGNING_KEY, or set git config user.signingkey' });
+  throw new SluiceError('SIGNING_FAILED', {
+    field: '--sign',
+    message: 'no signing key found: pass --sign KEY, set SLUICE_SIGNING_KEY, or set git config user.signingkey',
+  });
 }
 
 /** A person about to sign: their key and the principal allowed_signers lists for it. */
@@ -54,7 +67,11 @@ async function publicKey(kernel: Kernel, keyFile: string): Promise<string> {
   let out = '';
   const r = await host.spawn({ command: 'ssh-keygen', args: ['-y', '-f', keyFile], timeoutMs: 30_000, onStdout: (c) => (out += new TextDecoder().decode(c)) });
   if (r.spawnError) throw new SluiceError('SIGNING_UNAVAILABLE', { message: `cannot run ssh-keygen: ${r.spawnError}` });
-  if (r.exitCode !== 0 || !out.trim()) throw new SluiceError('SIGNING_FAILED', { file: keyFile, message: `cannot read the SSH key ${keyFile} (missing, or its passphrase is needed: load it in ssh-agent and pass the .pub file)` });
+  if (r.exitCode !== 0 || !out.trim())
+    throw new SluiceError('SIGNING_FAILED', {
+      file: keyFile,
+      message: `cannot read the SSH key ${keyFile} (missing, or its passphrase is needed: load it in ssh-agent and pass the .pub file)`,
+    });
   return out;
 }
 
@@ -67,12 +84,16 @@ export async function resolveSigner(kernel: Kernel, project: SdlcProject, sign: 
   const signers = allowedSignersPath(project.paths.dir);
   const display = kernel.display(signers);
   if (!(await kernel.host.stat(signers))) {
-    throw new SluiceError('SIGNING_FAILED', { file: display, message: `${display} does not exist: signed approvals need the list of allowed signers (sluice init --allowed-signers FILE, or the pack's allowed_signers)` });
+    throw new SluiceError('SIGNING_FAILED', {
+      file: display,
+      message: `${display} does not exist: signed approvals need the list of allowed signers (sluice init --allowed-signers FILE, or the pack's allowed_signers)`,
+    });
   }
   const keyFile = await signingKey(kernel, sign);
   const [type, key] = (await publicKey(kernel, keyFile)).trim().split(/\s+/);
   const listed = parseAllowedSigners(await kernel.host.readText(signers, { maxBytes: 256 * 1024 }), display).find((e) => e.keyType === type && e.key === key);
-  if (!listed) throw new SluiceError('SIGNING_FAILED', { file: display, field: '--sign', message: `the key ${keyFile} is not in ${display}; nothing was written` });
+  if (!listed)
+    throw new SluiceError('SIGNING_FAILED', { file: display, field: '--sign', message: `the key ${keyFile} is not in ${display}; nothing was written` });
   return { keyFile, principal: listed.principals[0]!, allowedSigners: signers };
 }
 
@@ -82,7 +103,10 @@ export async function signTransition(kernel: Kernel, state: SdlcState, entry: Hi
   const signature = await sshSign(kernel.host, { keyFile: signer.keyFile, text: statement });
   const check = await sshVerify(kernel.host, { allowedSigners: signer.allowedSigners, text: statement, signature });
   if (check.status !== 'valid') {
-    const why = check.status === 'unknown-signer' ? `the key ${signer.keyFile} is not in ${kernel.display(signer.allowedSigners)}` : `the signature does not verify (${check.detail})`;
+    const why =
+      check.status === 'unknown-signer'
+        ? `the key ${signer.keyFile} is not in ${kernel.display(signer.allowedSigners)}`
+        : `the signature does not verify (${check.detail})`;
     throw new SluiceError('SIGNING_FAILED', { file: kernel.display(signer.allowedSigners), message: `${why}; nothing was written` });
   }
   return { principal: check.principal, ...(check.fingerprint ? { fingerprint: check.fingerprint } : {}), namespace: SIGNATURE_NAMESPACE, signature };
@@ -104,7 +128,13 @@ export function withSignature(state: SdlcState, signed: HistoryEntry, signature:
  * the entry it appends (signed now, before the lock; ssh-keygen may wait on ssh-agent). Refuses an
  * unsigned transition first when the profile requires signatures.
  */
-export async function signedUpdate(kernel: Kernel, project: SdlcProject, signer: Signer | undefined, what: string, build: (state: SdlcState) => SdlcState): Promise<(state: SdlcState) => SdlcState> {
+export async function signedUpdate(
+  kernel: Kernel,
+  project: SdlcProject,
+  signer: Signer | undefined,
+  what: string,
+  build: (state: SdlcState) => SdlcState,
+): Promise<(state: SdlcState) => SdlcState> {
   assertSignedIfRequired(project, signer !== undefined, what);
   if (!signer) return build;
   const entry = build(project.state).history.at(-1)!;

@@ -45,7 +45,15 @@ export async function verifyHistory(kernel: Kernel, project: SdlcProject): Promi
   const seen = new Map<string, number>();
   const entries: EntrySignatureCheck[] = [];
   for (const [index, entry] of history.entries()) {
-    const base = { index, kind: transitionKind(entry), from: String(entry.from), to: String(entry.to), at: entry.at, signer: null, claimed: entry.confirmed_by ?? null };
+    const base = {
+      index,
+      kind: transitionKind(entry),
+      from: String(entry.from),
+      to: String(entry.to),
+      at: entry.at,
+      signer: null,
+      claimed: entry.confirmed_by ?? null,
+    };
     const sig = entry.signature;
     if (!sig) {
       entries.push({ ...base, status: 'unsigned' });
@@ -61,17 +69,26 @@ export async function verifyHistory(kernel: Kernel, project: SdlcProject): Promi
       entries.push({ ...base, status: 'unknown-signer', detail: `${kernel.display(signersPath)} does not exist` });
       continue;
     }
-    const verify = (e: HistoryEntry, i: number) => sshVerify(kernel.host, { allowedSigners: signersPath, text: transitionStatement(project.state, e, i), signature: sig.signature });
+    const verify = (e: HistoryEntry, i: number) =>
+      sshVerify(kernel.host, { allowedSigners: signersPath, text: transitionStatement(project.state, e, i), signature: sig.signature });
     const outcome = await verify(entry, index);
     if (outcome.status === 'valid' && outcome.principal !== sig.principal) {
       entries.push({ ...base, status: 'invalid', detail: `the entry names ${sig.principal} but the key belongs to ${outcome.principal}` });
     } else if (outcome.status === 'valid') {
       entries.push({ ...base, status: 'verified', signer: outcome.principal });
     } else if (outcome.status === 'unknown-signer') {
-      entries.push({ ...base, status: 'unknown-signer', detail: `the signing key${outcome.fingerprint ? ` ${outcome.fingerprint}` : ''} is not in ${kernel.display(signersPath)}` });
+      entries.push({
+        ...base,
+        status: 'unknown-signer',
+        detail: `the signing key${outcome.fingerprint ? ` ${outcome.fingerprint}` : ''} is not in ${kernel.display(signersPath)}`,
+      });
     } else {
       const source = await replaySource(history, index, verify);
-      entries.push(source === undefined ? { ...base, status: 'invalid', detail: `the signature does not match this entry (${outcome.detail}): it was changed after signing` } : { ...base, status: 'replayed', detail: `the signature was made for entry ${source}` });
+      entries.push(
+        source === undefined
+          ? { ...base, status: 'invalid', detail: `the signature does not match this entry (${outcome.detail}): it was changed after signing` }
+          : { ...base, status: 'replayed', detail: `the signature was made for entry ${source}` },
+      );
     }
   }
   const counts = { verified: 0, unsigned: 0, invalid: 0, 'unknown-signer': 0, replayed: 0 } satisfies Record<SignatureStatus, number>;
@@ -81,7 +98,11 @@ export async function verifyHistory(kernel: Kernel, project: SdlcProject): Promi
   return { required, allowedSigners: hasSigners ? kernel.display(signersPath) : null, entries, counts, problems };
 }
 
-async function replaySource(history: readonly HistoryEntry[], index: number, verify: (e: HistoryEntry, i: number) => Promise<{ status: string }>): Promise<number | undefined> {
+async function replaySource(
+  history: readonly HistoryEntry[],
+  index: number,
+  verify: (e: HistoryEntry, i: number) => Promise<{ status: string }>,
+): Promise<number | undefined> {
   for (let i = Math.max(0, index - REPLAY_WINDOW); i < Math.min(history.length, index + REPLAY_WINDOW); i++) {
     if (i === index) continue;
     if ((await verify(history[i]!, i)).status === 'valid') return i;

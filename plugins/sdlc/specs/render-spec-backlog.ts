@@ -4,7 +4,11 @@ import { describeCounts } from './summarize-specs.ts';
 
 /** The human view of `sluice specs`. */
 export function renderSpecBacklog(b: SpecBacklog, s: Style): string {
-  if (!b.specsFolder) return [s.bold(`Spec backlog: empty, ${b.repo} has no specs/ folder`), s.dim('  specs live in <repo>/specs/NNNN-name.md; pass --repo to scan another repo')].join('\n');
+  if (!b.specsFolder)
+    return [
+      s.bold(`Spec backlog: empty, ${b.repo} has no specs/ folder`),
+      s.dim('  specs live in <repo>/specs/NNNN-name.md; pass --repo to scan another repo'),
+    ].join('\n');
   const lines = [s.bold(`Spec backlog: ${b.total} spec${b.total === 1 ? '' : 's'} in ${b.repo}/specs`)];
   lines.push(`  Status: ${describeCounts(b.status, [...SPEC_STATUSES].reverse(), b.unknownStatus)}`);
   lines.push(`  Risk:   ${describeCounts(b.risk, SPEC_RISKS, b.unknownRisk)}`);
@@ -24,7 +28,9 @@ export function renderSpecBacklog(b: SpecBacklog, s: Style): string {
     for (const f of b.otherFiles) lines.push(s.dim(`  ${f}`));
   }
   if (b.wipCap) {
-    const verdict = b.wipCap.breached ? s.red(`breached: ${b.wipCap.inFlight} in flight, cap ${b.wipCap.cap}`) : s.green(`ok: ${b.wipCap.inFlight} in flight, cap ${b.wipCap.cap}`);
+    const verdict = b.wipCap.breached
+      ? s.red(`breached: ${b.wipCap.inFlight} in flight, cap ${b.wipCap.cap}`)
+      : s.green(`ok: ${b.wipCap.inFlight} in flight, cap ${b.wipCap.cap}`);
     lines.push('', `WIP cap ${verdict}`);
   }
   return lines.join('\n');

@@ -26,7 +26,9 @@ export async function runSpecs(input: CommandInput, ctx: CommandContext): Promis
   const backlog = summarizeSpecs(repo, scanSpecs(repo, { cacheDir: parseCacheDir((name) => ctx.host.env(name)) }), wipCap);
   const human = renderSpecBacklog(backlog, ctx.io.style);
   if (!backlog.wipCap?.breached) return { exitCode: 0, data: backlog, human };
-  const breach = new SluiceError('WIP_CAP_BREACHED', { message: `${backlog.wipCap.inFlight} spec${backlog.wipCap.inFlight === 1 ? '' : 's'} in flight, the WIP cap is ${backlog.wipCap.cap}` });
+  const breach = new SluiceError('WIP_CAP_BREACHED', {
+    message: `${backlog.wipCap.inFlight} spec${backlog.wipCap.inFlight === 1 ? '' : 's'} in flight, the WIP cap is ${backlog.wipCap.cap}`,
+  });
   return {
     exitCode: breach.exitCode,
     data: { ...backlog, error: breach.toJSON() },

@@ -69,7 +69,13 @@ export function listSpecFiles(repo: string): { dir: string; names: string[]; mis
     if (code === 'ENOENT' || code === 'ENOTDIR') return { dir, names: [], missing: true };
     throw error;
   }
-  return { dir, names: entries.filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name).sort() };
+  return {
+    dir,
+    names: entries
+      .filter((e) => e.isFile() && e.name.endsWith('.md'))
+      .map((e) => e.name)
+      .sort(),
+  };
 }
 
 /**

@@ -19,7 +19,11 @@ export const specBacklogGate = defineGate<SpecBacklogGateInput | undefined>({
   id: 'INFO-spec-backlog',
   description: 'spec backlog summary from specs/*.md (informational, never blocks)',
   async check(input, { kernel }) {
-    const [{ scanSpecs }, { summarizeSpecs, backlogLine }, { parseCacheDir }] = await Promise.all([import('./scan-specs.ts'), import('./summarize-specs.ts'), import('../views/model/parsed-file-cache.ts')]);
+    const [{ scanSpecs }, { summarizeSpecs, backlogLine }, { parseCacheDir }] = await Promise.all([
+      import('./scan-specs.ts'),
+      import('./summarize-specs.ts'),
+      import('../views/model/parsed-file-cache.ts'),
+    ]);
     const repo = kernel.resolveInProject(input?.repo ?? input?.projectRoot ?? '.', 'spec repo');
     const row = (check: string, message: string): GateResult => ({ gate: 'INFO-spec-backlog', check, passed: true, message, severity: 'INFO' });
     const specs = scanSpecs(repo, { cacheDir: parseCacheDir((name) => kernel.host.env(name)) });

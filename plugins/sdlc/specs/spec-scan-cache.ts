@@ -39,7 +39,8 @@ export const statStamp = (s: Stats): Stamp => `${s.ino}:${s.size}:${s.mtimeMs}:$
 const changedAt = (s: Stamp) => Math.max(...s.split(':').slice(2).map(Number));
 
 const toCached = (stamp: Stamp, f: SpecFile): CachedSpec => [stamp, f.spec ?? null, f.name ?? null, f.status ?? null, f.risk ?? null, f.error ?? null];
-const fromCached = (name: string, [, spec, title, status, risk, error]: CachedSpec): SpecFile => specFile(`specs/${name}`, { spec, name: title, status, risk, error });
+const fromCached = (name: string, [, spec, title, status, risk, error]: CachedSpec): SpecFile =>
+  specFile(`specs/${name}`, { spec, name: title, status, risk, error });
 
 export interface SpecScanCache {
   /** The spec as last read, when the file's stamp (asked for only when there is an entry) is unchanged. */

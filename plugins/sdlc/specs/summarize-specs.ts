@@ -40,7 +40,18 @@ export function summarizeSpecs(repo: string, files: readonly SpecFile[] & { miss
     else bump(unknownRisk, spec.risk ?? MISSING);
     if (s === 'in-flight') inFlight.push({ file: spec.file, spec: spec.spec, name: spec.name, risk: r ?? spec.risk });
   }
-  const backlog: SpecBacklog = { repo, total: specs.length, status, unknownStatus, risk, unknownRisk, inFlight, invalid, otherFiles, specsFolder: !files.missing };
+  const backlog: SpecBacklog = {
+    repo,
+    total: specs.length,
+    status,
+    unknownStatus,
+    risk,
+    unknownRisk,
+    inFlight,
+    invalid,
+    otherFiles,
+    specsFolder: !files.missing,
+  };
   if (wipCap !== undefined) backlog.wipCap = { cap: wipCap, inFlight: status['in-flight'], breached: status['in-flight'] > wipCap };
   return backlog;
 }

@@ -22,7 +22,12 @@ export const ApprovalSchema = v.pipe(
     gate: v.pipe(v.string(), v.description('The id of the manual result approved (the `id` field of the result).')),
     signed_by: v.pipe(v.string(), v.minLength(1), v.description('Who approved it (--signed-by).')),
     at: Timestamp,
-    via: v.optional(v.pipe(v.picklist(['approve', 'confirmed']), v.description('approve: named with --approve; confirmed: listed by the run that `next --confirmed` confirmed (seed §6 step 5).'))),
+    via: v.optional(
+      v.pipe(
+        v.picklist(['approve', 'confirmed']),
+        v.description('approve: named with --approve; confirmed: listed by the run that `next --confirmed` confirmed (seed §6 step 5).'),
+      ),
+    ),
   }),
   v.description('One manual gate approval.'),
 );
@@ -30,7 +35,9 @@ export const ApprovalSchema = v.pipe(
 /** Checksums of the frozen files by path relative to the project root (`.sdlc/profile.yaml: sha256:…`). */
 export const FrozenFilesSchema = v.pipe(
   v.record(v.string(), v.nullable(v.pipe(v.string(), v.regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex digits>')))),
-  v.description('Checksums of frozen files (registry, profile, compliance) by path relative to the project root; written at init, replaced only by a recorded re-freeze (null: the file was removed on purpose and is no longer frozen).'),
+  v.description(
+    'Checksums of frozen files (registry, profile, compliance) by path relative to the project root; written at init, replaced only by a recorded re-freeze (null: the file was removed on purpose and is no longer frozen).',
+  ),
 );
 
 /**
@@ -53,9 +60,19 @@ export const HistoryEntrySchema = v.pipe(
     skipped: v.optional(v.pipe(v.boolean(), v.description('true when `from` was skipped without its gates.'))),
     results: v.optional(v.pipe(v.array(GateResultSchema), v.description('Full gate results of the run that allowed this advance (written by sluice).'))),
     approvals: v.optional(v.pipe(v.array(ApprovalSchema), v.description('Per-gate sign-offs of the manual results (written by sluice).'))),
-    confirmed_by: v.optional(v.pipe(v.string(), v.description('Who confirmed the transition: --signed-by, else the OS user (written by sluice). Unverified unless `signature` is present.'))),
+    confirmed_by: v.optional(
+      v.pipe(
+        v.string(),
+        v.description('Who confirmed the transition: --signed-by, else the OS user (written by sluice). Unverified unless `signature` is present.'),
+      ),
+    ),
     signature: v.optional(TransitionSignatureSchema),
-    refreeze: v.optional(v.pipe(v.boolean(), v.description('true for `sluice refreeze`: a frozen file changed on purpose; `from` = `to` = the current phase, `justification` says why.'))),
+    refreeze: v.optional(
+      v.pipe(
+        v.boolean(),
+        v.description('true for `sluice refreeze`: a frozen file changed on purpose; `from` = `to` = the current phase, `justification` says why.'),
+      ),
+    ),
     frozen_files: v.optional(FrozenFilesSchema),
     signoff: v.optional(v.pipe(v.boolean(), v.description('true when the terminal phase was signed off (`from` = `to`): the project is complete.'))),
   }),

@@ -28,4 +28,3 @@ function readsAsOtherThanString(s: string): boolean {
     return false;
   }
 }
-

@@ -87,7 +87,13 @@ function checkKeys(doc: Document, lineCounter: LineCounter): void {
         }
         const at = lineCounter.linePos((pair.key as Node).range?.[0] ?? 0);
         const field = [...dottedPath(path), key].join('.');
-        problem = new CodecError(key === '__proto__' ? `key "__proto__" is not allowed (at ${field})` : `duplicate key ${JSON.stringify(key)} (at ${field}; quoted and bare keys are the same)`, at.line, at.col);
+        problem = new CodecError(
+          key === '__proto__'
+            ? `key "__proto__" is not allowed (at ${field})`
+            : `duplicate key ${JSON.stringify(key)} (at ${field}; quoted and bare keys are the same)`,
+          at.line,
+          at.col,
+        );
         return visit.BREAK;
       }
       return undefined;

@@ -17,7 +17,10 @@ export type PhaseStatus = v.InferOutput<typeof PhaseStatusSchema>;
 /** A value recorded by G5-consistency when a phase is left, compared by later gate runs. */
 export const LockedMetricSchema = v.pipe(
   v.looseObject({
-    value: v.pipe(v.union([v.string(), v.number(), v.boolean(), v.array(v.union([v.string(), v.number()]))]), v.description('The value at the time of locking.')),
+    value: v.pipe(
+      v.union([v.string(), v.number(), v.boolean(), v.array(v.union([v.string(), v.number()]))]),
+      v.description('The value at the time of locking.'),
+    ),
     source: v.pipe(v.string(), v.description('Where it was read: `profile.yaml quality.coverage_minimum`, `00-discovery/constraints.md`.')),
   }),
   v.description('One locked metric.'),
@@ -37,7 +40,9 @@ export const PhaseRecordSchema = v.pipe(
       ),
     ),
     artifacts: v.optional(v.pipe(v.array(v.string()), v.description('Artifact file names produced in this phase.'))),
-    artifact_checksums: v.optional(v.pipe(v.record(v.string(), v.unknown()), v.description('Checksums by artifact name (written by other tools; kept as is).'))),
+    artifact_checksums: v.optional(
+      v.pipe(v.record(v.string(), v.unknown()), v.description('Checksums by artifact name (written by other tools; kept as is).')),
+    ),
     locked_metrics: v.optional(v.pipe(v.record(v.string(), LockedMetricSchema), v.description('Metrics locked by G5-consistency when this phase was left.'))),
   }),
   v.description('Progress of one phase.'),

@@ -36,7 +36,10 @@ function namedApprovals(manual: readonly GateResult[], phase: string, r: Approva
   const manualIds = manual.map(approvalId);
   const unknown = ids.filter((id) => !manualIds.includes(id));
   if (unknown.length > 0) {
-    throw new SluiceError('USAGE', { field: '--approve', message: `${unknown.join(', ')} ${unknown.length > 1 ? 'are not manual gates' : 'is not a manual gate'} of phase ${phase}; manual gates: ${manualIds.join(', ') || 'none'}` });
+    throw new SluiceError('USAGE', {
+      field: '--approve',
+      message: `${unknown.join(', ')} ${unknown.length > 1 ? 'are not manual gates' : 'is not a manual gate'} of phase ${phase}; manual gates: ${manualIds.join(', ') || 'none'}`,
+    });
   }
   return ids.map((gate) => ({ gate, signed_by: r.signedBy!, at: r.at, via: 'approve' as const }));
 }

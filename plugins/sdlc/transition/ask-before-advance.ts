@@ -20,11 +20,20 @@ export async function askBeforeAdvance(kernel: Kernel, event: BeforeAdvanceEvent
   } catch (error) {
     const plugin = isSluiceError(error) ? error.plugin : undefined;
     const detail = isSluiceError(error) ? error.detail : String(error);
-    throw new SluiceError('ADVANCE_VETOED', { plugin, hook: 'phase:beforeAdvance', message: `plugin ${plugin ?? '(unknown)'} failed while asked to allow ${event.from} → ${event.to}, so the transition is refused: ${detail}`, cause: error });
+    throw new SluiceError('ADVANCE_VETOED', {
+      plugin,
+      hook: 'phase:beforeAdvance',
+      message: `plugin ${plugin ?? '(unknown)'} failed while asked to allow ${event.from} → ${event.to}, so the transition is refused: ${detail}`,
+      cause: error,
+    });
   } finally {
     stop();
   }
   if (reason !== undefined && reason !== null && reason !== '') {
-    throw new SluiceError('ADVANCE_VETOED', { plugin: vetoedBy, hook: 'phase:beforeAdvance', message: `plugin ${vetoedBy ?? '(unknown)'} vetoed ${event.from} → ${event.to}: ${String(reason)}` });
+    throw new SluiceError('ADVANCE_VETOED', {
+      plugin: vetoedBy,
+      hook: 'phase:beforeAdvance',
+      message: `plugin ${vetoedBy ?? '(unknown)'} vetoed ${event.from} → ${event.to}: ${String(reason)}`,
+    });
   }
 }

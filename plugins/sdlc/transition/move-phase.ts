@@ -34,7 +34,14 @@ function requireJustification(text: string | undefined): string {
 }
 
 /** Shared tail of skip and re-entry: veto hook, locked write with the moved-meanwhile check, event. */
-async function writeMove(kernel: Kernel, project: SdlcProject, kind: Extract<TransitionKind, 'skip' | 'reenter'>, from: PhaseDefinition, to: PhaseDefinition, o: MoveOptions): Promise<MoveReport> {
+async function writeMove(
+  kernel: Kernel,
+  project: SdlcProject,
+  kind: Extract<TransitionKind, 'skip' | 'reenter'>,
+  from: PhaseDefinition,
+  to: PhaseDefinition,
+  o: MoveOptions,
+): Promise<MoveReport> {
   const justification = requireJustification(o.justification);
   const expected = { current: phaseKey(from.id), historyLength: project.state.history.length };
   const move = { from: phaseKey(from.id), to: phaseKey(to.id) };
@@ -42,7 +49,13 @@ async function writeMove(kernel: Kernel, project: SdlcProject, kind: Extract<Tra
   const signer = await resolveSigner(kernel, project, o.sign);
   const confirmedBy = confirmer(kernel.host, o.signedBy ?? signer?.principal);
   const input = { from, to, at, justification, confirmedBy };
-  const write = await signedUpdate(kernel, project, signer, `${kind === 'skip' ? 'skipping' : 're-entering'} phase ${kind === 'skip' ? move.from : move.to}`, (state) => (kind === 'skip' ? skipState(state, input) : reenterState(state, input)));
+  const write = await signedUpdate(
+    kernel,
+    project,
+    signer,
+    `${kind === 'skip' ? 'skipping' : 're-entering'} phase ${kind === 'skip' ? move.from : move.to}`,
+    (state) => (kind === 'skip' ? skipState(state, input) : reenterState(state, input)),
+  );
   await askBeforeAdvance(kernel, { projectRoot: project.root, kind, ...move, results: [], approvals: [], justification });
   const display = kernel.display(project.paths.state);
   const { after } = await kernel.store.update(
@@ -75,11 +88,17 @@ export async function reenterPhase(kernel: Kernel, target: string, o: MoveOption
   const from = project.model.require(project.state.current_phase);
   const to = project.model.require(target, { field: 'PHASE' });
   if (to.order >= from.order) {
-    throw new SluiceError('TRANSITION_INVALID', { field: 'PHASE', message: `re-entry goes back: phase ${phaseKey(to.id)} is not before the current phase ${phaseKey(from.id)} (move forward with next or skip)` });
+    throw new SluiceError('TRANSITION_INVALID', {
+      field: 'PHASE',
+      message: `re-entry goes back: phase ${phaseKey(to.id)} is not before the current phase ${phaseKey(from.id)} (move forward with next or skip)`,
+    });
   }
   const status = project.state.phases[phaseKey(to.id)]?.status;
   if (status !== 'completed' && status !== 'skipped') {
-    throw new SluiceError('TRANSITION_INVALID', { field: 'PHASE', message: `phase ${phaseKey(to.id)} is ${status ?? 'missing from state'}; only a completed or skipped phase can be re-entered` });
+    throw new SluiceError('TRANSITION_INVALID', {
+      field: 'PHASE',
+      message: `phase ${phaseKey(to.id)} is ${status ?? 'missing from state'}; only a completed or skipped phase can be re-entered`,
+    });
   }
   return writeMove(kernel, project, 'reenter', from, to, o);
 }

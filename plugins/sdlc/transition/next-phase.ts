@@ -68,7 +68,8 @@ export async function nextPhase(kernel: Kernel, options: NextOptions = {}): Prom
   const fromKey = phaseKey(phase.id);
   if (phase.terminal && project.state.phases[fromKey]?.status === 'completed') return { ...base, status: 'complete', exitCode: 0 };
   const next = phase.terminal ? undefined : project.model.next(phase.id);
-  if (!phase.terminal && !next) throw new SluiceError('TRANSITION_INVALID', { file: project.registryDisplay, message: `phase ${fromKey} is the last by order but not marked terminal` });
+  if (!phase.terminal && !next)
+    throw new SluiceError('TRANSITION_INVALID', { file: project.registryDisplay, message: `phase ${fromKey} is the last by order but not marked terminal` });
 
   const run = await runPhaseGates(kernel, project, phase, o.signal);
   if (run.blockers.length > 0) return { ...base, next, run, status: 'blocked', exitCode: 1 };
@@ -82,15 +83,44 @@ export async function nextPhase(kernel: Kernel, options: NextOptions = {}): Prom
     perGateApproval: project.profile.sluice?.per_gate_approval === true,
     at,
   });
-  if (unapproved.length > 0) return { ...base, next, run, approvals, unapproved, status: 'review-required', exitCode: 1, perGateApproval: project.profile.sluice?.per_gate_approval === true };
+  if (unapproved.length > 0)
+    return {
+      ...base,
+      next,
+      run,
+      approvals,
+      unapproved,
+      status: 'review-required',
+      exitCode: 1,
+      perGateApproval: project.profile.sluice?.per_gate_approval === true,
+    };
   if (!o.confirmed) return { ...base, next, run, approvals, status: 'dry-run', exitCode: 0 };
 
   const expected = { current: fromKey, historyLength: project.state.history.length };
   const toKey = next ? phaseKey(next.id) : fromKey;
-  await askBeforeAdvance(kernel, { projectRoot: project.root, kind: 'advance', from: fromKey, to: toKey, results: run.results, approvals, ...(o.justification ? { justification: o.justification } : {}) });
+  await askBeforeAdvance(kernel, {
+    projectRoot: project.root,
+    kind: 'advance',
+    from: fromKey,
+    to: toKey,
+    results: run.results,
+    approvals,
+    ...(o.justification ? { justification: o.justification } : {}),
+  });
   const display = kernel.display(project.paths.state);
-  const input = { from: phase, at, results: run.results, summary: run.summary, approvals, confirmedBy, justification: o.justification, lockedMetrics: metricsToLock(run.results) };
-  const write = await signedUpdate(kernel, project, signer, next ? `advancing phase ${fromKey}` : `signing off phase ${fromKey}`, (state) => (next ? advanceState(state, { ...input, to: next }) : signOffState(state, input)));
+  const input = {
+    from: phase,
+    at,
+    results: run.results,
+    summary: run.summary,
+    approvals,
+    confirmedBy,
+    justification: o.justification,
+    lockedMetrics: metricsToLock(run.results),
+  };
+  const write = await signedUpdate(kernel, project, signer, next ? `advancing phase ${fromKey}` : `signing off phase ${fromKey}`, (state) =>
+    next ? advanceState(state, { ...input, to: next }) : signOffState(state, input),
+  );
   const { after } = await kernel.store.update(
     project.stateFile,
     (state) => {

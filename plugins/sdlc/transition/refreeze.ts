@@ -52,7 +52,11 @@ async function signingContext(kernel: Kernel, project: { paths: SdlcPaths; state
   } catch {
     // An unreadable profile cannot lift the requirement; the frozen allowed_signers decides.
   }
-  return { ...project, profile: { sluice: { require_signed_approvals: requires } }, profileDisplay: kernel.display(project.paths.profile) } as unknown as SdlcProject;
+  return {
+    ...project,
+    profile: { sluice: { require_signed_approvals: requires } },
+    profileDisplay: kernel.display(project.paths.profile),
+  } as unknown as SdlcProject;
 }
 
 /** The schema a frozen file must still match, by its place in .sdlc/ (allowed_signers: its own format). */
@@ -86,7 +90,10 @@ export async function refreezeFiles(kernel: Kernel, o: RefreezeOptions): Promise
     const key = rel.startsWith('..') ? undefined : frozenKey(project.paths, full);
     const kind = key ? schemaFor(key) : undefined;
     if (!key || !kind) {
-      throw new SluiceError('USAGE', { field: 'FILE', message: `${given} is not a frozen file; frozen files are .sdlc/profile.yaml, .sdlc/phase-registry.yaml, .sdlc/compliance/<framework>-gates.yaml and .sdlc/allowed_signers` });
+      throw new SluiceError('USAGE', {
+        field: 'FILE',
+        message: `${given} is not a frozen file; frozen files are .sdlc/profile.yaml, .sdlc/phase-registry.yaml, .sdlc/compliance/<framework>-gates.yaml and .sdlc/allowed_signers`,
+      });
     }
     const previous = expected.get(key) ?? null;
     // A frozen file removed on purpose (a framework the profile no longer lists) stops being frozen.
@@ -104,6 +111,8 @@ export async function refreezeFiles(kernel: Kernel, o: RefreezeOptions): Promise
   const phase = phaseKey(project.state.current_phase);
   const input = { phase, at, files: Object.fromEntries(files.map((f) => [f.file, f.checksum])), reason, confirmedBy };
   const write = await signedUpdate(kernel, signing, signer, `re-freezing ${files.map((f) => f.file).join(', ')}`, (state) => refreezeState(state, input));
-  const { after } = await kernel.store.update(stateFile, (state) => write(state), { purpose: `sluice refreeze ${files.map((f) => f.file).join(' ')} (phase ${phase})` });
+  const { after } = await kernel.store.update(stateFile, (state) => write(state), {
+    purpose: `sluice refreeze ${files.map((f) => f.file).join(' ')} (phase ${phase})`,
+  });
   return { entry: after.history[after.history.length - 1], files };
 }

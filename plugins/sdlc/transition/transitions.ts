@@ -22,7 +22,12 @@ export function assertUnchanged(state: SdlcState, expected: ExpectedPosition, di
   const now = phaseKey(state.current_phase);
   if (now !== expected.current || state.history.length !== expected.historyLength) {
     const what = now === expected.current ? `phase ${now} was re-entered or changed` : `the project moved to phase ${now}`;
-    throw new SluiceError('PHASE_MOVED', { file: display, field: 'current_phase', message: `${what} while gates for phase ${expected.current} ran; nothing was written`, data: { expected: expected.current, current: now } });
+    throw new SluiceError('PHASE_MOVED', {
+      file: display,
+      field: 'current_phase',
+      message: `${what} while gates for phase ${expected.current} ran; nothing was written`,
+      data: { expected: expected.current, current: now },
+    });
   }
 }
 
@@ -35,7 +40,14 @@ function storable(results: readonly GateResult[]): GateResult[] {
   });
 }
 
-const blankRecord = (phase: PhaseDefinition): PhaseRecord => ({ name: phase.name, status: 'pending', entered_at: null, completed_at: null, gate_results: {}, artifacts: [] });
+const blankRecord = (phase: PhaseDefinition): PhaseRecord => ({
+  name: phase.name,
+  status: 'pending',
+  entered_at: null,
+  completed_at: null,
+  gate_results: {},
+  artifacts: [],
+});
 
 function record(state: SdlcState, phase: PhaseDefinition): PhaseRecord {
   return state.phases[phaseKey(phase.id)] ?? blankRecord(phase);
@@ -69,13 +81,21 @@ export interface AdvanceInput {
 export function advanceState(state: SdlcState, a: AdvanceInput): SdlcState {
   const fromKey = phaseKey(a.from.id);
   const toKey = phaseKey(a.to.id);
-  const completed: PhaseRecord = { ...record(state, a.from), status: 'completed', completed_at: a.at, gate_results: { ...a.summary }, ...(a.lockedMetrics ? { locked_metrics: a.lockedMetrics } : {}) };
+  const completed: PhaseRecord = {
+    ...record(state, a.from),
+    status: 'completed',
+    completed_at: a.at,
+    gate_results: { ...a.summary },
+    ...(a.lockedMetrics ? { locked_metrics: a.lockedMetrics } : {}),
+  };
   const entry: HistoryEntry = {
     from: fromKey,
     to: toKey,
     at: a.at,
     gate_results: a.summary,
-    justification: a.justification ?? `All MUST gates passed${a.approvals.length ? `, ${a.approvals.length} manual gate${a.approvals.length > 1 ? 's' : ''} approved` : ''}; confirmed by ${a.confirmedBy}`,
+    justification:
+      a.justification ??
+      `All MUST gates passed${a.approvals.length ? `, ${a.approvals.length} manual gate${a.approvals.length > 1 ? 's' : ''} approved` : ''}; confirmed by ${a.confirmedBy}`,
     results: storable(a.results),
     approvals: a.approvals,
     confirmed_by: a.confirmedBy,
@@ -96,7 +116,9 @@ export function signOffState(state: SdlcState, a: Omit<AdvanceInput, 'to'>): Sdl
     to: key,
     at: a.at,
     gate_results: a.summary,
-    justification: a.justification ?? `Project signed off: all MUST gates passed${a.approvals.length ? `, ${a.approvals.length} manual gate${a.approvals.length > 1 ? 's' : ''} approved` : ''}; confirmed by ${a.confirmedBy}`,
+    justification:
+      a.justification ??
+      `Project signed off: all MUST gates passed${a.approvals.length ? `, ${a.approvals.length} manual gate${a.approvals.length > 1 ? 's' : ''} approved` : ''}; confirmed by ${a.confirmedBy}`,
     results: storable(a.results),
     approvals: a.approvals,
     confirmed_by: a.confirmedBy,
@@ -115,7 +137,15 @@ export interface RefreezeInput {
 
 /** `sluice refreeze`: new checksums for frozen files, with who and why; the phase does not move. */
 export function refreezeState(state: SdlcState, r: RefreezeInput): SdlcState {
-  const entry: HistoryEntry = { from: r.phase, to: r.phase, at: r.at, refreeze: true, frozen_files: r.files, justification: r.reason, confirmed_by: r.confirmedBy };
+  const entry: HistoryEntry = {
+    from: r.phase,
+    to: r.phase,
+    at: r.at,
+    refreeze: true,
+    frozen_files: r.files,
+    justification: r.reason,
+    confirmed_by: r.confirmedBy,
+  };
   return { ...state, history: [...state.history, entry] };
 }
 

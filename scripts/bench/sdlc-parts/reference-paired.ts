@@ -70,7 +70,11 @@ export async function referencePaired(): Promise<Record<string, unknown>> {
     const bundle = process.env.NODE_EXTRA_CA_CERTS ?? ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt'].find((f) => existsSync(f));
     const variants: [string, NodeJS.ProcessEnv][] = [['NODE_EXTRA_CA_CERTS unset', base]];
     if (bundle) variants.push([`NODE_EXTRA_CA_CERTS=${bundle}`, { ...base, NODE_EXTRA_CA_CERTS: bundle }]);
-    const out: Record<string, unknown> = { project: 'reference init (starter), advanced to phase 2 (Design), artifacts filled', rounds: ROUNDS, target: 'ratio <= 0.5' };
+    const out: Record<string, unknown> = {
+      project: 'reference init (starter), advanced to phase 2 (Design), artifacts filled',
+      rounds: ROUNDS,
+      target: 'ratio <= 0.5',
+    };
     for (const [label, env] of variants) {
       const sluice = (args: string[]) => () => timedRun(process.execPath, [entry, '--cwd', dir, ...args], env);
       const ref = (script: string) => () => timedRun('python3', [join(scripts, script), '--state', state], base);

@@ -37,10 +37,12 @@ async function frozenStatus(ctx: CommandContext, project: SdlcProject) {
 }
 
 function renderFrozen(f: Awaited<ReturnType<typeof frozenStatus>>, s: Style): string {
-  if (f.files.length === 0) return `\n${s.bold('Frozen files')}\n${s.dim('  (no checksums recorded: the project predates them or was set up by another tool)')}`;
+  if (f.files.length === 0)
+    return `\n${s.bold('Frozen files')}\n${s.dim('  (no checksums recorded: the project predates them or was set up by another tool)')}`;
   const lines = ['', s.bold(`Frozen files (${f.files.length})`)];
   if (f.modified.length === 0) lines.push(`  ${s.green('intact')}: ${f.files.join(', ')}`);
-  for (const m of f.modified) lines.push(`  ${s.red(m.removed ? 'REMOVED' : 'MODIFIED')} ${m.file}: gate and next refuse to run until it is restored or re-frozen`);
+  for (const m of f.modified)
+    lines.push(`  ${s.red(m.removed ? 'REMOVED' : 'MODIFIED')} ${m.file}: gate and next refuse to run until it is restored or re-frozen`);
   return lines.join('\n');
 }
 

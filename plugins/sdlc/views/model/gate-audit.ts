@@ -165,7 +165,18 @@ export function auditGates(state: SdlcState): GateAudit {
         waivers.push({ phase: run.phase, gate: r.gate, artifact: r.artifact ?? null, ...w, at: run.at });
       }
       if (r.severity === 'INFO') continue;
-      const g = byGate.get(r.gate) ?? { gate: r.gate, results: 0, passed: 0, waived: 0, failed: 0, manual: 0, passRate: 0, failRate: 0, manualRate: 0, phases: [] };
+      const g = byGate.get(r.gate) ?? {
+        gate: r.gate,
+        results: 0,
+        passed: 0,
+        waived: 0,
+        failed: 0,
+        manual: 0,
+        passRate: 0,
+        failRate: 0,
+        manualRate: 0,
+        phases: [],
+      };
       g.results++;
       if (r.passed === true && waiversOf(r).length > 0) g.waived++;
       else if (r.passed === true) g.passed++;
@@ -189,16 +200,34 @@ export function auditGates(state: SdlcState): GateAudit {
   let signoffs = 0;
   for (const h of state.history) {
     const note: TransitionNote = { from: phaseKey(h.from), to: phaseKey(h.to), at: h.at, justification: text(h.justification), approver: approverOf(h) };
-    if (h.refreeze) refreezes.push({ phase: note.from, at: h.at, files: Object.keys(h.frozen_files ?? {}), approver: note.approver, justification: note.justification });
+    if (h.refreeze)
+      refreezes.push({ phase: note.from, at: h.at, files: Object.keys(h.frozen_files ?? {}), approver: note.approver, justification: note.justification });
     else if (h.reentry) reentries.push(note);
     else if (h.skipped) skips.push(note);
     else {
       if (h.signoff) signoffs++;
       else advances++;
-      for (const a of h.approvals ?? []) approvals.push({ phase: note.from, gate: gateOfResult(h.results, a.gate), subject: a.gate, at: a.at, signedBy: a.signed_by, via: a.via ?? null, justification: note.justification });
+      for (const a of h.approvals ?? [])
+        approvals.push({
+          phase: note.from,
+          gate: gateOfResult(h.results, a.gate),
+          subject: a.gate,
+          at: a.at,
+          signedBy: a.signed_by,
+          via: a.via ?? null,
+          justification: note.justification,
+        });
       for (const r of h.results ?? []) {
         if (r.passed !== false || r.severity === 'MUST' || r.severity === 'INFO') continue;
-        overrides.push({ kind: 'warning-accepted', phase: note.from, gate: r.gate, subject: r.artifact ?? r.check ?? r.message, at: h.at, approver: note.approver, justification: note.justification });
+        overrides.push({
+          kind: 'warning-accepted',
+          phase: note.from,
+          gate: r.gate,
+          subject: r.artifact ?? r.check ?? r.message,
+          at: h.at,
+          approver: note.approver,
+          justification: note.justification,
+        });
       }
     }
   }

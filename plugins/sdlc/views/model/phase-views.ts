@@ -106,9 +106,13 @@ export function phaseView(state: SdlcState, phase: PhaseDefinition, compliance: 
 /** What the phase's gate run will put in front of a person, with the ids G7 gives them. */
 function expectedJudgements(phase: PhaseDefinition, compliance: readonly { framework: string; value: ComplianceFile }[]): PendingJudgement[] {
   const taken = new Set<string>();
-  const prose = proseExitConditions(phase).map((text): PendingJudgement => ({ id: resultId('G7', text, taken), gate: 'G7-exit-criteria', text, source: 'registry' }));
+  const prose = proseExitConditions(phase).map(
+    (text): PendingJudgement => ({ id: resultId('G7', text, taken), gate: 'G7-exit-criteria', text, source: 'registry' }),
+  );
   const checks = compliance.flatMap(({ framework, value }) =>
-    value.gates.filter((g) => g.check_type === 'manual' && phaseKey(g.phase) === phaseKey(phase.id)).map((g): PendingJudgement => ({ id: g.id, gate: `G4-compliance (${framework})`, text: g.name, source: 'compliance' })),
+    value.gates
+      .filter((g) => g.check_type === 'manual' && phaseKey(g.phase) === phaseKey(phase.id))
+      .map((g): PendingJudgement => ({ id: g.id, gate: `G4-compliance (${framework})`, text: g.name, source: 'compliance' })),
   );
   return [...prose, ...checks];
 }

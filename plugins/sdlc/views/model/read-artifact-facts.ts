@@ -15,7 +15,10 @@ export interface PhaseArtifactFacts {
 
 async function listNames(host: Host, dir: string): Promise<string[]> {
   try {
-    return (await host.listDir(dir)).filter((e) => !e.name.startsWith('.')).map((e) => e.name).sort();
+    return (await host.listDir(dir))
+      .filter((e) => !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort();
   } catch {
     return [];
   }

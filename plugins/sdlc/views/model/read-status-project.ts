@@ -22,7 +22,13 @@ export interface StatusProject {
  * duplicate-refusing codec, the schema), with the parse memoised by content; a schema violation is
  * reported under `code` as `readSdlcFile` does.
  */
-async function readCachedYaml<S extends v.GenericSchema>(kernel: Kernel, path: string, schema: S, code: ErrorCode, cacheDir: string | undefined): Promise<v.InferOutput<S>> {
+async function readCachedYaml<S extends v.GenericSchema>(
+  kernel: Kernel,
+  path: string,
+  schema: S,
+  code: ErrorCode,
+  cacheDir: string | undefined,
+): Promise<v.InferOutput<S>> {
   const display = kernel.display(path);
   const text = await readDataText(kernel.host, path, { display });
   const { value } = await parseWithCache(cacheDir, code, text, (t) => parseDataText(t, safeYamlCodec, display));
@@ -36,7 +42,11 @@ async function readCachedYaml<S extends v.GenericSchema>(kernel: Kernel, path: s
 export async function readStatusProject(kernel: Kernel): Promise<StatusProject> {
   const paths = sdlcPaths(kernel.projectRoot);
   const [stateInfo, registryInfo] = await Promise.all([kernel.host.stat(paths.state), kernel.host.stat(paths.registry)]);
-  if (!stateInfo) throw new SluiceError('PROJECT_MISSING', { file: kernel.display(paths.state), message: `no SDLC project in ${kernel.projectRoot} (.sdlc/state.yaml does not exist)` });
+  if (!stateInfo)
+    throw new SluiceError('PROJECT_MISSING', {
+      file: kernel.display(paths.state),
+      message: `no SDLC project in ${kernel.projectRoot} (.sdlc/state.yaml does not exist)`,
+    });
   const registryPath = registryInfo ? paths.registry : bundledRegistryPath();
   const cacheDir = parseCacheDir((name) => kernel.host.env(name));
   const [state, registry] = await Promise.all([

@@ -63,7 +63,11 @@ export function historyLine(h: HistoryEntry): HistoryLine {
  * Pure: the dashboard. `files` counts what is in each phase's artifact folder; `artifacts` are the
  * registry's entries with their disk state, from which required-and-applicable presence is counted.
  */
-export function statusView(state: SdlcState, phases: readonly PhaseView[], artifacts: ReadonlyMap<string, { files: number; list: readonly ArtifactView[] }>): StatusView {
+export function statusView(
+  state: SdlcState,
+  phases: readonly PhaseView[],
+  artifacts: ReadonlyMap<string, { files: number; list: readonly ArtifactView[] }>,
+): StatusView {
   const current = phases.find((p) => p.current) ?? phases[0];
   const completed = phases.filter((p) => p.status === 'completed').length;
   const skipped = phases.filter((p) => p.status === 'skipped').length;

@@ -11,7 +11,11 @@ import { renderPage } from './report-page.ts';
 
 function artifactState(a: ArtifactView): SafeHtml {
   if (!a.applies) return html`<span class="badge na">not required</span>`;
-  return a.exists ? html`<span class="badge pass">present</span>` : a.kind === 'required' ? html`<span class="badge fail">missing</span>` : html`<span class="badge pending">absent</span>`;
+  return a.exists
+    ? html`<span class="badge pass">present</span>`
+    : a.kind === 'required'
+      ? html`<span class="badge fail">missing</span>`
+      : html`<span class="badge pending">absent</span>`;
 }
 
 function artifactTable(list: readonly ArtifactView[], others: readonly string[]): SafeHtml {
@@ -23,7 +27,12 @@ ${others.map((name) => html`<tr><td>${name}</td><td>other</td><td>—</td><td><s
 }
 
 function documentSection(doc: ArtifactDocument, md: MarkdownRenderer): SafeHtml {
-  const content = doc.body.kind === 'markdown' ? md(doc.body.text) : doc.body.kind === 'text' ? html`<pre>${doc.body.text}</pre>` : html`<p class="muted">${doc.body.note}</p>`;
+  const content =
+    doc.body.kind === 'markdown'
+      ? md(doc.body.text)
+      : doc.body.kind === 'text'
+        ? html`<pre>${doc.body.text}</pre>`
+        : html`<p class="muted">${doc.body.note}</p>`;
   return html`<section class="artifact" data-artifact="${doc.rel}"><header><code>${doc.rel}</code></header><div class="content">${content}</div></section>`;
 }
 

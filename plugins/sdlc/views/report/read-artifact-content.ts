@@ -7,10 +7,7 @@ export const MAX_ARTIFACT_BYTES = 256 * 1024;
 /** A folder artifact (`adrs/`) shows at most this many of its files. */
 export const MAX_FOLDER_FILES = 25;
 
-export type ArtifactBody =
-  | { kind: 'markdown'; text: string }
-  | { kind: 'text'; text: string }
-  | { kind: 'note'; note: string };
+export type ArtifactBody = { kind: 'markdown'; text: string } | { kind: 'text'; text: string } | { kind: 'note'; note: string };
 
 export interface ArtifactDocument {
   /** Relative to the project root. */
@@ -32,7 +29,8 @@ export async function readArtifactDocument(host: Host, root: string, rel: string
   try {
     text = await host.readText(path, { maxBytes: MAX_ARTIFACT_BYTES });
   } catch (error) {
-    if (error instanceof HostTooLargeError) return { rel, body: { kind: 'note', note: `not shown: ${error.size} bytes, over the ${MAX_ARTIFACT_BYTES} byte limit` } };
+    if (error instanceof HostTooLargeError)
+      return { rel, body: { kind: 'note', note: `not shown: ${error.size} bytes, over the ${MAX_ARTIFACT_BYTES} byte limit` } };
     return { rel, body: { kind: 'note', note: `cannot be read: ${(error as Error).message}` } };
   }
   if (text.includes('\0')) return { rel, body: { kind: 'note', note: 'binary file: not shown' } };

@@ -18,7 +18,11 @@ export const statusBadge = (status: string): SafeHtml => html`<span class="badge
 /** Counts of a run, INFO rows aside (they are reports, not verdicts). */
 export function resultCounts(results: readonly StoredGateResult[]): { passed: number; failed: number; manual: number } {
   const verdicts = results.filter((r) => r.severity !== 'INFO');
-  return { passed: verdicts.filter((r) => r.passed === true).length, failed: verdicts.filter((r) => r.passed === false).length, manual: verdicts.filter((r) => r.passed === null).length };
+  return {
+    passed: verdicts.filter((r) => r.passed === true).length,
+    failed: verdicts.filter((r) => r.passed === false).length,
+    manual: verdicts.filter((r) => r.passed === null).length,
+  };
 }
 
 export function summaryBoxes(boxes: readonly [label: string, value: string | number][]): SafeHtml {
@@ -30,7 +34,8 @@ export function gateResultsTable(results: readonly StoredGateResult[]): SafeHtml
   return html`<table class="gate-results">
 <thead><tr><th>Gate</th><th>Checked</th><th>Result</th><th>Severity</th><th>Message</th></tr></thead>
 <tbody>${results.map(
-    (r) => html`<tr><td>${r.gate}</td><td>${r.artifact ?? r.check ?? '—'}${r.id ? html`<br><code class="muted">${r.id}</code>` : ''}</td><td>${resultBadge(r)}</td><td>${r.severity}</td><td>${r.message}</td></tr>`,
+    (r) =>
+      html`<tr><td>${r.gate}</td><td>${r.artifact ?? r.check ?? '—'}${r.id ? html`<br><code class="muted">${r.id}</code>` : ''}</td><td>${resultBadge(r)}</td><td>${r.severity}</td><td>${r.message}</td></tr>`,
   )}</tbody>
 </table>`;
 }

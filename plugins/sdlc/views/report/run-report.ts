@@ -31,7 +31,9 @@ export async function runReport(input: CommandInput, ctx: CommandContext): Promi
   if (phaseOption !== undefined && all) throw new SluiceError('USAGE', { message: 'use either --phase ID or --all, not both' });
   const project = await openProject(ctx.kernel, { readOnly: true });
   const model = project.model;
-  const selected = all ? model.phases : [model.require(phaseOption ?? project.state.current_phase, phaseOption === undefined ? { field: 'current_phase' } : {})];
+  const selected = all
+    ? model.phases
+    : [model.require(phaseOption ?? project.state.current_phase, phaseOption === undefined ? { field: 'current_phase' } : {})];
   const ids = selected.map((p) => phaseKey(p.id));
   const data = await collectReport(ctx.kernel, project, ids);
   const md = await createMarkdownRenderer();

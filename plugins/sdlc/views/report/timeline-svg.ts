@@ -52,7 +52,8 @@ export function renderTimeline(rows: readonly TimelineRow[], start: number, end:
   const span = Math.max(end - start, 1);
   const x = (t: number) => LABEL + ((t - start) / span) * (WIDTH - LABEL - RIGHT);
   const grid = ticks(start, end).map(
-    (t) => html`<line x1="${x(t.at).toFixed(1)}" y1="${TOP}" x2="${x(t.at).toFixed(1)}" y2="${height - AXIS + 4}" stroke="#d9dee7"/><text x="${x(t.at).toFixed(1)}" y="${height - AXIS + 18}" font-size="11" text-anchor="middle" fill="#5b6474">${t.label}</text>`,
+    (t) =>
+      html`<line x1="${x(t.at).toFixed(1)}" y1="${TOP}" x2="${x(t.at).toFixed(1)}" y2="${height - AXIS + 4}" stroke="#d9dee7"/><text x="${x(t.at).toFixed(1)}" y="${height - AXIS + 18}" font-size="11" text-anchor="middle" fill="#5b6474">${t.label}</text>`,
   );
   const body = rows.map((row, i) => {
     const y = TOP + i * ROW;

@@ -9,7 +9,8 @@ const statusColour = (s: Style, status: string, text: string) =>
 
 /** `0 → 1 advance (6 passed, 0 failed, 1 manual) by alice: "All gates passed"` */
 export function describeTransition(h: HistoryLine): string {
-  const kind = h.kind === 'reentry' ? 're-entry' : h.kind === 'signoff' ? 'signed off, project complete' : h.kind === 'refreeze' ? 're-freeze of frozen files' : h.kind;
+  const kind =
+    h.kind === 'reentry' ? 're-entry' : h.kind === 'signoff' ? 'signed off, project complete' : h.kind === 'refreeze' ? 're-freeze of frozen files' : h.kind;
   const gates = h.gateSummary ? ` (${h.gateSummary.passed} passed, ${h.gateSummary.failed} failed, ${h.gateSummary.manual} manual)` : '';
   const by = h.approver || h.signedBy ? ` by ${personLabel(h.approver, h.signedBy)}` : '';
   const why = h.justification ? `: ${JSON.stringify(h.justification)}` : '';
@@ -34,7 +35,11 @@ export function renderStatus(v: StatusView, s: Style): string {
     String(p.artifacts.files),
     p.artifacts.required === 0 ? '—' : `${p.artifacts.requiredPresent}/${p.artifacts.required}`,
   ]);
-  lines.push(...textTable(['  Id', 'Phase', 'Status', 'Entered', 'Completed', 'Artifact folder', 'Files', 'Required'], rows, (row, col, cell) => (col === 2 ? statusColour(s, row[2], cell) : row[0].startsWith('▶') ? s.bold(cell) : cell)));
+  lines.push(
+    ...textTable(['  Id', 'Phase', 'Status', 'Entered', 'Completed', 'Artifact folder', 'Files', 'Required'], rows, (row, col, cell) =>
+      col === 2 ? statusColour(s, row[2], cell) : row[0].startsWith('▶') ? s.bold(cell) : cell,
+    ),
+  );
   lines.push('', s.bold(`History (last ${v.history.length} of ${v.historyTotal})`));
   if (v.history.length === 0) lines.push(s.dim('  (no transitions yet)'));
   for (const h of v.history) lines.push(`  ${formatTimestamp(h.at)}  ${describeTransition(h)}`);
