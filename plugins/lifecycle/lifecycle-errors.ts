@@ -13,6 +13,7 @@ export const lifecycleErrors = defineErrorCodes('sluice:lifecycle', {
     title: 'commit is not authorized',
     hint: 'confirm interactively, or have the trusted host grant local_commit_authorized',
   },
+  COMMIT_DECLINED: { exit: blocked, title: 'a person declined the commit', hint: 'resume with `sluice lifecycle record SLUG commit`' },
   ARTIFACT_INVALID: { exit: usage, title: 'artifact does not match its format', hint: 'fix the named field of the artifact' },
   ARTIFACT_MISSING: { exit: blocked, title: 'authoritative artifact is missing', hint: 'the stage has not produced its evidence yet' },
   STATE_TAMPERED: {

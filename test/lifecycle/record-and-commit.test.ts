@@ -32,10 +32,10 @@ async function readyToCommit(root: string, lc: LifecycleContext, paths = ['src/f
   await writeFiles(root, evidence.commitRequest(SLUG, paths));
 }
 
-async function refusedCommit(lc: LifecycleContext, reason: RegExp, io?: CommandIO) {
+async function refusedCommit(lc: LifecycleContext, reason: RegExp, io?: CommandIO, code = 'COMMIT_NOT_AUTHORIZED') {
   await assert.rejects(runCommitStage(lc, SLUG, null, io ? { io } : {}), (e: unknown) => {
     assert.ok(e instanceof SluiceError);
-    assert.equal(e.code, 'COMMIT_NOT_AUTHORIZED');
+    assert.equal(e.code, code);
     assert.equal(e.exitCode, 1);
     assert.match(e.message, reason);
     return true;
@@ -157,7 +157,8 @@ describe('commit authorization', () => {
     const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: undefined });
     await readyToCommit(root, lc, ['src/feature.js']);
     const log: string[] = [];
-    await refusedCommit(lc, /not confirmed/, fakeIo(false, log));
+    // A person's no is PrizmKit v4's COMMIT_DECLINED: nothing mutated, the stage stays pending.
+    await refusedCommit(lc, /declined at the terminal: nothing was committed and the commit stage stays pending/, fakeIo(false, log), 'COMMIT_DECLINED');
     assert.match(
       log.join('\n'),
       /Commit for feature[\s\S]*feat\(feature\): add feature[\s\S]*Lifecycle-Requirement: feature[\s\S]*1 file:\n\s+add\s+src\/feature\.js\s+\+1 -0\n\s+1 file\(s\) changed, 1 insertion/,

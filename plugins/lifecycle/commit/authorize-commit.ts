@@ -101,6 +101,14 @@ export async function authorize(lc: LifecycleContext, r: AuthorizationRequest, o
   if (o.io?.interactive) {
     if (r.preview) o.io.warn(r.preview);
     if (await o.io.confirm(r.question)) return { source: 'interactive', mode: 'interactive', owner: lc.host.env('USER') ?? 'terminal user' };
+    // A person said no (PrizmKit v4's COMMIT_DECLINED): nothing is mutated, the stage stays pending.
+    if (r.action === 'commit') {
+      throw new SluiceError('COMMIT_DECLINED', {
+        message: `the commit of ${r.slug} was declined at the terminal: nothing was committed and the commit stage stays pending`,
+        hint: `resume with \`sluice lifecycle record ${r.slug} commit\` when the change should be committed`,
+        data: { result: 'COMMIT_DECLINED' },
+      });
+    }
     reasons.push(`the ${r.action} was not confirmed at the terminal`);
   } else {
     reasons.push('no terminal to confirm on');
