@@ -200,7 +200,12 @@ describe('report pages of the walked project in headless Chromium', { skip: chro
     const current = await openReport(browser, pages.files.find((f) => f.endsWith('08-deployment.html'))!);
     assert.ok(await current.page.locator('ul.manual.pending li').first().isVisible());
     // init wrote a starter template for every required artifact: the open phase's are present but unfilled.
-    assert.ok(await current.page.getByText(/incomplete: <!-- REQUIRED:/).first().isVisible());
+    assert.ok(
+      await current.page
+        .getByText(/incomplete: <!-- REQUIRED:/)
+        .first()
+        .isVisible(),
+    );
     await page.close();
     await current.page.close();
   });
