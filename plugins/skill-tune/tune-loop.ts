@@ -7,7 +7,7 @@ import { improveIteration } from './improve-step.ts';
 import type { IterationState } from './iteration-state-schema.ts';
 import { checkSkillFolder } from './read-skill.ts';
 import { renderScoreChart } from './score-chart.ts';
-import { lockSkills, releaseAll } from './skill-locks.ts';
+import { HALF_WRITTEN_LOCK_WAIT_MS, lockSkills, releaseAll } from './skill-locks.ts';
 import { copyTree } from './skill-folders.ts';
 import {
   beginIteration,
@@ -45,7 +45,11 @@ export async function driveTune(run: TuneRun, resumed: boolean, heldSkillLocks?:
   let skillLocks = heldSkillLocks ?? [];
   let lock: LockHandle | undefined;
   try {
-    lock = await acquireLock(kernel.host, inRun(run, P.lock), { waitMs: 0, purpose: 'sluice tune', display: kernel.display(inRun(run, P.lock)) });
+    lock = await acquireLock(kernel.host, inRun(run, P.lock), {
+      waitMs: HALF_WRITTEN_LOCK_WAIT_MS,
+      purpose: 'sluice tune',
+      display: kernel.display(inRun(run, P.lock)),
+    });
     if (!heldSkillLocks) skillLocks = await lockSkills(kernel, (await kernel.store.read(run.file)).skills, run.workDir);
     let state = await kernel.store.read(run.file);
     // A run killed between its termination and its report still gets the report and the hook now.
