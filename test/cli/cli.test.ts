@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { build } from 'esbuild';
-import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/run-cli.ts';
+import { installApiCopy } from '../helpers/install-api-copy.ts';
 import { trustedEnv } from '../helpers/trusted-env.ts';
 
 const project = async (files: Record<string, string> = {}) => {
@@ -114,22 +114,8 @@ describe('sluice CLI', () => {
 
 describe('plugin API package', () => {
   it("a plugin can import definePlugin and SluiceError from 'sluice'; its errors keep their code and exit code", async () => {
-    // An installed copy of the package as npm would lay it out: package.json's exports, and the
-    // API entry bundled by the same esbuild settings as scripts/build.mjs (a separate copy of core).
-    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { exports: Record<string, { default: string }> };
     const dir = await project({ 'sluice.config.yaml': 'plugins: [./acme.mjs]\n' });
-    const installed = join(dir, 'node_modules', 'sluice');
-    await mkdir(installed, { recursive: true });
-    await writeFile(join(installed, 'package.json'), JSON.stringify({ name: 'sluice', type: 'module', exports: pkg.exports }));
-    await build({
-      entryPoints: ['api/index.ts'],
-      outfile: join(installed, pkg.exports['.'].default),
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      logLevel: 'error',
-      banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" },
-    });
+    await installApiCopy(dir);
     await writeFile(
       join(dir, 'acme.mjs'),
       `import { definePlugin, SluiceError } from 'sluice';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { build } from 'esbuild';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/run-cli.ts';
+import { installApiCopy } from '../helpers/install-api-copy.ts';
 import { trustedEnv } from '../helpers/trusted-env.ts';
 
 /** The README's plugin example, as printed, must work: a user copies it first. */
@@ -18,20 +18,7 @@ describe('README plugin example', () => {
     assert.ok(wiring, 'README shows the profile wiring');
 
     const dir = await mkdtemp(join(tmpdir(), 'sluice-readme-'));
-    // An installed copy of the package, as in the plugin API test.
-    const pkg = JSON.parse(await readFile('package.json', 'utf8')) as { exports: Record<string, { default: string }> };
-    const installed = join(dir, 'node_modules', 'sluice');
-    await mkdir(installed, { recursive: true });
-    await writeFile(join(installed, 'package.json'), JSON.stringify({ name: 'sluice', type: 'module', exports: pkg.exports }));
-    await build({
-      entryPoints: ['api/index.ts'],
-      outfile: join(installed, pkg.exports['.'].default),
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      logLevel: 'error',
-      banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" },
-    });
+    await installApiCopy(dir);
     await mkdir(join(dir, 'sluice'));
     await writeFile(join(dir, 'sluice', 'acme-gates.mjs'), code);
     await writeFile(join(dir, 'sluice.config.yaml'), 'plugins: [./sluice/acme-gates.mjs]\n');
