@@ -1,4 +1,4 @@
-import { defineCommand, listErrorCodes } from '../../../core/index.ts';
+import { defineCommand, listErrorCodes, SluiceError } from '../../../core/index.ts';
 
 const EXIT_MEANING: Record<number, string> = { 0: 'ok', 1: 'blocked', 2: 'usage', 3: 'busy' };
 
@@ -14,7 +14,6 @@ export const errorsCommand = defineCommand({
       .filter((e) => wanted === undefined || e.code === wanted)
       .map((e) => ({ code: e.code, owner: e.owner, exitCode: e.exit, title: e.title, hint: e.hint }));
     if (wanted !== undefined && codes.length === 0) {
-      const { SluiceError } = await import('../../../core/index.ts');
       throw new SluiceError('USAGE', { field: 'code', message: `no error code ${wanted}; run \`sluice errors\` for the list` });
     }
     const s = io.style;
