@@ -1,6 +1,17 @@
 import { resolve } from 'node:path';
 import type { CommandContext, CommandInput, CommandOutcome, Style } from '../../../core/index.ts';
-import { expectedChecksums, frozenDrift, openProject, type SdlcProject, sdlcStateFile, SdlcStateReadSchema, renderSignatures, signerLabel, verifyHistory, type SignatureAudit } from '../../sdlc/index.ts';
+import {
+  expectedChecksums,
+  frozenDrift,
+  openProject,
+  type SdlcProject,
+  sdlcStateFile,
+  SdlcStateReadSchema,
+  renderSignatures,
+  signerLabel,
+  verifyHistory,
+  type SignatureAudit,
+} from '../../sdlc/index.ts';
 import { auditGates, compareAudits } from '../model/gate-audit.ts';
 import { renderAudit, renderComparison } from './render-audit.ts';
 
