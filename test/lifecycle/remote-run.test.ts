@@ -132,7 +132,7 @@ describe('lifecycle run on workers (in-process dispatcher, git remote)', () => {
     const t = await setup(['delta']);
     const first = await t.run({ grant: false });
     assert.equal(first.requirements[0].outcome, 'awaiting-authorization');
-    assert.match(first.requirements[0].error?.message ?? '', /not authorized|no terminal/);
+    assert.match((first.requirements[0] as { authorization?: string }).authorization ?? '', /not authorized|no terminal/);
     assert.equal(gitIn(t.remote, 'branch', '--list', 'sluice/delta').trim(), '', 'nothing committed');
     assert.equal(remoteJournal(t.remote, 'delta').states.at(-1)?.status, 'COMMIT_PENDING');
     const second = await t.run();
@@ -186,6 +186,6 @@ describe('lifecycle run on workers (in-process dispatcher, git remote)', () => {
     await writeFile(t.workerKey, 'a-different-key-on-the-worker-xx\n');
     const summary = await t.run();
     assert.equal(summary.requirements[0].outcome, 'awaiting-authorization');
-    assert.match(summary.requirements[0].error?.message ?? '', /invalid signature/);
+    assert.match((summary.requirements[0] as { authorization?: string }).authorization ?? '', /invalid signature/);
   });
 });
