@@ -4,24 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/run-cli.ts';
+import { passingScript } from '../fixtures/lifecycle/passing-script.ts';
 import { gitIn, makeRepo, writeFiles } from './lifecycle-fixture.ts';
 
-const dir = '.prizmkit/specs/$<slug>';
-const pass = '## Final Result\n\n- Verdict: PASS\n- Critical: 0\n- Major: 0\n- Minor: 0\n- Total: 0\n';
-const SCRIPT = {
-  version: 1,
-  rules: Object.entries({
-    plan: { text: 'planned', files: { [`${dir}/plan.md`]: '- [ ] [T-001] do it\n' } },
-    implement: { text: 'done', files: { 'src/$<slug>.js': 'export default 1;\n', [`${dir}/plan.md`]: '- [x] [T-001] do it\n' } },
-    'code-review': { text: `# Review\n\n${pass}` },
-    test: {
-      text: 'ok',
-      files: { [`${dir}/test-output.txt`]: 'ok\n', [`${dir}/verdict.json`]: JSON.stringify({ verdict: 'TEST_PASS', evidence: ['test-output.txt'] }) },
-    },
-    retrospective: { text: 'ok', files: { [`${dir}/retrospective-result.json`]: JSON.stringify({ result: 'NO_DOC_CHANGE' }) } },
-    commit: { json: { message: 'feat: $<slug>', paths: ['src/$<slug>.js', dir] } },
-  }).map(([stage, reply]) => ({ match: `^Stage: ${stage}\\nRequirement: (?<slug>\\S+)\\n`, reply })),
-};
+const SCRIPT = passingScript();
 const SLUGS = ['north', 'south'];
 const env = { GIT_AUTHOR_NAME: 'W', GIT_AUTHOR_EMAIL: 'w@example.invalid', GIT_COMMITTER_NAME: 'W', GIT_COMMITTER_EMAIL: 'w@example.invalid' };
 
