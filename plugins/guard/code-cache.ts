@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Script } from 'node:vm';
 
@@ -11,30 +10,27 @@ import { Script } from 'node:vm';
  *
  * V8 checks little more than the source's LENGTH before running cached bytecode, so a cache left
  * from another build of the same length would run that build's code. Each cache file therefore
- * starts with the SHA-256 of the source it was made from, and is used only for that source.
+ * starts with a copy of the source it was made from and is used only for exactly that source (a
+ * byte comparison; a hash would load node:crypto, which costs more than the comparison).
  */
 export interface CachedModule<T> {
   exports: T;
   /** Whether the bundle ran without a usable cache (then `saveCodeCache` is worth calling). */
   compiled: boolean;
   script: Script;
-  sourceHash: Buffer;
+  source: Buffer;
 }
-
-const HASH_BYTES = 32;
 
 // One wrapper for loading and for making the cache: V8 accepts a cache only for the same source.
 const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
 
 export function loadCached<T>(file: string, cacheFile: string, req: NodeJS.Require): CachedModule<T> {
   const source = readFileSync(file);
-  const sourceHash = createHash('sha256').update(source).digest();
-  const cache = readOptional(cacheFile);
-  const cachedData = cache && cache.length > HASH_BYTES && cache.subarray(0, HASH_BYTES).equals(sourceHash) ? cache.subarray(HASH_BYTES) : undefined;
+  const cachedData = cacheFor(source, readOptional(cacheFile));
   const script = new Script(wrap(source.toString('utf8')), { filename: file, cachedData });
   const module = { exports: {} as T };
   (script.runInThisContext() as (...a: unknown[]) => void)(module.exports, req, module, file, file.replace(/[\\/][^\\/]*$/, ''));
-  return { exports: module.exports, compiled: cachedData === undefined || script.cachedDataRejected === true, script, sourceHash };
+  return { exports: module.exports, compiled: cachedData === undefined || script.cachedDataRejected === true, script, source };
 }
 
 /**
@@ -45,13 +41,21 @@ export function loadCached<T>(file: string, cacheFile: string, req: NodeJS.Requi
 export function saveCodeCache(loaded: CachedModule<unknown>, cacheFile: string): boolean {
   const tmp = `${cacheFile}.${process.pid}.tmp`;
   try {
-    writeFileSync(tmp, Buffer.concat([loaded.sourceHash, loaded.script.createCachedData()]));
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(loaded.source.length);
+    writeFileSync(tmp, Buffer.concat([length, loaded.source, loaded.script.createCachedData()]));
     renameSync(tmp, cacheFile);
     return true;
   } catch {
     rmSync(tmp, { force: true });
     return false;
   }
+}
+
+/** The V8 data of a cache file (length, source copy, data) when it was made from `source`. */
+function cacheFor(source: Buffer, cache: Buffer | undefined): Buffer | undefined {
+  if (!cache || cache.length <= 4 + source.length || cache.readUInt32LE(0) !== source.length) return undefined;
+  return cache.subarray(4, 4 + source.length).equals(source) ? cache.subarray(4 + source.length) : undefined;
 }
 
 function readOptional(file: string): Buffer | undefined {
