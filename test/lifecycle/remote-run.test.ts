@@ -8,31 +8,10 @@ import { verifyJournal } from '../../plugins/lifecycle/journal/requirement-journ
 import { configureRequirementJobs, runRequirementJob } from '../../plugins/lifecycle/remote/requirement-job.ts';
 import { runLifecycleOnWorkers } from '../../plugins/lifecycle/remote/run-on-workers.ts';
 import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
+import { passingScript } from '../fixtures/lifecycle/passing-script.ts';
 import { gitIn, HOST_GRANT, makeLifecycle, makeRepo } from './lifecycle-fixture.ts';
 
-const dir = '.prizmkit/specs/$<slug>';
-const finalResult = '## Final Result\n\n- Verdict: PASS\n- Critical: 0\n- Major: 0\n- Minor: 0\n- Total: 0\n';
-/** Every stage succeeds; `slow` makes one stage wait (long enough to be cancelled in the middle). */
-function script(slow?: string) {
-  const replies: Record<string, object> = {
-    plan: { text: 'planned', files: { [`${dir}/plan.md`]: '- [ ] [T-001] do it\n' } },
-    implement: { text: 'done', files: { 'src/$<slug>.js': 'export default 1;\n', [`${dir}/plan.md`]: '- [x] [T-001] do it\n' } },
-    'code-review': { text: `# Review\n\n${finalResult}` },
-    test: {
-      text: 'ok',
-      files: { [`${dir}/test-output.txt`]: 'ok\n', [`${dir}/verdict.json`]: JSON.stringify({ verdict: 'TEST_PASS', evidence: ['test-output.txt'] }) },
-    },
-    retrospective: { text: 'ok', files: { [`${dir}/retrospective-result.json`]: JSON.stringify({ result: 'NO_DOC_CHANGE' }) } },
-    commit: { json: { message: 'feat: $<slug>', paths: ['src/$<slug>.js', dir] } },
-  };
-  return {
-    version: 1,
-    rules: Object.entries(replies).map(([stage, reply]) => ({
-      match: `^Stage: ${stage}\\nRequirement: (?<slug>\\S+)\\n`,
-      reply: stage === slow ? { ...reply, delayMs: 60_000 } : reply,
-    })),
-  };
-}
+const script = (slow?: string) => passingScript(slow ? { slow: [slow] } : {});
 
 /** A project with a bare remote as its origin, requirements started locally, and a grant key. */
 async function setup(slugs: string[], o: { external?: boolean } = {}) {
@@ -132,7 +111,7 @@ describe('lifecycle run on workers (in-process dispatcher, git remote)', () => {
     const t = await setup(['delta']);
     const first = await t.run({ grant: false });
     assert.equal(first.requirements[0].outcome, 'awaiting-authorization');
-    assert.match(first.requirements[0].error?.message ?? '', /not authorized|no terminal/);
+    assert.match((first.requirements[0] as { authorization?: string }).authorization ?? '', /not authorized|no terminal/);
     assert.equal(gitIn(t.remote, 'branch', '--list', 'sluice/delta').trim(), '', 'nothing committed');
     assert.equal(remoteJournal(t.remote, 'delta').states.at(-1)?.status, 'COMMIT_PENDING');
     const second = await t.run();
@@ -186,6 +165,6 @@ describe('lifecycle run on workers (in-process dispatcher, git remote)', () => {
     await writeFile(t.workerKey, 'a-different-key-on-the-worker-xx\n');
     const summary = await t.run();
     assert.equal(summary.requirements[0].outcome, 'awaiting-authorization');
-    assert.match(summary.requirements[0].error?.message ?? '', /invalid signature/);
+    assert.match((summary.requirements[0] as { authorization?: string }).authorization ?? '', /invalid signature/);
   });
 });

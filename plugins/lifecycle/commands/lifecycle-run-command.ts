@@ -56,7 +56,7 @@ export const lifecycleRunCommand = defineCommand({
           : r.commit
             ? `commit ${r.commit.slice(0, 12)}`
             : r.nextStage
-              ? `next ${r.nextStage}`
+              ? `next ${r.nextStage}${'authorization' in r && r.authorization ? ` (${r.authorization})` : ''}`
               : '');
       return `${mark[r.outcome]} ${r.slug.padEnd(width)} ${r.outcome.padEnd(22)} ${s.dim(`${r.stages.length} stage run${r.stages.length === 1 ? '' : 's'}${r.staleReset.length ? `, redid ${r.staleReset.join('/')} (workspace changed)` : ''} · ${detail}`)}`;
     });

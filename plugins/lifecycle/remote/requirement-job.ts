@@ -53,6 +53,8 @@ export interface RequirementJobResult extends RequirementOutcome {
   branch?: string;
   /** The checkpoint this run resumed from (a dead worker's job, or an earlier run). */
   resumedFrom?: string;
+  /** Why the workers could not commit (no grant, or the job's grant was refused). */
+  authorization?: string;
   /** Where `recover` (run on the resumed checkpoint) said the requirement resumes. */
   recovery?: string;
 }
@@ -157,7 +159,7 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
   });
   const outcome = summary.requirements[0];
   const result: RequirementJobResult = { ...outcome, ...(resumedFrom ? { resumedFrom } : {}), ...(recovery ? { recovery } : {}) };
-  if (grantRefused && outcome.outcome === 'awaiting-authorization') result.error = { code: 'COMMIT_NOT_AUTHORIZED', message: grantRefused };
+  if (grantRefused && outcome.outcome === 'awaiting-authorization') result.authorization = grantRefused;
   // An interrupted stage may have left partial writes: those never become a checkpoint.
   if (outcome.outcome === 'committed' || outcome.outcome === 'blocked' || outcome.outcome === 'awaiting-authorization') {
     await checkpoint(await readWorkflowState(lc, slug));

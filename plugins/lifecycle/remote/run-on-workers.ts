@@ -67,12 +67,7 @@ export async function runLifecycleOnWorkers(lc: LifecycleContext, o: RunOnWorker
             },
           } as Parameters<JobQueue['run']>[2]);
           const why = refused.get(slug);
-          outcomes.set(
-            slug,
-            result.outcome === 'awaiting-authorization' && why && !result.error
-              ? { ...result, error: { code: 'COMMIT_NOT_AUTHORIZED', message: why } }
-              : result,
-          );
+          outcomes.set(slug, result.outcome === 'awaiting-authorization' && why && !result.authorization ? { ...result, authorization: why } : result);
         } catch (error) {
           if (abort.signal.aborted && (!isSluiceError(error) || error.code === 'QUEUE_CANCELLED'))
             return void outcomes.set(slug, { ...fail(slug, error), outcome: 'interrupted' });
