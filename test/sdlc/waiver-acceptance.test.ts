@@ -7,7 +7,7 @@ import { sshSign } from '../../core/index.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
 import { transitionStatement } from '../../plugins/sdlc/signing/transition-statement.ts';
 import type { SdlcState } from '../../plugins/sdlc/state/state-schema.ts';
-import type { GateAudit } from '../../plugins/sdlc/views/model/gate-audit.ts';
+import type { GateAudit } from '../../plugins/sdlc-views/model/gate-audit.ts';
 import { sshKeygenMissing, throwawayKey, type ThrowawayKey } from '../helpers/ssh-keys.ts';
 import { sdlcKernel, tempDir, writeCurrentArtifacts } from './sdlc-fixture.ts';
 import { runSluice } from './sluice-cli.ts';
