@@ -2,6 +2,7 @@ import { copyFile, lstat, mkdir, readdir, realpath, rename, rm, stat, unlink } f
 import { hostname } from 'node:os';
 import { clearInterval, setInterval } from 'node:timers';
 import { resolve } from 'node:path';
+import { isatty } from 'node:tty';
 import { HostIoError, HostNotFoundError, type DirEntry, type FileInfo, type FileWriter, type Host } from '../../core/index.ts';
 import { writeFileAtomic, writeFileExclusive } from './atomic-write.ts';
 import { createHeldFile } from './held-file.ts';
@@ -125,7 +126,8 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
       }
     },
     spawn: (o) => spawnProcess({ ...o, cwd: o.cwd === undefined ? cwd : abs(o.cwd) }),
-    isInteractive: () => Boolean(process.stdin.isTTY && process.stdout.isTTY),
+    // isatty(0), not process.stdin.isTTY: reading process.stdin builds a stream every command would pay for.
+    isInteractive: () => isatty(0) && Boolean(process.stdout.isTTY),
     outputFiles: ownOutputFiles,
     sleep: (ms) => new Promise((ok) => setTimeout(ok, ms)),
     repeat(ms, fn) {
