@@ -9,6 +9,7 @@ import { writeFileAtomic, writeFileExclusive } from './atomic-write.ts';
 import { createHeldFile } from './held-file.ts';
 import { openForWriting, readBounded } from './read-bounded.ts';
 import { importModule, resolveModule } from './import-module.ts';
+import { sluiceAsset } from './sluice-assets.ts';
 import { ownOutputFiles } from './own-output-files.ts';
 import { spawnProcess } from './spawn-process.ts';
 
@@ -67,6 +68,7 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     name: 'node',
     pid: process.pid,
     hostname: () => hostname(),
+    asset: sluiceAsset,
     cwd: () => cwd,
     now: () => new Date(),
     env: (name) => process.env[name],
