@@ -22,14 +22,21 @@ export const builtinManifest: readonly BuiltinEntry[] = [
   // checks the profile's extra gate types (a `type: command` gate) as every writing command does.
   {
     name: 'sdlc',
-    commands: { init: ['gates'], gate: ['gates', 'sdlc-views'], next: ['gates', 'sdlc-views'], skip: ['gates', 'sdlc-views'], reenter: ['gates'] },
+    commands: {
+      init: ['gates'],
+      gate: ['gates', 'sdlc-views'],
+      next: ['gates', 'sdlc-views'],
+      skip: ['gates', 'sdlc-views'],
+      reenter: ['gates'],
+      waivers: ['gates', 'sdlc-views'],
+    },
     load: async () => [(await import('../sdlc/sdlc-plugin.ts')).sdlcPlugin],
   },
   // `profile validate` checks extra gate types against the registered ones.
   {
     name: 'sdlc-views',
     commands: { status: [], audit: [], report: [], specs: [], handoff: [], profile: ['gates'] },
-    load: async () => [(await import('../sdlc/views/views-plugin.ts')).sdlcViewsPlugin],
+    load: async () => [(await import('../sdlc-views/index.ts')).sdlcViewsPlugin],
   },
   { name: 'lifecycle', commands: { lifecycle: ['delegates'] }, load: async () => [(await import('../lifecycle/lifecycle-plugin.ts')).lifecyclePlugin] },
   { name: 'guard', commands: { guard: [], hooks: [] }, load: async () => [(await import('../guard/guard-plugin.ts')).guardPlugin] },

@@ -28,6 +28,8 @@ export async function guardMain(): Promise<number> {
   } catch (e) {
     decision = { verdict: 'ask', reason: `the hook payload could not be judged (${e instanceof Error ? e.message : String(e)})` };
   }
-  process.stdout.write(formatDecision(decision));
+  const out = formatDecision(decision);
+  // Touching process.stdout builds its stream (a few ms); an allowed call, the common case, has nothing to say.
+  if (out !== '') process.stdout.write(out);
   return 0;
 }
