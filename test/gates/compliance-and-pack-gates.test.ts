@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { data, editFrozen, passPhase, sdlcKernel, sluice, tempDir, walkTo, writeCoverage, writeCurrentArtifacts, writeFileIn } from '../sdlc/sdlc-fixture.ts';
 import { defineGate, definePlugin, type GateResult, type PluginDefinition } from '../../core/index.ts';
 
-type Doc = { status: string; results: GateResult[]; blockers: string[] };
+type Doc = { status: string; results: GateResult[]; blockers: { id: string }[] };
 const g4 = (o: { data: unknown }) => (o.data as Doc).results.filter((r) => r.gate === 'G4-compliance');
 
 async function enterprise() {
@@ -167,7 +167,10 @@ describe('gates a profile pack adds', () => {
     assert.match(rows['missing-tool'].message, /cannot start definitely-not-a-program-sluice/);
     assert.equal(rows.later, undefined, 'only gates listing the phase run');
     assert.equal(out.exitCode, 1, 'the MUST command gate blocks');
-    assert.deepEqual(data<{ blockers: string[] }>(out).blockers, ['lint']);
+    assert.deepEqual(
+      data<{ blockers: { id: string }[] }>(out).blockers.map((b) => b.id),
+      ['lint'],
+    );
   });
 
   it('a gate type registered by a plugin runs with its input; its manual rows get approvable ids', async () => {

@@ -1,4 +1,5 @@
 import { defineCommand } from '../../../core/index.ts';
+import { NextOutput } from './sdlc-outputs.ts';
 
 export const nextCommand = defineCommand({
   name: 'next',
@@ -23,6 +24,7 @@ export const nextCommand = defineCommand({
     'sluice next --approve G7:scope-boundaries-are-unambiguous-a-reader-can --signed-by "Ana Ruiz"',
     'sluice next --signed-by "Ana Ruiz" --confirmed',
   ],
+  output: NextOutput,
   async run({ options }, { kernel, io, signal }) {
     const { nextPhase } = await import('../transition/next-phase.ts');
     const { renderNext } = await import('./render-next.ts');

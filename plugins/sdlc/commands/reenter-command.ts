@@ -1,4 +1,5 @@
 import { defineCommand } from '../../../core/index.ts';
+import { MoveOutput } from './sdlc-outputs.ts';
 
 export const reenterCommand = defineCommand({
   name: 'reenter',
@@ -14,6 +15,7 @@ export const reenterCommand = defineCommand({
     },
   ],
   examples: ['sluice reenter 3 --justification "Foundation rails gap discovered during the Build loop"'],
+  output: MoveOutput,
   async run({ args, options }, { kernel, io }) {
     const { reenterPhase } = await import('../transition/move-phase.ts');
     const { renderGuidance } = await import('./render-next.ts');
