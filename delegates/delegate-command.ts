@@ -77,6 +77,8 @@ export const delegateCommand = defineCommand({
     io.warn(
       `${io.style.red('error')} DELEGATE_FAILED: ${backend} run ${result.status}: ${result.error ?? 'no detail'} (transcript ${kernel.display(result.transcriptPath)})`,
     );
-    return { exitCode: 1, data: { ...result, code: 'DELEGATE_FAILED' } };
+    // The one failure shape of every --json document: `error` is an object with a code.
+    const message = result.error ?? `${backend} run ${result.status}`;
+    return { exitCode: 1, data: { ...result, error: { code: 'DELEGATE_FAILED', message } } };
   },
 });

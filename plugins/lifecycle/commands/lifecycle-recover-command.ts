@@ -25,7 +25,7 @@ export const lifecycleRecoverCommand = defineCommand({
       data: {
         ...summarizeState(slug, r.state),
         steps: r.steps,
-        previous: r.previous,
+        previous: r.previous && { status: r.previous.status, completedStages: r.previous.completed_stages, nextStage: r.previous.next_stage },
         removed: r.removed,
         added: r.added,
         written: r.written,
