@@ -1,6 +1,7 @@
 /** sluice's kernel: the public API for plugins, hosts and the CLI. Deno-compatible: web APIs and the Host port only. */
 export { createKernel, type KernelOptions } from './kernel/create-kernel.ts';
 export type { Kernel, PluginInfo, Registry, SchemaEntry, RunOptions } from './kernel/kernel-types.ts';
+export { kernelRootedAt } from './kernel/rooted-kernel.ts';
 export { definePlugin, defineGate, defineDelegate, defineWorkflow, defineCommand } from './plugin/define.ts';
 export { commandOutput, commandDocumentSchema, ErrorOutputSchema, outputSchemaName } from './plugin/command-output.ts';
 export type * from './plugin/types.ts';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { isInside, resolveInside, SluiceError, type Kernel } from '../../core/index.ts';
+import { kernelRootedAt, SluiceError, type Kernel } from '../../core/index.ts';
 import { DEMO_OWNER, DEMO_PROJECT } from './demo/artifact-texts.ts';
 import { runCommand } from './demo/run-command.ts';
 import { lcovReport, writePhaseArtifacts } from './demo/write-phase-artifacts.ts';
@@ -25,17 +25,6 @@ export interface SdlcDemoSummary {
   steps: SdlcDemoStep[];
 }
 
-/** The kernel the commands should see: the same one, rooted at the demo folder. */
-function rootedAt(kernel: Kernel, dir: string): Kernel {
-  if (kernel.projectRoot === dir) return kernel;
-  return {
-    ...kernel,
-    projectRoot: dir,
-    display: (p) => (isInside(dir, p) ? p.slice(dir.length + 1) || '.' : p),
-    resolveInProject: (p, what) => resolveInside(dir, p, what),
-  };
-}
-
 /**
  * `sluice demo`'s SDLC part: in an empty folder, initialises a starter-profile project and walks it
  * from Discovery to Close through the real `init`, `gate`, `next`, `skip` and `reenter` commands:
@@ -43,7 +32,7 @@ function rootedAt(kernel: Kernel, dir: string): Kernel {
  * re-entered from Documentation, and Deployment skipped with a justification.
  */
 export async function runSdlcDemo(kernelIn: Kernel, projectDir: string, log: (line: string) => void = () => {}): Promise<SdlcDemoSummary> {
-  const kernel = rootedAt(kernelIn, projectDir);
+  const kernel = kernelRootedAt(kernelIn, projectDir);
   const { host } = kernel;
   const steps: SdlcDemoStep[] = [];
   const walked: string[] = [];

@@ -2,6 +2,7 @@ import { definePlugin } from '../../core/index.ts';
 import { IterationStateSchema } from './iteration-state-schema.ts';
 import { tuneCommand } from './tune-command.ts';
 import { tuneHooks } from './tune-hooks.ts';
+import { runTuneJob, TUNE_JOB } from './tune-job.ts';
 import './tune-errors.ts';
 
 /** Skill tuning (seed: skill-iter-tune.md): `sluice tune`, its state format and its hooks. */
@@ -17,5 +18,7 @@ export const skillTunePlugin = definePlugin({
       schemas: ['iteration-state'],
     });
     ctx.registerCommand(tuneCommand);
+    // By name, so a `sluice worker` on another machine runs the same handler the command runs here.
+    ctx.registerJob(TUNE_JOB, (payload, job) => runTuneJob(ctx.kernel, payload, job));
   },
 });

@@ -1,6 +1,7 @@
 import { relative } from 'pathe';
 import { defineCommand, SluiceError, type CommandContext, type CommandOutcome } from '../../core/index.ts';
 import { failedIterations } from './final-report.ts';
+import type { TuneJobPayload, TuneJobResult } from './tune-job.ts';
 import type { TuneResult } from './tune-loop.ts';
 import type { TuneFlags } from './tune-settings.ts';
 
@@ -69,8 +70,11 @@ export const tuneCommand = defineCommand({
           `warning: the evaluator runs on the executor's backend (${plan.backends.executor}); its scores grade its own work and may be inflated`,
         ),
       );
-    const { startTune } = await import('./tune-setup.ts');
-    return outcome(ctx, await startTune(ctx.kernel, plan, { runDir: o.runDir, signal: ctx.signal, say }), failBelow);
+    const { runTuneJob, tuneJobs } = await import('./tune-job.ts');
+    const { notes: _, ...jobPlan } = plan;
+    const jobs = tuneJobs(ctx.kernel.projectRoot, jobPlan, { spread: false, runDir: o.runDir });
+    const settled = await Promise.allSettled(jobs.map((job) => runTuneJob(ctx.kernel, job, { signal: ctx.signal, say })));
+    return outcomes(ctx, jobs, settled, failBelow);
   },
 });
 
@@ -98,6 +102,34 @@ async function restore(ctx: CommandContext, runDir: string, iterationFlag: strin
       `  ${k.path}: ${k.changed.length ? `${k.changed.length} file${k.changed.length === 1 ? '' : 's'} put back (${k.changed.join(', ')})` : s.dim('already identical')}`,
     );
   return { exitCode: 0, data: { runDir: r.runDir, source: r.source, skills: r.skills }, human: lines.join('\n') };
+}
+
+/** One job reports as a tune run always did; several (skills spread over workers) report each run in turn. */
+function outcomes(ctx: CommandContext, jobs: TuneJobPayload[], settled: PromiseSettledResult<TuneJobResult>[], failBelow?: number): CommandOutcome {
+  if (settled.length === 1) {
+    const only = settled[0];
+    if (only.status === 'rejected') throw only.reason;
+    return outcome(ctx, only.value, failBelow);
+  }
+  const s = ctx.io.style;
+  const runs: Record<string, unknown>[] = [];
+  const human: string[] = [];
+  let exitCode = 0;
+  for (const [i, r] of settled.entries()) {
+    const skills = jobs[i].plan.skillArgs.join(',');
+    if (r.status === 'fulfilled') {
+      const one = outcome(ctx, r.value, failBelow);
+      exitCode = Math.max(exitCode, one.exitCode);
+      runs.push({ skills, ranOn: r.value.ranOn, ...(one.data as Record<string, unknown>) });
+      human.push(`${s.bold(skills)} ${s.dim(`(on ${r.value.ranOn})`)}`, one.human ?? '');
+    } else {
+      const error = r.reason instanceof SluiceError ? r.reason : new SluiceError('INTERNAL', { message: String(r.reason) });
+      exitCode = Math.max(exitCode, error.exitCode);
+      runs.push({ skills, error: error.toJSON() });
+      human.push(`${s.bold(skills)} ${s.red('failed')}: ${error.message}`);
+    }
+  }
+  return { exitCode, data: { runs }, human: human.join('\n') };
 }
 
 function outcome(ctx: CommandContext, r: TuneResult, failBelow?: number): CommandOutcome {

@@ -6,6 +6,11 @@ const usage = ExitCode.usage;
 export const tuneErrors = defineErrorCodes('sluice:skill-tune', {
   SKILL_NOT_FOUND: { exit: usage, title: 'skill not found', hint: 'pass a skill folder or SKILL.md path' },
   TUNE_RUN_INVALID: { exit: usage, title: 'tune run folder is not resumable', hint: 'pass a folder made by `sluice tune`' },
+  TUNE_PROJECT_MISSING: {
+    exit: usage,
+    title: 'the project of a tune job is not on this worker',
+    hint: 'a worker tunes skills in the project folder at the path the job names: run it on that machine or share the folder',
+  },
   SKILL_INVALID: {
     exit: usage,
     title: 'skill does not pass validation',

@@ -2,7 +2,6 @@ import { dirname, relative, resolve } from 'pathe';
 import type { CommandIO, GateResult, Host } from '../../../core/index.ts';
 import { gateAnnotations } from './github-annotations.ts';
 import { jobSummary } from './job-summary.ts';
-import { gateJunitXml } from './junit-xml.ts';
 
 export interface CiReportInput {
   host: Host;
@@ -27,6 +26,8 @@ export async function reportToCi(o: CiReportInput): Promise<void> {
   if (o.junit) {
     const file = resolve(o.cwd, o.junit);
     await o.host.mkdir(dirname(file));
+    // The XML builder loads only for --junit: a plain gate run does not pay for it.
+    const { gateJunitXml } = await import('./junit-xml.ts');
     await o.host.writeAtomic(file, gateJunitXml({ project: o.project, phase: o.phase, results: o.results, time: o.host.now().toISOString() }));
   }
   if (o.host.env('GITHUB_ACTIONS') !== 'true') return;

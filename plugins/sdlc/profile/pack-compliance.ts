@@ -19,9 +19,9 @@ export function findComplianceFile(packDirs: readonly (string | undefined)[], fr
  * `profiles/<profile_id>/compliance/` of its own install, so a project it set up has no
  * `.sdlc/compliance/`, and sluice reads them from the pack of that id the same way.
  */
-export function packDirForProfileId(profileId: string, projectRoot: string, configProfiles: readonly string[]): string | undefined {
+export async function packDirForProfileId(profileId: string, projectRoot: string, configProfiles: readonly string[]): Promise<string | undefined> {
   try {
-    return resolvePack(profileId, projectRoot, configProfiles).dir;
+    return (await resolvePack(profileId, projectRoot, configProfiles)).dir;
   } catch (error) {
     if (isSluiceError(error) && (error.code === 'PROFILE_NOT_FOUND' || error.code === 'CONFIG_INVALID')) return undefined;
     throw error;

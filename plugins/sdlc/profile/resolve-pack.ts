@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { resolve as resolveSpecifier } from 'import-meta-resolve';
 import { SluiceError } from '../../../core/index.ts';
 import { readBoundedSync, sluiceAsset } from '../../host-node/index.ts';
 import '../sdlc-errors.ts';
@@ -30,10 +29,9 @@ const looksLikePath = (spec: string) => spec.startsWith('.') || isAbsolute(spec)
 
 /**
  * Finds a pack from `--profile`: a built-in id, a folder (or its profile.yaml), an id of a pack listed
- * under `profiles:` in sluice.config, or an npm package installed in the project. Lookups are
- * synchronous on purpose: this runs once per `sluice init`, before anything else.
+ * under `profiles:` in sluice.config, or an npm package installed in the project.
  */
-export function resolvePack(spec: string, projectRoot: string, configProfiles: readonly string[]): PackLocation {
+export async function resolvePack(spec: string, projectRoot: string, configProfiles: readonly string[]): Promise<PackLocation> {
   const builtin = BUILTIN_PACKS[spec];
   if (builtin) return { dir: builtinPackDir(builtin), source: 'builtin', spec };
 
@@ -42,11 +40,11 @@ export function resolvePack(spec: string, projectRoot: string, configProfiles: r
   if (isDir(asPath) && hasProfile(asPath)) return { dir: asPath, source: 'folder', spec };
   if (looksLikePath(spec)) throw notFound(spec, `${asPath} is not a profile pack (no profile.yaml)`);
 
-  for (const dir of configPackDirs(projectRoot, configProfiles)) {
+  for (const dir of await configPackDirs(projectRoot, configProfiles)) {
     if (basename(dir) === spec || readProfileId(dir) === spec) return { dir, source: 'config', spec };
   }
 
-  const pkg = findPackage(spec, projectRoot);
+  const pkg = await findPackage(spec, projectRoot);
   if (pkg) {
     if (!hasProfile(pkg)) throw notFound(spec, `package ${spec} (${pkg}) has no profile.yaml at its root`);
     return { dir: pkg, source: 'package', spec };
@@ -60,11 +58,11 @@ export function resolvePack(spec: string, projectRoot: string, configProfiles: r
 const notFound = (spec: string, message: string) => new SluiceError('PROFILE_NOT_FOUND', { field: '--profile', message, data: { spec } });
 
 /** Pack folders named by `profiles:` in sluice.config: each entry is a pack, a folder of packs, or a package. */
-function configPackDirs(projectRoot: string, entries: readonly string[]): string[] {
+async function configPackDirs(projectRoot: string, entries: readonly string[]): Promise<string[]> {
   const dirs: string[] = [];
-  entries.forEach((entry, i) => {
+  for (const [i, entry] of entries.entries()) {
     const asPath = resolve(projectRoot, entry);
-    const dir = isDir(asPath) ? asPath : findPackage(entry, projectRoot);
+    const dir = isDir(asPath) ? asPath : await findPackage(entry, projectRoot);
     if (!dir)
       throw new SluiceError('CONFIG_INVALID', {
         file: 'sluice.config.yaml',
@@ -78,7 +76,7 @@ function configPackDirs(projectRoot: string, entries: readonly string[]): string
         .map((e) => join(dir, e.name));
       dirs.push(...subdirs.filter(hasProfile).sort());
     }
-  });
+  }
   return dirs;
 }
 
@@ -87,13 +85,15 @@ function readProfileId(dir: string): string | undefined {
 }
 
 /** A package installed in the project: node_modules lookup up from the project, then Node's resolution of `<pkg>/package.json`. */
-function findPackage(name: string, projectRoot: string): string | undefined {
+async function findPackage(name: string, projectRoot: string): Promise<string | undefined> {
   if (!/^(@[a-z0-9._~-]+\/)?[a-z0-9._~-]+$/i.test(name)) return undefined;
   for (let dir = projectRoot; ; dir = dirname(dir)) {
     const candidate = join(dir, 'node_modules', name);
     if (existsSync(join(candidate, 'package.json'))) return candidate;
     if (dirname(dir) === dir) break;
   }
+  // Node's resolver loads only here: a built-in or folder pack (every gate run on a reference project) never needs it.
+  const { resolve: resolveSpecifier } = await import('import-meta-resolve');
   try {
     return dirname(fileURLToPath(resolveSpecifier(`${name}/package.json`, pathToFileURL(join(projectRoot, 'package.json')).href)));
   } catch {

@@ -63,7 +63,7 @@ async function choosePack(kernel: Kernel, paths: SdlcPaths, o: InitOptions, prev
       dir: paths.dir,
       source: 'project',
       spec: previous.profile_id,
-      fallbackDir: packDirForProfileId(previous.profile_id, kernel.projectRoot, kernel.config.profiles),
+      fallbackDir: await packDirForProfileId(previous.profile_id, kernel.projectRoot, kernel.config.profiles),
     };
   }
   return resolvePack(previous.profile_id, kernel.projectRoot, kernel.config.profiles);

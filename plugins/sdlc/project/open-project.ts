@@ -12,7 +12,7 @@ import { activePhaseProblem } from '../state/state-invariant.ts';
 import type { SdlcState } from '../state/state-schema.ts';
 import { sdlcPaths, type SdlcPaths } from './project-paths.ts';
 import { assertFrozenIntact } from './frozen-files.ts';
-import { readSdlcFile } from './read-sdlc-file.ts';
+import { readSdlcFile, readYamlParseCached } from './read-sdlc-file.ts';
 import '../sdlc-errors.ts';
 
 /** Everything the commands need about one project, read and validated once. */
@@ -42,9 +42,15 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
   const paths = sdlcPaths(kernel.projectRoot);
   const stateFile = sdlcStateFile(paths.state);
   await assertProjectExists(kernel, paths);
-  const state: SdlcState = o.readOnly
-    ? await kernel.store.read({ path: stateFile.path, codec: stateFile.codec, schema: SdlcStateReadSchema })
-    : await kernel.store.read(stateFile);
+  // Read as the store reads it (codec, schema, STATE_INVALID), with the parse cached; updates still re-read under the lock.
+  const stateRead = await readYamlParseCached(
+    host,
+    paths.state,
+    o.readOnly ? SdlcStateReadSchema : stateFile.schema,
+    'STATE_INVALID',
+    kernel.display(paths.state),
+  );
+  const state: SdlcState = stateRead.value;
   // Before the frozen files are parsed: an edited profile is reported as edited, not as invalid.
   if (o.verifyFrozen) await assertFrozenIntact(kernel, paths, state);
   const profile = await readSdlcFile(host, paths.profile, ProfileSchema, 'PROFILE_INVALID', kernel.display(paths.profile));
@@ -58,7 +64,7 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
   const missingCompliance: SdlcProject['missingCompliance'] = [];
   // No .sdlc/compliance/ at all: a project the reference set up, which reads the pack its profile_id names.
   const frozenCompliance = (await host.stat(paths.complianceDir))?.kind === 'dir';
-  const packDir = frozenCompliance ? undefined : packDirForProfileId(profile.value.company.profile_id, kernel.projectRoot, kernel.config.profiles);
+  const packDir = frozenCompliance ? undefined : await packDirForProfileId(profile.value.company.profile_id, kernel.projectRoot, kernel.config.profiles);
   for (const framework of profileFrameworks(profile.value)) {
     const path = (frozenCompliance ? undefined : findComplianceFile([packDir], framework)) ?? paths.complianceFile(framework);
     const display = kernel.display(path);

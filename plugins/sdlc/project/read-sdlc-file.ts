@@ -32,16 +32,29 @@ export async function readSdlcFile<S extends v.GenericSchema>(
   const cached = cache.get(path);
   if (info && cached && cached.schema === schema && cached.mtimeMs === info.mtimeMs && cached.size === info.size)
     return cached.file as SdlcFile<v.InferOutput<S>>;
+  const file = { path, ...(await readYamlParseCached(host, path, schema, code, display)) };
+  if (info) cache.set(path, { schema, mtimeMs: info.mtimeMs, size: info.size, file });
+  return file;
+}
+
+/**
+ * Reads one SDLC YAML file (the same size cap, UTF-8 check, codec and schema as the store) with its
+ * parse kept on disk by content hash: the state is ~8 KB of YAML read by every `gate` and `next`, and a
+ * cold YAML parse is most of a short command's work. The value is validated on every read all the same.
+ */
+export async function readYamlParseCached<S extends v.GenericSchema>(
+  host: Host,
+  path: string,
+  schema: S,
+  code: ErrorCode,
+  display: string,
+): Promise<{ text: string; value: v.InferOutput<S> }> {
   const text = await readDataText(host, path, { display });
-  // The registry alone is ~19 KB of YAML parsed on every `gate`/`next`: its parse is kept on disk by
-  // content hash (the status dashboard's cache), and the value is validated on every read all the same.
   const { value } = await parseWithCache(
     parseCacheDir((name) => host.env(name)),
     code,
     text,
     (t) => parseDataText(t, safeYamlCodec, display),
   );
-  const file = { path, text, value: validateData(schema, value, display, code) };
-  if (info) cache.set(path, { schema, mtimeMs: info.mtimeMs, size: info.size, file });
-  return file;
+  return { text, value: validateData(schema, value, display, code) };
 }
