@@ -1,4 +1,5 @@
 import { defineCommand, SluiceError, type DelegateMode, type DelegateRequest } from '../core/index.ts';
+import { DelegateOutput } from './delegate-output.ts';
 
 const MAX_STDIN_PROMPT_BYTES = 64 * 1024 * 1024;
 
@@ -40,6 +41,7 @@ export const delegateCommand = defineCommand({
     'sluice delegate --to script --script demo.yaml --mode write "Plan the login change"',
     'sluice delegate --to script --reset',
   ],
+  output: DelegateOutput,
   async run({ args, options }, { kernel, cwd, io, signal }) {
     const backend = options.to as string | undefined;
     if (!backend) throw new SluiceError('USAGE', { message: `name a backend with --to (known: ${kernel.delegates.names().join(', ')})` });

@@ -77,10 +77,21 @@ describe('JSON outputs are an interface', () => {
     const listed = await runSluice(base, ['schema', '--list', '--json']);
     assert.equal(listed.code, 0, listed.stderr);
     const schemas = (JSON.parse(listed.stdout) as { schemas: { name: string; kind: string }[] }).schemas;
-    for (const name of names) assert.ok(schemas.some((s) => s.name === outputSchemaName(name) && s.kind === 'output'), `${outputSchemaName(name)} is listed`);
-    assert.ok(schemas.some((s) => s.name === 'config' && s.kind === 'file'), 'file formats are listed beside them');
+    for (const name of names)
+      assert.ok(
+        schemas.some((s) => s.name === outputSchemaName(name) && s.kind === 'output'),
+        `${outputSchemaName(name)} is listed`,
+      );
+    assert.ok(
+      schemas.some((s) => s.name === 'config' && s.kind === 'file'),
+      'file formats are listed beside them',
+    );
     const gate = await runSluice(base, ['schema', 'gate-output']);
-    assert.deepEqual(JSON.parse(gate.stdout), exportJsonSchema(kernel.schemas.require('gate-output')), 'what `sluice schema` prints is what the tests check against');
+    assert.deepEqual(
+      JSON.parse(gate.stdout),
+      exportJsonSchema(kernel.schemas.require('gate-output')),
+      'what `sluice schema` prints is what the tests check against',
+    );
   });
 
   it('every command run for real prints one document that its exported JSON Schema accepts', async () => {
@@ -126,8 +137,14 @@ describe('JSON outputs are an interface', () => {
       { command: 'delegate', args: ['delegate', '--to', 'script', '--reset'], dir: lifecycle },
       {
         command: 'tune',
-        args: ['tune', '.claude/skills/release-notes', '--scenario', TUNE_SCENARIO, '--preset', 'quick', '-y', '--allow-self-evaluation']
-          .concat(['--executor', 'script', '--evaluator', 'script', '--improver', 'script']),
+        args: ['tune', '.claude/skills/release-notes', '--scenario', TUNE_SCENARIO, '--preset', 'quick', '-y', '--allow-self-evaluation'].concat([
+          '--executor',
+          'script',
+          '--evaluator',
+          'script',
+          '--improver',
+          'script',
+        ]),
         dir: tune,
         env: { SLUICE_DELEGATE_SCRIPT: 'tune-demo-script.yaml' },
       },
@@ -148,7 +165,10 @@ describe('JSON outputs are an interface', () => {
     const ajv = new Ajv({ strict: false, allErrors: true });
     const problems: string[] = [];
     for (const run of runs.slice(1)) {
-      const printed = run.input === undefined ? await runSluice(run.dir, [...run.args, '--json'], run.env) : await sluiceWithInput(run.dir, [...run.args, '--json'], run.input);
+      const printed =
+        run.input === undefined
+          ? await runSluice(run.dir, [...run.args, '--json'], run.env)
+          : await sluiceWithInput(run.dir, [...run.args, '--json'], run.input);
       problems.push(...judge(run, printed));
     }
     problems.push(...judge(runs[0], demo));

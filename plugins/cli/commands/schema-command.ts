@@ -1,19 +1,12 @@
-import * as v from 'valibot';
-import { commandOutput, defineCommand, SluiceError, compareText } from '../../../core/index.ts';
+import { defineCommand, SluiceError, compareText } from '../../../core/index.ts';
+import { SchemaOutput } from './cli-outputs.ts';
 
 export const schemaCommand = defineCommand({
   name: 'schema',
   summary: "print the JSON Schema of a file format or of a command's --json output, generated from its valibot schema",
   args: ['[name]'],
   options: [{ flags: '--list', description: 'list the schema names' }],
-  output: v.union([
-    commandOutput({
-      schemas: v.array(
-        v.strictObject({ name: v.string(), kind: v.picklist(['file', 'output']), plugin: v.string(), description: v.string() }),
-      ),
-    }),
-    commandOutput({ name: v.string(), schema: v.record(v.string(), v.unknown()) }),
-  ]),
+  output: SchemaOutput,
   examples: ['sluice schema --list', 'sluice schema config > sluice.config.schema.json', 'sluice schema gate-output'],
   async run({ args, options }, { kernel, io }) {
     const name = args[0] as string | undefined;

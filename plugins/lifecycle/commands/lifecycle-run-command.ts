@@ -1,3 +1,4 @@
+import { LifecycleRunOutput } from './lifecycle-outputs.ts';
 import { defineCommand, errorCodeEntry, SluiceError } from '../../../core/index.ts';
 import { createLifecycleContext } from '../lifecycle-context.ts';
 import type { RequirementOutcome } from '../runner/run-lifecycle.ts';
@@ -16,6 +17,7 @@ export const lifecycleRunCommand = defineCommand({
     { flags: '--attempts <n>', description: 'delegate attempts per stage before it is recorded as blocked', default: '2' },
   ],
   examples: ['sluice lifecycle run --to claude --concurrency 4', 'sluice lifecycle run parse-durations fix-123 --to script --script demo.yaml --json'],
+  output: LifecycleRunOutput,
   async run({ args, options }, ctx) {
     const backend = options.to as string | undefined;
     if (!backend) throw new SluiceError('USAGE', { field: '--to', message: 'name the delegate backend with --to (see `sluice plugins`)' });
