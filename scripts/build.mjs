@@ -2,7 +2,10 @@
 // Bundles the CLI into dist/sluice.mjs. Code splitting keeps cold start low: each command's
 // heavy modules live in their own chunk and load only when that command runs.
 import { build } from 'esbuild';
-import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -19,6 +22,29 @@ const loadAtRunTime = (importer, spec, to) => ({
     );
   },
 });
+
+/** Makes `import SPEC` in a file matching `importer` bundle the source file `to` instead. */
+const swapModule = (importer, spec, to) => ({
+  name: `swap ${spec}`,
+  setup(b) {
+    b.onResolve({ filter: /\.ts$/ }, (args) => (args.path === spec && importer.test(args.importer) ? { path: `${root}${to}` } : undefined));
+  },
+});
+
+/** Judges sample commands with dist/guard-shell.cjs and saves V8's code cache of the compiled parser beside it. */
+async function primeGuardCodeCache() {
+  const dir = await mkdtemp(join(tmpdir(), 'sluice-build-'));
+  try {
+    const prime = join(dir, 'prime.cjs');
+    await build({ ...guardBuild, outdir: undefined, entryPoints: ['plugins/guard/prime-code-cache.ts'], outfile: prime });
+    // V8 accepts a cache only under the same flags: make it as the hook runs, without NODE_OPTIONS.
+    const { NODE_OPTIONS: _flags, ...env } = process.env;
+    const made = spawnSync(process.execPath, [prime, join(root, 'dist/guard-shell.cjs'), join(root, 'dist/guard-shell.cache')], { env, stdio: 'inherit' });
+    if (made.status !== 0) throw new Error('build: priming the guard code cache failed');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 const result = await build({
   absWorkingDir: root,
@@ -50,27 +76,32 @@ const result = await build({
   banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" },
   // tsx loads .ts plugins with its own loader; it must stay a real package, not bundled code.
   external: ['tsx', 'tsx/*'],
-  // A bare `sluice guard` (Claude Code's PreToolUse hook, run before every tool call) loads dist/guard.mjs alone.
-  plugins: [loadAtRunTime(/plugins[\\/]cli[\\/]main\.ts$/, '../guard/guard-main.ts', './guard.mjs')],
+  // A bare `sluice guard` (Claude Code's PreToolUse hook, run before every tool call) loads dist/guard.cjs alone.
+  plugins: [loadAtRunTime(/plugins[\\/]cli[\\/]main\.ts$/, '../guard/guard-main.ts', './guard.cjs')],
   logLevel: 'warning',
 });
-// The guard as two self-contained files, no shared chunks: guard.mjs, and guard-shell.mjs with the
-// shell parser, which guard.mjs loads only for a command its prefilter cannot clear.
-await build({
+// The guard as two self-contained CommonJS files, no shared chunks: guard.cjs, and guard-shell.cjs with
+// the shell parser, which guard.cjs loads only for a command its prefilter cannot clear, through V8's
+// code cache guard-shell.cache (Node 20 caches no compiled code for `require` or ESM). CommonJS
+// because a bare `sluice guard` then starts no ESM loader (bin/sluice.cjs).
+const guardBuild = {
   absWorkingDir: root,
-  entryPoints: { guard: 'plugins/guard/guard-main.ts', 'guard-shell': 'plugins/guard/shell-guard.ts' },
   outdir: 'dist',
-  outExtension: { '.js': '.mjs' },
   bundle: true,
-  splitting: false,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   minify: true,
   legalComments: 'none',
-  plugins: [loadAtRunTime(/plugins[\\/]guard[\\/]decide-tool\.ts$/, './shell-guard.ts', './guard-shell.mjs')],
   logLevel: 'warning',
+};
+await build({
+  ...guardBuild,
+  entryPoints: { guard: 'plugins/guard/guard-main.ts', 'guard-shell': 'plugins/guard/shell-guard.ts' },
+  outExtension: { '.js': '.cjs' },
+  plugins: [swapModule(/plugins[\\/]guard[\\/]decide-tool\.ts$/, './shell-guard-loader.ts', 'plugins/guard/cached-shell-guard.ts')],
 });
+await primeGuardCodeCache();
 // The bin itself calls no require(): drop the banner's node:module import from the guard's hot path.
 const bin = new URL('../dist/sluice.mjs', import.meta.url);
 const binText = await readFile(bin, 'utf8');

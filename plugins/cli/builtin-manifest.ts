@@ -29,7 +29,7 @@ export const builtinManifest: readonly BuiltinEntry[] = [
   {
     name: 'sdlc-views',
     commands: { status: [], audit: [], report: [], specs: [], handoff: [], profile: ['gates'] },
-    load: async () => [(await import('../sdlc/views/views-plugin.ts')).sdlcViewsPlugin],
+    load: async () => [(await import('../sdlc-views/index.ts')).sdlcViewsPlugin],
   },
   { name: 'lifecycle', commands: { lifecycle: ['delegates'] }, load: async () => [(await import('../lifecycle/lifecycle-plugin.ts')).lifecyclePlugin] },
   { name: 'guard', commands: { guard: [], hooks: [] }, load: async () => [(await import('../guard/guard-plugin.ts')).guardPlugin] },

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { allow, stricter, type Decision } from './decision.ts';
 import { protectedPath, protectedRead, type GuardPlaces } from './protected-paths.ts';
 import { absolutePath, pathsOf } from './resolve-path.ts';
+import { loadShellGuard } from './shell-guard-loader.ts';
 import { needsParsing } from './shell-prefilter.ts';
 
 /** The fields of Claude Code's PreToolUse payload the guard reads. */
@@ -56,8 +57,7 @@ export async function decideTool(payload: PreToolUsePayload, env: GuardEnv): Pro
     // Working inside the records' folders, every relative path may be one of them.
     const inside = pathsOf('.', cwd).some((p) => /\/(\.sdlc|\.sluice|\.prizmkit|\.claude)(\/|$)/.test(p) || protectedRead(p, env.places) !== undefined);
     if (!inside && !needsParsing(command, env.projectDir)) return allow;
-    // This module and the parser (about 200 kB) load only for commands the prefilter could not clear.
-    const { judgeShell } = await import('./shell-guard.ts');
+    const { judgeShell } = await loadShellGuard();
     return judgeShell(command, { cwd, projectDir: env.projectDir, places: env.places });
   }
   return allow;

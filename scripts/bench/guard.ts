@@ -76,8 +76,8 @@ export async function run(): Promise<Record<string, unknown>> {
     writeFileSync(join(project, '.sdlc/state.yaml'), "current_phase: '1'\n");
     const script = join(dir, 'allow.mjs');
     writeFileSync(script, TEN_LINE_ALLOW);
-    // The installed command: bin/sluice.mjs, as node_modules/.bin/sluice runs it.
-    const guard = join(process.cwd(), 'bin/sluice.mjs');
+    // The installed command: bin/sluice.cjs, as node_modules/.bin/sluice runs it.
+    const guard = join(process.cwd(), 'bin/sluice.cjs');
     return {
       runs: RUNS,
       targets: { ratioVsNodeEmpty: 1.5, ratioVsTenLineScript: 1.15 },

@@ -9,8 +9,8 @@ import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { requiredArtifacts } from '../../plugins/sdlc/registry/required-artifacts.ts';
 import type { PhaseRegistry } from '../../plugins/sdlc/registry/registry-schema.ts';
-import { scanSpecs } from '../../plugins/sdlc/specs/scan-specs.ts';
-import { summarizeSpecs } from '../../plugins/sdlc/specs/summarize-specs.ts';
+import { scanSpecs } from '../../plugins/sdlc-views/specs/scan-specs.ts';
+import { summarizeSpecs } from '../../plugins/sdlc-views/specs/summarize-specs.ts';
 
 export const name = 'sdlc-views';
 
@@ -23,7 +23,7 @@ const TARGET = { statusMs: 75, specs10kMs: 250 };
 const BUNDLE_DIR = resolve('node_modules/.cache/sluice-views-bench');
 const BUNDLE = join(BUNDLE_DIR, 'dist/sluice.mjs');
 /** Modules status must never load: they belong to report, the browser tests and the delegates. */
-const MUST_STAY_LAZY = ['markdown-it', 'playwright', 'execa', 'views/report/run-report', 'views/report/collect-report', 'views/report/render-markdown'];
+const MUST_STAY_LAZY = ['markdown-it', 'playwright', 'execa', 'sdlc-views/report/run-report', 'sdlc-views/report/collect-report', 'sdlc-views/report/render-markdown'];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];

@@ -13,14 +13,15 @@ import { createNodeHost } from '../../plugins/host-node/index.ts';
 import { runSdlcDemo } from '../../plugins/sdlc/demo.ts';
 import { runCommand } from '../../plugins/sdlc/demo/run-command.ts';
 import { writePhaseArtifacts } from '../../plugins/sdlc/demo/write-phase-artifacts.ts';
-import { sdlcPlugins } from '../../plugins/sdlc/index.ts';
+import { gatePlugins } from '../../gates/index.ts';
+import { sdlcPlugin } from '../../plugins/sdlc/index.ts';
 import { openProject } from '../../plugins/sdlc/project/open-project.ts';
 import { safeYamlCodec } from '../../plugins/sdlc/state/safe-yaml-codec.ts';
 import { referencePaired } from './sdlc-parts/reference-paired.ts';
 
 export const name = 'sdlc';
 
-const kernelAt = (dir: string) => createKernel({ host: createNodeHost({ cwd: dir }), projectRoot: dir, plugins: sdlcPlugins });
+const kernelAt = (dir: string) => createKernel({ host: createNodeHost({ cwd: dir }), projectRoot: dir, plugins: [sdlcPlugin, ...gatePlugins] });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (n: number) => Math.round(n * 10) / 10;
 

@@ -84,14 +84,14 @@ describe('sluice guard answers recorded PreToolUse payloads (built CLI)', () => 
     assert.equal(verdictOf(await runGuard('{not json', project)).verdict, 'ask');
   });
 
-  it('the installed command (bin/sluice.mjs) answers the same through its shortcut', async () => {
+  it('the installed command (bin/sluice.cjs) answers the same through its shortcut', async () => {
     const payload = JSON.stringify({
       hook_event_name: 'PreToolUse',
       tool_name: 'Bash',
       cwd: project,
       tool_input: { command: 'cd .sdlc && sed -i s/1/9/ state.yaml' },
     });
-    const got = verdictOf(await runGuard(payload, project, join(repoRoot, 'bin/sluice.mjs')));
+    const got = verdictOf(await runGuard(payload, project, join(repoRoot, 'bin/sluice.cjs')));
     assert.equal(got.verdict, 'deny');
     assert.match(got.reason!, /state\.yaml is an SDLC record/);
   });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as v from 'valibot';
 import { createMemoryHost, createStateStore, jsonCodec, SluiceError, yamlCodec } from '../../core/index.ts';
-import { yamlViolations } from '../../plugins/sdlc/profile-validate/yaml-violations.ts';
+import { yamlViolations } from '../../plugins/sdlc-views/profile-validate/yaml-violations.ts';
 import { ProfileSchema } from '../../plugins/sdlc/profile/profile-schema.ts';
 import { safeYamlCodec } from '../../plugins/sdlc/state/safe-yaml-codec.ts';
 

@@ -79,7 +79,7 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
   let trusted: Record<string, string> = {};
   let home: string;
   const sluice = (args: string[], env: Record<string, string> = {}) =>
-    run(process.execPath, [join(dir, 'node_modules/sluice/bin/sluice.mjs'), ...args], {
+    run(process.execPath, [join(dir, 'node_modules/sluice/bin/sluice.cjs'), ...args], {
       cwd: dir,
       env: { ...process.env, NO_COLOR: '1', HOME: home, XDG_CONFIG_HOME: join(home, 'config'), SLUICE_TRUSTED_HASH: '', ...trusted, ...env },
     }).then(
@@ -107,7 +107,7 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
     assert.deepEqual(unwanted, []);
     assert.ok(pack.size <= 1024 * 1024, `packed size ${pack.size} bytes`);
     for (const needed of [
-      'bin/sluice.mjs',
+      'bin/sluice.cjs',
       'dist/sluice.mjs',
       'dist/types/api/index.d.ts',
       'plugins/sdlc/assets/phase-registry.yaml',
@@ -204,10 +204,10 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
       await writeFile(join(bare, 'plugin.ts'), TS_HOOK);
       await writeFile(join(bare, 'sluice.config.yaml'), 'plugins: [./plugin.ts]\n');
       const hash = JSON.parse(
-        (await run(process.execPath, [join(bare, 'node_modules/sluice/bin/sluice.mjs'), 'trust', '--show', '--json'], { cwd: bare })).stdout,
+        (await run(process.execPath, [join(bare, 'node_modules/sluice/bin/sluice.cjs'), 'trust', '--show', '--json'], { cwd: bare })).stdout,
       ) as { hash: string };
       const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, 'config'), SLUICE_TRUSTED_HASH: hash.hash };
-      const res = await run(process.execPath, [join(bare, 'node_modules/sluice/bin/sluice.mjs'), 'plugins'], { cwd: bare, env }).then(
+      const res = await run(process.execPath, [join(bare, 'node_modules/sluice/bin/sluice.cjs'), 'plugins'], { cwd: bare, env }).then(
         () => ({ code: 0, stderr: '' }),
         (e: { code: number; stderr: string }) => e,
       );

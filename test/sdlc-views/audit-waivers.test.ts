@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { GateAudit } from '../../plugins/sdlc/views/model/gate-audit.ts';
+import type { GateAudit } from '../../plugins/sdlc-views/model/gate-audit.ts';
 import { removeCliBundle, sluice, sluiceJson } from './views-cli.ts';
 import { approveAndAdvance, writePhaseArtifacts } from './walk-project.ts';
 

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { HandoffSummary } from '../../plugins/sdlc/handoff/summarize-handoff.ts';
+import type { HandoffSummary } from '../../plugins/sdlc-views/handoff/summarize-handoff.ts';
 import { removeCliBundle, sluice, sluiceJson } from './views-cli.ts';
 
 after(removeCliBundle);

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { MAX_CACHE_ENTRIES, parseCacheDir, parseWithCache } from '../../plugins/sdlc/views/model/parsed-file-cache.ts';
-import type { StatusView } from '../../plugins/sdlc/views/model/status-view.ts';
+import { MAX_CACHE_ENTRIES, parseCacheDir, parseWithCache } from '../../plugins/sdlc/project/parsed-file-cache.ts';
+import type { StatusView } from '../../plugins/sdlc-views/model/status-view.ts';
 import { removeCliBundle, sluice, sluiceJson } from './views-cli.ts';
 
 after(removeCliBundle);

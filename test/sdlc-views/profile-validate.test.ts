@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { ProfileValidation } from '../../plugins/sdlc/profile-validate/run-profile-validate.ts';
+import type { ProfileValidation } from '../../plugins/sdlc-views/profile-validate/run-profile-validate.ts';
 import { removeCliBundle, sluice, sluiceJson } from './views-cli.ts';
 
 after(removeCliBundle);

@@ -9,9 +9,9 @@ import { createKernel } from '../../core/index.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
 import { openProject } from '../../plugins/sdlc/project/open-project.ts';
 import { phaseKey } from '../../plugins/sdlc/state/phase-id.ts';
-import { collectReport } from '../../plugins/sdlc/views/report/collect-report.ts';
-import { renderIndexPage } from '../../plugins/sdlc/views/report/index-page.ts';
-import { sdlcViewsPlugin } from '../../plugins/sdlc/views/views-plugin.ts';
+import { collectReport } from '../../plugins/sdlc-views/report/collect-report.ts';
+import { renderIndexPage } from '../../plugins/sdlc-views/report/index-page.ts';
+import { sdlcViewsPlugin } from '../../plugins/sdlc-views/index.ts';
 import { chromiumSkip, launchChromium, openReport } from './chromium.ts';
 import { compareImages } from './image-compare.ts';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { yamlCodec } from '../../core/index.ts';
-import { parseFrontmatter } from '../../plugins/sdlc/specs/spec-frontmatter.ts';
+import { parseFrontmatter } from '../../plugins/sdlc-views/specs/spec-frontmatter.ts';
 
 // Most frontmatter is read by js-yaml for speed; the `yaml` library (the state-file codec) is the
 // authority. Whatever the fast reader returns must be exactly what the codec returns for the same block.

@@ -3,8 +3,8 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import { scanSpecs } from '../../plugins/sdlc/specs/scan-specs.ts';
-import { summarizeSpecs } from '../../plugins/sdlc/specs/summarize-specs.ts';
+import { scanSpecs } from '../../plugins/sdlc-views/specs/scan-specs.ts';
+import { summarizeSpecs } from '../../plugins/sdlc-views/specs/summarize-specs.ts';
 
 const fixtureRepo = resolve('test/fixtures/sdlc-views/spec-repo');
 

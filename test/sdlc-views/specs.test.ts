@@ -5,11 +5,11 @@ import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createKernel } from '../../core/index.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
-import { scanSpecs } from '../../plugins/sdlc/specs/scan-specs.ts';
-import { parseFrontmatter } from '../../plugins/sdlc/specs/spec-frontmatter.ts';
-import type { SpecBacklog } from '../../plugins/sdlc/specs/spec-backlog-types.ts';
-import { summarizeSpecs } from '../../plugins/sdlc/specs/summarize-specs.ts';
-import { sdlcViewsPlugin } from '../../plugins/sdlc/views/views-plugin.ts';
+import { scanSpecs } from '../../plugins/sdlc-views/specs/scan-specs.ts';
+import { parseFrontmatter } from '../../plugins/sdlc-views/specs/spec-frontmatter.ts';
+import type { SpecBacklog } from '../../plugins/sdlc-views/specs/spec-backlog-types.ts';
+import { summarizeSpecs } from '../../plugins/sdlc-views/specs/summarize-specs.ts';
+import { sdlcViewsPlugin } from '../../plugins/sdlc-views/index.ts';
 import { removeCliBundle, sluice, sluiceJson } from './views-cli.ts';
 
 const fixtureRepo = resolve('test/fixtures/sdlc-views/spec-repo');

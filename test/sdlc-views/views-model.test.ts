@@ -10,14 +10,14 @@ import type { PhaseRegistry } from '../../plugins/sdlc/registry/registry-schema.
 import type { StoredGateResult } from '../../plugins/sdlc/state/gate-result-schema.ts';
 import type { HistoryEntry } from '../../plugins/sdlc/state/history-schema.ts';
 import type { SdlcState } from '../../plugins/sdlc/state/state-schema.ts';
-import { auditGates, compareAudits } from '../../plugins/sdlc/views/model/gate-audit.ts';
-import { phaseIntervals } from '../../plugins/sdlc/views/model/phase-intervals.ts';
-import { phaseViews } from '../../plugins/sdlc/views/model/phase-views.ts';
-import { statusView } from '../../plugins/sdlc/views/model/status-view.ts';
-import { formatTimestamp, timestampMs } from '../../plugins/sdlc/views/model/timestamps.ts';
-import { html, trusted } from '../../plugins/sdlc/views/report/html-escape.ts';
-import { createMarkdownRenderer } from '../../plugins/sdlc/views/report/render-markdown.ts';
-import { renderTimeline } from '../../plugins/sdlc/views/report/timeline-svg.ts';
+import { auditGates, compareAudits } from '../../plugins/sdlc-views/model/gate-audit.ts';
+import { phaseIntervals } from '../../plugins/sdlc-views/model/phase-intervals.ts';
+import { phaseViews } from '../../plugins/sdlc-views/model/phase-views.ts';
+import { statusView } from '../../plugins/sdlc-views/model/status-view.ts';
+import { formatTimestamp, timestampMs } from '../../plugins/sdlc-views/model/timestamps.ts';
+import { html, trusted } from '../../plugins/sdlc-views/report/html-escape.ts';
+import { createMarkdownRenderer } from '../../plugins/sdlc-views/report/render-markdown.ts';
+import { renderTimeline } from '../../plugins/sdlc-views/report/timeline-svg.ts';
 
 const registry = parse(await readFile('plugins/sdlc/assets/phase-registry.yaml', 'utf8')) as PhaseRegistry;
 const model = createPhaseModel(registry, 'phase-registry.yaml');

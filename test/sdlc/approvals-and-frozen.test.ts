@@ -3,7 +3,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
-import type { GateAudit } from '../../plugins/sdlc/views/model/gate-audit.ts';
+import type { GateAudit } from '../../plugins/sdlc-views/model/gate-audit.ts';
 import type { HistoryEntry } from '../../plugins/sdlc/state/history-schema.ts';
 import { readState, sdlcKernel, signingFor, tempDir, walkTo, writeCurrentArtifacts } from './sdlc-fixture.ts';
 import { runSluice } from './sluice-cli.ts';

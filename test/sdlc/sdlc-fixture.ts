@@ -5,7 +5,8 @@ import { createKernel, defaultConfig, type CommandOutcome, type Kernel, type Plu
 import { createNodeHost } from '../../plugins/host-node/index.ts';
 import { runCommand } from '../../plugins/sdlc/demo/run-command.ts';
 import { lcovReport, writePhaseArtifacts } from '../../plugins/sdlc/demo/write-phase-artifacts.ts';
-import { sdlcPlugins } from '../../plugins/sdlc/index.ts';
+import { gatePlugins } from '../../gates/index.ts';
+import { sdlcPlugin } from '../../plugins/sdlc/index.ts';
 import { openProject } from '../../plugins/sdlc/project/open-project.ts';
 import { sdlcStateFile } from '../../plugins/sdlc/state/state-file.ts';
 import type { SdlcState } from '../../plugins/sdlc/state/state-schema.ts';
@@ -18,7 +19,7 @@ export async function sdlcKernel(dir: string, o: { plugins?: PluginDefinition[];
   return createKernel({
     host: createNodeHost({ cwd: dir }),
     projectRoot: dir,
-    plugins: [...sdlcPlugins, ...(o.plugins ?? [])],
+    plugins: [sdlcPlugin, ...gatePlugins, ...(o.plugins ?? [])],
     config: { ...defaultConfig(), ...o.config },
   });
 }

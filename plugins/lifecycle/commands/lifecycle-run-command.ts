@@ -1,7 +1,7 @@
+import { defineCommand, errorCodeEntry, SluiceError, type Kernel } from '../../../core/index.ts';
+import { createLifecycleContext, type LifecycleContext } from '../lifecycle-context.ts';
+import type { RequirementOutcome, RunLifecycleOptions, RunSummary } from '../runner/run-lifecycle.ts';
 import { LifecycleRunOutput } from './lifecycle-outputs.ts';
-import { defineCommand, errorCodeEntry, SluiceError } from '../../../core/index.ts';
-import { createLifecycleContext } from '../lifecycle-context.ts';
-import type { RequirementOutcome } from '../runner/run-lifecycle.ts';
 
 const EXIT: Record<RequirementOutcome['outcome'], number> = { committed: 0, blocked: 1, 'awaiting-authorization': 1, interrupted: 1, busy: 3, failed: 2 };
 
@@ -15,6 +15,10 @@ export const lifecycleRunCommand = defineCommand({
     { flags: '--model <name>', description: 'model passed to the backend' },
     { flags: '--timeout <seconds>', description: 'wall clock limit of each stage run' },
     { flags: '--attempts <n>', description: 'delegate attempts per stage before it is recorded as blocked', default: '2' },
+    {
+      flags: '--remote <url>',
+      description: 'run each requirement as a job in its own clone of this git remote (default with --queue: origin), branch sluice/<slug>',
+    },
   ],
   examples: ['sluice lifecycle run --to claude --concurrency 4', 'sluice lifecycle run parse-durations fix-123 --to script --script demo.yaml --json'],
   output: LifecycleRunOutput,
@@ -23,9 +27,9 @@ export const lifecycleRunCommand = defineCommand({
     if (!backend) throw new SluiceError('USAGE', { field: '--to', message: 'name the delegate backend with --to (see `sluice plugins`)' });
     const attempts = positiveInt(options.attempts, '--attempts', 5);
     const timeout = options.timeout === undefined ? undefined : positiveInt(options.timeout, '--timeout', 86_400);
-    const { runLifecycle } = await import('../runner/run-lifecycle.ts');
     const lc = createLifecycleContext(ctx.kernel, ctx.cwd);
-    const summary = await runLifecycle(lc, {
+    const run = await chooseRunner(ctx.kernel, options.remote as string | undefined);
+    const summary = await run(lc, {
       slugs: (args[0] as string[] | undefined) ?? [],
       backend,
       ...(options.script ? { extra: { script: options.script as string } } : {}),
@@ -54,7 +58,7 @@ export const lifecycleRunCommand = defineCommand({
           : r.commit
             ? `commit ${r.commit.slice(0, 12)}`
             : r.nextStage
-              ? `next ${r.nextStage}`
+              ? `next ${r.nextStage}${'authorization' in r && r.authorization ? ` (${r.authorization})` : ''}`
               : '');
       return `${mark[r.outcome]} ${r.slug.padEnd(width)} ${r.outcome.padEnd(22)} ${s.dim(`${r.stages.length} stage run${r.stages.length === 1 ? '' : 's'}${r.staleReset.length ? `, redid ${r.staleReset.join('/')} (workspace changed)` : ''} · ${detail}`)}`;
     });
@@ -70,6 +74,15 @@ export const lifecycleRunCommand = defineCommand({
     return { exitCode, data: summary, human: lines.join('\n') };
   },
 });
+
+/** Local (this workspace) by default; with --remote (or a distributed queue) one durable job per requirement, each in its own clone. */
+async function chooseRunner(kernel: Kernel, remote: string | undefined): Promise<(lc: LifecycleContext, o: RunLifecycleOptions) => Promise<RunSummary>> {
+  if (remote === undefined) return (await import('../runner/run-lifecycle.ts')).runLifecycle;
+  const { runLifecycleOnWorkers } = await import('../remote/run-on-workers.ts');
+  const { inProcessDispatcher } = await import('../remote/requirement-job.ts');
+  const dispatcher = inProcessDispatcher(kernel);
+  return (lc, o) => runLifecycleOnWorkers(lc, { ...o, remote, dispatcher });
+}
 
 function positiveInt(value: unknown, flag: string, max: number): number {
   const n = Number(value);

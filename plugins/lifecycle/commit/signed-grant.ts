@@ -37,16 +37,21 @@ export function signCommitGrant(grant: SignedGrant, key: string | Uint8Array): s
   return `${payload}.${createHmac('sha256', key).update(payload).digest('hex')}`;
 }
 
+/** The signing key (its trailing newline from `echo` removed), or null when it cannot be read. */
+export async function readGrantKey(keyFile: string): Promise<string | null> {
+  try {
+    return (await readBounded(keyFile, MAX_KEY_BYTES)).toString().replace(/\r?\n$/, '');
+  } catch {
+    return null;
+  }
+}
+
 /** The grant, or the reason it is refused. The key's trailing newline (from `echo`) is ignored. */
 export async function verifySignedGrant(value: string, keyFile: string): Promise<{ grant: SignedGrant } | { refused: string }> {
   const [payload, signature, extra] = value.trim().split('.');
   if (!payload || !signature || extra !== undefined) return { refused: `${GRANT_ENV} is not "<payload>.<signature>"` };
-  let key: string;
-  try {
-    key = (await readBounded(keyFile, MAX_KEY_BYTES)).toString().replace(/\r?\n$/, '');
-  } catch {
-    return { refused: `${GRANT_ENV} cannot be verified: no key at ${keyFile}` };
-  }
+  const key = await readGrantKey(keyFile);
+  if (key === null) return { refused: `${GRANT_ENV} cannot be verified: no key at ${keyFile}` };
   if (key.length < 16) return { refused: `the key in ${keyFile} is shorter than 16 characters` };
   const expected = createHmac('sha256', key).update(payload).digest();
   const given = Buffer.from(signature, 'hex');

@@ -30,6 +30,8 @@ export interface RunContext {
   /** More than one requirement is driven at once (they share the workspace). */
   parallel?: boolean;
   onStage(slug: string, stage: Stage | null): void;
+  /** Awaited after each stage's transition is written (a remote job pushes its checkpoint here). */
+  afterTransition?(slug: string, state: WorkflowState): Promise<void>;
 }
 
 export type Outcome = 'committed' | 'blocked' | 'awaiting-authorization' | 'busy' | 'failed' | 'interrupted';
@@ -66,10 +68,13 @@ export async function driveRequirement(rc: RunContext, slug: string, runs: Stage
       if (state.status === 'WORKFLOW_BLOCKED' || state.next_stage === null) return { outcome: 'blocked', state };
       rc.onStage(slug, state.next_stage);
       state = state.next_stage === 'commit' ? await commitStage(rc, slug, state, runs) : await evidenceStage(rc, slug, state, state.next_stage, runs);
+      await rc.afterTransition?.(slug, state);
     }
     throw new SluiceError('INTERNAL', { message: `${slug}: more than 200 transitions in one run` });
   } catch (error) {
-    if (error instanceof Interrupted) return { outcome: 'interrupted', state: await readWorkflowState(rc.lc, slug) };
+    // A stage cancelled before its delegate started (still queued) is interrupted too, not a failure.
+    if (error instanceof Interrupted || (rc.signal.aborted && isSluiceError(error, 'QUEUE_CANCELLED')))
+      return { outcome: 'interrupted', state: await readWorkflowState(rc.lc, slug) };
     if (isSluiceError(error, 'COMMIT_NOT_AUTHORIZED') || isSluiceError(error, 'SECRET_PATH_REFUSED'))
       return { outcome: 'awaiting-authorization', state: await readWorkflowState(rc.lc, slug) };
     // Left for a person: a trailer commit sluice did not make.

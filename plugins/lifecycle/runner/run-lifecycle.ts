@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { dirname, join } from 'pathe';
 import { acquireLock, isSluiceError, SluiceError, toSluiceError, type LockHandle, type ProgressHandle, compareText } from '../../../core/index.ts';
 import type { AuthorizeOptions } from '../commit/authorize-commit.ts';
@@ -12,6 +11,7 @@ import { claimRequirement, startRequirement } from '../start-requirement.ts';
 import { WORKFLOWS_DIR, workflowStatePath } from '../state/workflow-state-file.ts';
 import type { WorkflowState } from '../state/workflow-state-schema.ts';
 import type { Stage } from '../transition-table.ts';
+import { createRunTracker } from './run-tracker.ts';
 import { driveRequirement, FATAL_CODES, RUNNER_ORCHESTRATOR, type Outcome, type StageRun } from './drive-requirement.ts';
 import '../lifecycle-errors.ts';
 
@@ -28,6 +28,10 @@ export interface RunLifecycleOptions {
   maxAttempts?: number;
   /** Requirements driven at once; default twice the queue's concurrency, so requirements finish (and commit) as they go. */
   maxInFlight?: number;
+  /** Called with the stage a requirement starts (null: it stopped). */
+  onStage?(slug: string, stage: Stage | null): void;
+  /** Awaited after every stage's transition is written, before the next stage starts (a remote job pushes its checkpoint). */
+  afterTransition?(slug: string, state: WorkflowState): Promise<void>;
 }
 
 export interface RequirementOutcome {
@@ -61,21 +65,8 @@ export async function runLifecycle(lc: LifecycleContext, o: RunLifecycleOptions)
   const started = performance.now();
   lc.kernel.delegates.require(o.backend);
   const slugs = o.slugs && o.slugs.length > 0 ? [...new Set(o.slugs.map(checkSlug))] : await openRequirements(lc);
-  const abort = new AbortController();
-  // Every in-flight delegate job listens to this signal; many requirements are expected.
-  setMaxListeners(0, abort.signal);
-  const onOuterAbort = () => abort.abort();
-  o.signal?.addEventListener('abort', onOuterAbort, { once: true });
-  const running = new Map<string, Stage>();
-  const outcomes = new Map<string, RequirementOutcome>();
-  const progress = () => {
-    const done = [...outcomes.values()].filter((r) => r.outcome === 'committed').length;
-    const busy = [...running.entries()]
-      .slice(0, 4)
-      .map(([s, st]) => `${s}:${st}`)
-      .join(', ');
-    o.progress?.update(`lifecycle ${done}/${slugs.length} committed${running.size ? ` · ${busy}${running.size > 4 ? ` +${running.size - 4}` : ''}` : ''}`);
-  };
+  const run = createRunTracker(slugs.length, o);
+  const { abort, outcomes, progress } = run;
   const rc = {
     lc,
     backend: o.backend,
@@ -87,10 +78,10 @@ export async function runLifecycle(lc: LifecycleContext, o: RunLifecycleOptions)
     maxAttempts: o.maxAttempts ?? 2,
     parallel: slugs.length > 1,
     onStage(slug: string, stage: Stage | null) {
-      if (stage) running.set(slug, stage);
-      else running.delete(slug);
-      progress();
+      run.stage(slug, stage);
+      o.onStage?.(slug, stage);
     },
+    afterTransition: o.afterTransition,
   };
   const locks = new Map<string, LockHandle>();
   try {
@@ -128,11 +119,17 @@ export async function runLifecycle(lc: LifecycleContext, o: RunLifecycleOptions)
       }),
     );
   } finally {
-    o.signal?.removeEventListener('abort', onOuterAbort);
     await Promise.all([...locks.values()].map((l) => l.release()));
-    o.progress?.done();
+    run.dispose();
   }
-  const requirements = slugs.map((s) => outcomes.get(s)!);
+  return summarize(
+    slugs.map((s) => outcomes.get(s)!),
+    started,
+  );
+}
+
+/** The run's summary: outcomes in the order asked, counted. */
+export function summarize(requirements: RequirementOutcome[], started: number): RunSummary {
   const counts = { committed: 0, blocked: 0, 'awaiting-authorization': 0, busy: 0, failed: 0, interrupted: 0 } satisfies Record<Outcome, number>;
   for (const r of requirements) counts[r.outcome]++;
   return { requirements, counts, durationMs: Math.round(performance.now() - started) };
@@ -187,7 +184,7 @@ async function requireSpec(lc: LifecycleContext, slug: string): Promise<void> {
 }
 
 /** Every requirement with state that is not committed yet. */
-async function openRequirements(lc: LifecycleContext): Promise<string[]> {
+export async function openRequirements(lc: LifecycleContext): Promise<string[]> {
   const entries = await lc.host.listDir(join(lc.root, WORKFLOWS_DIR)).catch(() => []);
   const slugs: string[] = [];
   for (const e of entries.filter((x) => x.kind === 'file' && x.name.endsWith('.json')).sort((a, b) => compareText(a.name, b.name))) {
@@ -222,7 +219,7 @@ function describe(slug: string, outcome: Outcome, state: WorkflowState, stages: 
   };
 }
 
-function fail(slug: string, error: unknown): RequirementOutcome {
+export function fail(slug: string, error: unknown): RequirementOutcome {
   const e = toSluiceError(error);
   return { slug, outcome: 'failed', status: null, nextStage: null, staleReset: [], stages: [], error: { code: e.code, message: e.message } };
 }

@@ -1,0 +1,106 @@
+import { SluiceError, type Host } from '../../../core/index.ts';
+import { git, runGit } from '../workspace/run-git.ts';
+import '../lifecycle-errors.ts';
+
+/** The branch a requirement's commit is pushed to. */
+export const requirementBranch = (slug: string) => `sluice/${slug}`;
+/** The ref holding a requirement's latest checkpoint (workspace + state + journal after a stage). */
+export const checkpointRef = (slug: string) => `refs/sluice/checkpoints/${slug}`;
+
+/** Checkpoints are sluice's own records: a fixed identity, so a worker without a git identity can still make them. */
+const CHECKPOINT_IDENTITY = {
+  GIT_AUTHOR_NAME: 'sluice checkpoint',
+  GIT_AUTHOR_EMAIL: 'sluice@localhost',
+  GIT_COMMITTER_NAME: 'sluice checkpoint',
+  GIT_COMMITTER_EMAIL: 'sluice@localhost',
+};
+
+/** The sha a remote ref points at, or null when it does not exist. A remote that cannot be read is GIT_FAILED with git's words. */
+export async function remoteRefSha(host: Host, cwd: string, remote: string, ref: string): Promise<string | null> {
+  const out = await git(host, cwd, ['ls-remote', '--', remote, ref]);
+  const line = out.split('\n').find((l) => l.endsWith(`\t${ref}`));
+  return line ? line.split('\t')[0] : null;
+}
+
+/** A fresh clone of the remote in `dir` (which must not exist), with nothing checked out yet. */
+export async function cloneRemote(host: Host, parent: string, remote: string, dir: string): Promise<void> {
+  await git(host, parent, ['clone', '--quiet', '--no-checkout', '--', remote, dir]);
+}
+
+/** Makes sure `sha` is in the clone (a base commit not on any branch is fetched by id); else a clear error. */
+export async function ensureCommit(host: Host, root: string, remote: string, sha: string, what: string): Promise<void> {
+  if ((await runGit(host, root, ['cat-file', '-e', `${sha}^{commit}`])).code === 0) return;
+  const fetched = await runGit(host, root, ['fetch', '--quiet', 'origin', sha]);
+  if (fetched.code === 0 && (await runGit(host, root, ['cat-file', '-e', `${sha}^{commit}`])).code === 0) return;
+  throw new SluiceError('GIT_FAILED', {
+    message: `${what} ${sha.slice(0, 12)} is not on ${remote}: push it there first (workers take the project from the remote)`,
+  });
+}
+
+/** Fetches one remote ref into the same local name and returns its sha. */
+export async function fetchRef(host: Host, root: string, ref: string): Promise<string> {
+  await git(host, root, ['fetch', '--quiet', 'origin', `+${ref}:${ref}`]);
+  return (await git(host, root, ['rev-parse', '--verify', `${ref}^{commit}`])).trim();
+}
+
+/** Checks out the requirement's branch at `commit` (base or the requirement's own commit). */
+export async function checkoutBranch(host: Host, root: string, slug: string, commit: string): Promise<void> {
+  await git(host, root, ['checkout', '--quiet', '-B', requirementBranch(slug), commit]);
+}
+
+/**
+ * Puts a checkpoint's workspace back as uncommitted changes on top of its parent: same HEAD, same files,
+ * same index (nothing staged), so the workspace fingerprint is the one the stages recorded.
+ */
+export async function restoreCheckpoint(host: Host, root: string, slug: string, checkpoint: string): Promise<void> {
+  await checkoutBranch(host, root, slug, `${checkpoint}^1`);
+  await git(host, root, ['restore', '--source', checkpoint, '--worktree', '--', '.']);
+}
+
+/**
+ * A checkpoint commit: the whole workspace as it is (tracked changes and untracked, non-ignored files),
+ * plus the requirement's state and journal even where git ignores them, on top of HEAD. Built in a private
+ * index, so the real index (and with it the fingerprint) is untouched. Returns the commit's sha.
+ */
+export async function makeCheckpoint(host: Host, root: string, records: readonly string[], message: string): Promise<string> {
+  const index = `${(await git(host, root, ['rev-parse', '--absolute-git-dir'])).trim()}/sluice-checkpoint.index`;
+  const env = { GIT_INDEX_FILE: index, ...CHECKPOINT_IDENTITY };
+  try {
+    await git(host, root, ['read-tree', 'HEAD'], { env });
+    await git(host, root, ['add', '-A', '--', '.'], { env });
+    // sluice's runtime folder (transcripts, locks) is this machine's, never part of a checkpoint.
+    await git(host, root, ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', '.sluice'], { env });
+    await git(host, root, ['add', '-f', '--', ...records], { env });
+    const tree = (await git(host, root, ['write-tree'], { env })).trim();
+    return (await git(host, root, ['commit-tree', tree, '-p', 'HEAD', '-F', '-'], { env, input: `${message}\n` })).trim();
+  } finally {
+    await host.remove(index).catch(() => {});
+  }
+}
+
+/**
+ * Pushes `sha` to `ref` only if the remote ref is still `expected` (null: absent): a worker that lost its
+ * job (another took it over) cannot overwrite the newer checkpoint. Git's own refusal is the error.
+ */
+export async function pushRef(host: Host, root: string, remote: string, sha: string, ref: string, expected: string | null): Promise<void> {
+  const r = await runGit(host, root, ['push', '--quiet', '--porcelain', `--force-with-lease=${ref}:${expected ?? ''}`, 'origin', `${sha}:${ref}`]);
+  if (r.code === 0) return;
+  const said = [...r.stderr.split('\n'), ...r.stdout.split('\n')]
+    .map((l) => l.trim())
+    .filter((l) => /^(fatal|error|remote|!)|\[rejected\]|\[remote rejected\]/i.test(l) && !/^To /.test(l));
+  const stale = /stale info|fetch first|non-fast-forward/i.test(r.stderr + r.stdout);
+  throw new SluiceError('GIT_FAILED', {
+    message: `git push to ${remote} (${ref}) failed: ${said.slice(0, 3).join(' / ') || `exit code ${r.code}`}${stale ? '; another worker moved it (this job was taken over)' : ''}`,
+    data: { stderr: r.stderr.slice(0, 4000) },
+  });
+}
+
+/** HEAD's commit id. */
+export async function headSha(host: Host, root: string): Promise<string> {
+  return (await git(host, root, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
+}
+
+/** The tree and first parent of a commit, to tell whether a new checkpoint would say anything new. */
+export async function treeAndParent(host: Host, root: string, commit: string): Promise<string> {
+  return (await git(host, root, ['log', '-1', '--format=%T %P', commit])).trim();
+}

@@ -1,0 +1,197 @@
+import { dirname, isAbsolute, join } from 'pathe';
+import { createLocalQueue, realPathInside, type JobContext, type JobQueue, type JsonValue, type Kernel } from '../../../core/index.ts';
+import type { AuthorizeOptions } from '../commit/authorize-commit.ts';
+import { JOURNAL_DIR } from '../journal/requirement-journal.ts';
+import { createLifecycleContext, type LifecycleContext } from '../lifecycle-context.ts';
+import { readWorkflowState } from '../record-stage.ts';
+import { recoverRequirement } from '../recovery/recover-requirement.ts';
+import { RUNNER_ORCHESTRATOR } from '../runner/drive-requirement.ts';
+import { runLifecycle, type RequirementOutcome } from '../runner/run-lifecycle.ts';
+import { checkSlug } from '../slug.ts';
+import { WORKFLOWS_DIR } from '../state/workflow-state-file.ts';
+import type { WorkflowState } from '../state/workflow-state-schema.ts';
+import type { Stage } from '../transition-table.ts';
+import { git } from '../workspace/run-git.ts';
+import { acceptJobGrant } from './job-grant.ts';
+import {
+  checkoutBranch,
+  checkpointRef,
+  cloneRemote,
+  ensureCommit,
+  fetchRef,
+  headSha,
+  makeCheckpoint,
+  pushRef,
+  remoteRefSha,
+  requirementBranch,
+  restoreCheckpoint,
+  treeAndParent,
+} from './remote-git.ts';
+
+/** One requirement's durable job: everything a worker needs, as JSON. */
+export interface RequirementJobPayload {
+  slug: string;
+  /** The git remote the worker clones and pushes to. */
+  remote: string;
+  /** The commit the requirement's branch starts from. */
+  base: string;
+  /** The requirement's files from the orchestrator's project (artifacts, state, journal), for a first run: path → text. */
+  seed: Record<string, string>;
+  backend: string;
+  extra?: { [key: string]: JsonValue };
+  model?: string;
+  timeoutMs?: number;
+  maxAttempts: number;
+  /** A signed grant bound to the remote and this requirement (job-grant.ts); absent: no commit authority travels. */
+  grant?: string;
+}
+
+export interface RequirementJobResult extends RequirementOutcome {
+  /** The checkpoint the job left on the remote (refs/sluice/checkpoints/<slug>). */
+  checkpoint?: string;
+  /** Set when the commit was pushed to sluice/<slug>. */
+  branch?: string;
+  /** The checkpoint this run resumed from (a dead worker's job, or an earlier run). */
+  resumedFrom?: string;
+  /** Why the workers could not commit (no grant, or the job's grant was refused). */
+  authorization?: string;
+  /** Where `recover` (run on the resumed checkpoint) said the requirement resumes. */
+  recovery?: string;
+}
+
+declare module '../../../core/queue/job-queue.ts' {
+  interface Jobs {
+    'lifecycle:requirement': { payload: RequirementJobPayload; result: RequirementJobResult };
+  }
+}
+
+/** What code embedding a worker may set for its requirement jobs (the key that verifies job grants). */
+export interface RequirementJobHost {
+  grantKeyFile?: string;
+  userConfigFile?: string;
+  /** Where clones go when the job context names no workdir (in-process runs). */
+  workdir?: string;
+}
+const hostSettings = new WeakMap<Kernel, RequirementJobHost>();
+export function configureRequirementJobs(kernel: Kernel, settings: RequirementJobHost): void {
+  hostSettings.set(kernel, settings);
+}
+
+/** Stage names the orchestrator shows in its progress line, reported by the worker as the job runs. */
+export interface RequirementJobProgress {
+  slug: string;
+  stage: Stage | null;
+}
+
+/**
+ * `lifecycle:requirement`: one requirement, run in the worker's own clone of the remote on branch
+ * sluice/<slug> from the recorded base commit. After every stage a checkpoint (workspace, state, journal)
+ * is pushed to refs/sluice/checkpoints/<slug>, compare-and-swap, so a job taken over from a dead worker
+ * resumes from the last one through `recover`, and the dead worker cannot overwrite it. The commit goes
+ * to sluice/<slug>. In-process runs use the same handler.
+ */
+export async function runRequirementJob(kernel: Kernel, payload: RequirementJobPayload, job: JobContext): Promise<RequirementJobResult> {
+  const { host } = kernel;
+  const settings = hostSettings.get(kernel) ?? {};
+  const slug = checkSlug(payload.slug);
+  const workdir = (job as JobContext & { workdir?: string }).workdir ?? settings.workdir ?? join(kernel.projectRoot, '.sluice', 'clones');
+  const dir = join(workdir, slug);
+  await host.mkdir(workdir);
+  await host.remove(dir, { recursive: true }).catch(() => {});
+  await cloneRemote(host, workdir, payload.remote, dir);
+
+  let last = await remoteRefSha(host, dir, payload.remote, checkpointRef(slug));
+  let resumedFrom: string | undefined;
+  if (last !== null) {
+    const checkpoint = await fetchRef(host, dir, checkpointRef(slug));
+    const base = (await git(host, dir, ['log', '-1', '--format=%(trailers:key=Sluice-Base,valueonly)', checkpoint])).trim();
+    // A checkpoint of another base belongs to an earlier run of other code: this run starts over (and replaces it).
+    if (base === payload.base) {
+      await restoreCheckpoint(host, dir, slug, checkpoint);
+      resumedFrom = checkpoint;
+    }
+  }
+  if (!resumedFrom) {
+    await ensureCommit(host, dir, payload.remote, payload.base, 'the base commit');
+    await checkoutBranch(host, dir, slug, payload.base);
+    for (const [path, text] of Object.entries(payload.seed)) {
+      const full = await realPathInside(host, dir, path, 'seed file');
+      await host.mkdir(dirname(full));
+      await host.writeAtomic(full, text);
+    }
+  }
+  const lc = createLifecycleContext(kernel, dir);
+  // A resumed job goes through the same recovery as a local `recover`: evidence decides, counters and owner are kept.
+  let recovery: string | undefined;
+  if (resumedFrom && (await readWorkflowState(lc, slug).catch(() => null))?.status !== 'COMMITTED') {
+    const report = await recoverRequirement(lc, slug, RUNNER_ORCHESTRATOR);
+    recovery = report.steps.at(-1)?.finding;
+  }
+
+  const records = [`${JOURNAL_DIR}/${slug}.jsonl`, `${WORKFLOWS_DIR}/${slug}.json`];
+  const checkpoint = async (state: WorkflowState) => {
+    const sha = await makeCheckpoint(host, dir, records, checkpointMessage(slug, state, payload.base));
+    // Nothing new since the last checkpoint (a resumed job that only re-read its state): keep the old one.
+    if (last !== null && (await treeAndParent(host, dir, sha)) === (await treeAndParent(host, dir, last))) return;
+    await pushRef(host, dir, payload.remote, sha, checkpointRef(slug), last);
+    last = sha;
+  };
+
+  const authorize: AuthorizeOptions = { ...(settings.userConfigFile ? { userConfigFile: settings.userConfigFile } : {}) };
+  let grantRefused: string | undefined;
+  if (payload.grant) {
+    const accepted = await acceptJobGrant(payload.grant, payload.remote, slug, host.now(), settings.grantKeyFile);
+    if ('grant' in accepted) authorize.hostGrant = accepted.grant;
+    else grantRefused = accepted.refused;
+  }
+  const summary = await runLifecycle(lc, {
+    slugs: [slug],
+    backend: payload.backend,
+    ...(payload.extra ? { extra: projectScript(payload.extra, dir) } : {}),
+    ...(payload.model ? { model: payload.model } : {}),
+    ...(payload.timeoutMs ? { timeoutMs: payload.timeoutMs } : {}),
+    maxAttempts: payload.maxAttempts,
+    authorize,
+    signal: job.signal,
+    onStage: (s, stage) =>
+      (job as JobContext & { progress?(data: JsonValue): void }).progress?.({ slug: s, stage } satisfies RequirementJobProgress as unknown as JsonValue),
+    afterTransition: (_s, state) => checkpoint(state),
+  });
+  const outcome = summary.requirements[0];
+  const result: RequirementJobResult = { ...outcome, ...(resumedFrom ? { resumedFrom } : {}), ...(recovery ? { recovery } : {}) };
+  if (grantRefused && outcome.outcome === 'awaiting-authorization') result.authorization = grantRefused;
+  // An interrupted stage may have left partial writes: those never become a checkpoint.
+  if (outcome.outcome === 'committed' || outcome.outcome === 'blocked' || outcome.outcome === 'awaiting-authorization') {
+    await checkpoint(await readWorkflowState(lc, slug));
+  }
+  if (last !== null) result.checkpoint = last;
+  if (outcome.outcome === 'committed') result.branch = await pushCommit(lc, payload.remote, slug);
+  return result;
+}
+
+/** Pushes the requirement's commit to sluice/<slug>; pushing it again (a resumed job) changes nothing. */
+async function pushCommit(lc: LifecycleContext, remote: string, slug: string): Promise<string> {
+  const ref = `refs/heads/${requirementBranch(slug)}`;
+  const head = await headSha(lc.host, lc.root);
+  const there = await remoteRefSha(lc.host, lc.root, remote, ref);
+  if (there !== head) await pushRef(lc.host, lc.root, remote, head, ref, there);
+  return requirementBranch(slug);
+}
+
+function checkpointMessage(slug: string, state: WorkflowState, base: string): string {
+  const seq = (state as WorkflowState & { journal?: { seq: number } }).journal?.seq;
+  return `sluice checkpoint: ${slug} ${state.status ?? 'started'}${seq === undefined ? '' : ` (journal entry ${seq})`}\n\nSluice-Requirement-Checkpoint: ${slug}\nSluice-Base: ${base}`;
+}
+
+/** A relative script path names a file of the project, so in a clone it is the clone's file. */
+function projectScript(extra: { [key: string]: JsonValue }, root: string): Record<string, unknown> {
+  const script = extra.script;
+  return typeof script === 'string' && script !== '' && !isAbsolute(script) ? { ...extra, script: join(root, script) } : extra;
+}
+
+/** The durable-job queue of an in-process run: the same handler a worker runs, on this machine. */
+export function inProcessDispatcher(kernel: Kernel): JobQueue {
+  const queue = createLocalQueue({ concurrency: kernel.queue.stats().concurrency });
+  queue.register('lifecycle:requirement', (payload, job) => runRequirementJob(kernel, payload, job), 'sluice:lifecycle');
+  return queue;
+}

@@ -1,0 +1,61 @@
+import { resolve } from 'node:path';
+import type { CommandContext, CommandInput, CommandOutcome, Style } from '../../../core/index.ts';
+import { expectedChecksums, frozenDrift, openProject, type SdlcProject, sdlcStateFile, SdlcStateReadSchema, renderSignatures, signerLabel, verifyHistory, type SignatureAudit } from '../../sdlc/index.ts';
+import { auditGates, compareAudits } from '../model/gate-audit.ts';
+import { renderAudit, renderComparison } from './render-audit.ts';
+
+/** Names in the audit as signed or unverified, looked up by the transition's time. */
+function labelFor(a: SignatureAudit): (at: string, name: string | null) => string {
+  const byTime = new Map(a.entries.map((e) => [e.at, e]));
+  return (at, name) => {
+    const e = byTime.get(at);
+    return e ? signerLabel({ ...e, claimed: name ?? e.claimed }) : `${name ?? 'unknown'} (unverified)`;
+  };
+}
+
+/**
+ * `--compare OTHER`: another project's state.yaml, or the project folder holding it. It is the
+ * user's explicit choice of a file to read (never written), so it may lie outside this project.
+ */
+async function readOtherState(ctx: CommandContext, other: string) {
+  const full = resolve(ctx.cwd, other);
+  const info = await ctx.host.stat(full);
+  const path = info?.kind === 'dir' ? resolve(full, '.sdlc/state.yaml') : full;
+  return ctx.kernel.store.read({ path, codec: sdlcStateFile(path).codec, schema: SdlcStateReadSchema });
+}
+
+/** The frozen files recorded for the project and any that no longer match (audit shows what gate/next refuse). */
+async function frozenStatus(ctx: CommandContext, project: SdlcProject) {
+  const files = [...expectedChecksums(project.state).keys()];
+  const drift = await frozenDrift(ctx.host, project.paths, project.state);
+  return { files, modified: drift.map((d) => ({ file: d.file, removed: d.actual === null })) };
+}
+
+function renderFrozen(f: Awaited<ReturnType<typeof frozenStatus>>, s: Style): string {
+  if (f.files.length === 0)
+    return `\n${s.bold('Frozen files')}\n${s.dim('  (no checksums recorded: the project predates them or was set up by another tool)')}`;
+  const lines = ['', s.bold(`Frozen files (${f.files.length})`)];
+  if (f.modified.length === 0) lines.push(`  ${s.green('intact')}: ${f.files.join(', ')}`);
+  for (const m of f.modified)
+    lines.push(`  ${s.red(m.removed ? 'REMOVED' : 'MODIFIED')} ${m.file}: gate and next refuse to run until it is restored or re-frozen`);
+  return lines.join('\n');
+}
+
+/** `sluice audit`: gate effectiveness and every human decision in the history `sluice next` wrote. */
+export async function runAudit(input: CommandInput, ctx: CommandContext): Promise<CommandOutcome> {
+  const project = await openProject(ctx.kernel, { readOnly: true });
+  const audit = { ...auditGates(project.state), frozen: await frozenStatus(ctx, project) };
+  // Every signature is verified; a bad one (or an unsigned one the profile forbids) makes the audit exit 1.
+  const signatures = await verifyHistory(ctx.kernel, project);
+  const exitCode = signatures.problems > 0 ? 1 : 0;
+  const own = `${renderAudit(audit, ctx.io.style, labelFor(signatures))}\n${renderFrozen(audit.frozen, ctx.io.style)}\n\n${renderSignatures(signatures, ctx.io.style)}`;
+  const other = input.options.compare;
+  if (typeof other !== 'string') return { exitCode, data: { ...audit, signatures }, human: own };
+  const otherAudit = auditGates(await readOtherState(ctx, other));
+  const comparison = compareAudits(audit, otherAudit);
+  return {
+    exitCode,
+    data: { ...audit, signatures, compare: { project: otherAudit.project, audit: otherAudit, gates: comparison } },
+    human: `${own}\n\n${renderComparison(audit, otherAudit, comparison, ctx.io.style)}`,
+  };
+}

@@ -1,0 +1,271 @@
+import { compareText } from '../../../core/index.ts';
+import { type StoredGateResult, phaseKey, type SdlcState } from '../../sdlc/index.ts';
+import { latestResults } from './phase-views.ts';
+
+/** A gate is "always passing" only with this many results behind it; fewer prove nothing. */
+export const ALWAYS_PASS_MIN_RESULTS = 3;
+/** A gate failing in more than this share of its results is flagged. */
+export const FAILING_OVER = 0.5;
+
+export interface GateRates {
+  gate: string;
+  results: number;
+  /** Passed on their merits; waived rows are counted apart, in `waived`. */
+  passed: number;
+  waived: number;
+  failed: number;
+  manual: number;
+  passRate: number;
+  failRate: number;
+  manualRate: number;
+  /** Phases whose runs included the gate. */
+  phases: string[];
+}
+
+/** One recorded gate run: the results stored with an advance, or the latest run of a phase. */
+export interface GateRun {
+  phase: string;
+  at: string | null;
+  source: 'advance' | 'latest';
+  results: StoredGateResult[];
+}
+
+/** One manual gate signed off: with `next --approve ID` or by the confirmation of the run that listed it. */
+export interface ApprovalNote {
+  phase: string;
+  gate: string;
+  /** The approved result id. */
+  subject: string;
+  at: string;
+  signedBy: string;
+  /** approve: named with --approve; confirmed: listed by a confirmed run; null: written by another tool. */
+  via: 'approve' | 'confirmed' | null;
+  justification: string | null;
+}
+
+/** A frozen file accepted again after a deliberate change (`sluice refreeze`). */
+export interface RefreezeNote {
+  phase: string;
+  at: string;
+  files: string[];
+  approver: string | null;
+  justification: string | null;
+}
+
+/** A SHOULD/MAY failure a transition went past: the project moved on despite it. */
+export interface Override {
+  kind: 'warning-accepted';
+  phase: string;
+  gate: string;
+  /** The approved result id, or the failing SHOULD/MAY result's artifact/check. */
+  subject: string;
+  at: string;
+  approver: string | null;
+  justification: string | null;
+}
+
+/** A `WAIVED: who — why` line that let an artifact through G2, from the recorded runs. */
+export interface WaiverNote {
+  phase: string;
+  gate: string;
+  artifact: string | null;
+  file: string;
+  line: number | null;
+  who: string;
+  why: string;
+  /** When the run was stored with an advance; null for a phase's latest run. */
+  at: string | null;
+}
+
+export interface TransitionNote {
+  from: string;
+  to: string;
+  at: string;
+  justification: string | null;
+  approver: string | null;
+}
+
+/** `sluice audit --json`. */
+export interface GateAudit {
+  project: string;
+  runs: number;
+  transitions: { advances: number; skips: number; reentries: number; signoffs: number };
+  gates: GateRates[];
+  alwaysPassing: string[];
+  failingOverHalf: string[];
+  approvals: ApprovalNote[];
+  overrides: Override[];
+  waivers: WaiverNote[];
+  refreezes: RefreezeNote[];
+  skips: TransitionNote[];
+  reentries: TransitionNote[];
+  thresholds: { alwaysPassMinResults: number; failingOver: number };
+}
+
+const stable = (value: unknown) => JSON.stringify(value);
+const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
+
+/** Who stood behind a transition: sluice writes `confirmed_by`; other tools used other names. */
+function approverOf(entry: Record<string, unknown>): string | null {
+  return text(entry.confirmed_by) ?? text(entry.approved_by) ?? text(entry.signed_by) ?? text(entry.approver);
+}
+
+/**
+ * The gate runs the state records, without counting one twice: every advance's stored results,
+ * plus each phase's latest run when it is not the run already stored with that phase's last advance.
+ */
+export function gateRuns(state: SdlcState): GateRun[] {
+  const runs: GateRun[] = [];
+  const lastAdvance = new Map<string, string>();
+  for (const h of state.history) {
+    if (h.reentry || h.skipped || !h.results) continue;
+    runs.push({ phase: phaseKey(h.from), at: h.at, source: 'advance', results: h.results });
+    lastAdvance.set(phaseKey(h.from), stable(h.results));
+  }
+  for (const [id, record] of Object.entries(state.phases)) {
+    const latest = latestResults(record.gate_results);
+    if (latest.length === 0 || lastAdvance.get(id) === stable(latest)) continue;
+    runs.push({ phase: id, at: null, source: 'latest', results: latest });
+  }
+  return runs;
+}
+
+/** The waivers a stored result carries (G2 writes `waivers: [{file, line, who, why}]`); malformed entries are skipped. */
+function waiversOf(r: StoredGateResult): { file: string; line: number | null; who: string; why: string }[] {
+  const list = (r as { waivers?: unknown }).waivers;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((w) => {
+    const o = (w ?? {}) as Record<string, unknown>;
+    const who = text(o.who);
+    const why = text(o.why);
+    if (!who || !why) return [];
+    return [{ file: text(o.file) ?? r.artifact ?? '?', line: typeof o.line === 'number' ? o.line : null, who, why }];
+  });
+}
+
+/**
+ * Pure: gate effectiveness over a project's recorded runs (INFO rows are reports, not verdicts, and
+ * are left out), the gates that never fail and the ones that mostly do, and every human decision
+ * that let a transition through, each kind apart: manual approvals, accepted SHOULD/MAY failures
+ * (overrides), skips, re-entries, and re-freezes of frozen files.
+ */
+export function auditGates(state: SdlcState): GateAudit {
+  const runs = gateRuns(state);
+  const byGate = new Map<string, GateRates>();
+  const waivers: WaiverNote[] = [];
+  const seenWaivers = new Set<string>();
+  for (const run of runs) {
+    for (const r of run.results) {
+      for (const w of waiversOf(r)) {
+        const key = stable([run.phase, w.file, w.who, w.why]);
+        if (seenWaivers.has(key)) continue;
+        seenWaivers.add(key);
+        waivers.push({ phase: run.phase, gate: r.gate, artifact: r.artifact ?? null, ...w, at: run.at });
+      }
+      if (r.severity === 'INFO') continue;
+      const g = byGate.get(r.gate) ?? {
+        gate: r.gate,
+        results: 0,
+        passed: 0,
+        waived: 0,
+        failed: 0,
+        manual: 0,
+        passRate: 0,
+        failRate: 0,
+        manualRate: 0,
+        phases: [],
+      };
+      g.results++;
+      if (r.passed === true && waiversOf(r).length > 0) g.waived++;
+      else if (r.passed === true) g.passed++;
+      else if (r.passed === false) g.failed++;
+      else g.manual++;
+      if (!g.phases.includes(run.phase)) g.phases.push(run.phase);
+      byGate.set(r.gate, g);
+    }
+  }
+  const round = (n: number) => Math.round(n * 1000) / 1000;
+  const gates = [...byGate.values()]
+    .map((g) => ({ ...g, passRate: round(g.passed / g.results), failRate: round(g.failed / g.results), manualRate: round(g.manual / g.results) }))
+    .sort((a, b) => compareText(a.gate, b.gate));
+
+  const approvals: ApprovalNote[] = [];
+  const overrides: Override[] = [];
+  const refreezes: RefreezeNote[] = [];
+  const skips: TransitionNote[] = [];
+  const reentries: TransitionNote[] = [];
+  let advances = 0;
+  let signoffs = 0;
+  for (const h of state.history) {
+    const note: TransitionNote = { from: phaseKey(h.from), to: phaseKey(h.to), at: h.at, justification: text(h.justification), approver: approverOf(h) };
+    if (h.refreeze)
+      refreezes.push({ phase: note.from, at: h.at, files: Object.keys(h.frozen_files ?? {}), approver: note.approver, justification: note.justification });
+    else if (h.reentry) reentries.push(note);
+    else if (h.skipped) skips.push(note);
+    else {
+      if (h.signoff) signoffs++;
+      else advances++;
+      for (const a of h.approvals ?? [])
+        approvals.push({
+          phase: note.from,
+          gate: gateOfResult(h.results, a.gate),
+          subject: a.gate,
+          at: a.at,
+          signedBy: a.signed_by,
+          via: a.via ?? null,
+          justification: note.justification,
+        });
+      for (const r of h.results ?? []) {
+        if (r.passed !== false || r.severity === 'MUST' || r.severity === 'INFO') continue;
+        overrides.push({
+          kind: 'warning-accepted',
+          phase: note.from,
+          gate: r.gate,
+          subject: r.artifact ?? r.check ?? r.message,
+          at: h.at,
+          approver: note.approver,
+          justification: note.justification,
+        });
+      }
+    }
+  }
+  return {
+    project: state.project_name,
+    runs: runs.length,
+    transitions: { advances, skips: skips.length, reentries: reentries.length, signoffs },
+    gates,
+    alwaysPassing: gates.filter((g) => g.failed === 0 && g.manual === 0 && g.waived === 0 && g.results >= ALWAYS_PASS_MIN_RESULTS).map((g) => g.gate),
+    failingOverHalf: gates.filter((g) => g.failRate > FAILING_OVER).map((g) => g.gate),
+    approvals,
+    overrides,
+    waivers,
+    refreezes,
+    skips,
+    reentries,
+    thresholds: { alwaysPassMinResults: ALWAYS_PASS_MIN_RESULTS, failingOver: FAILING_OVER },
+  };
+}
+
+/** The gate a result id belongs to (`G7:scope-...` → G7-exit-criteria), read from the stored results. */
+function gateOfResult(results: readonly StoredGateResult[] | undefined, id: string): string {
+  return results?.find((r) => r.id === id)?.gate ?? id.split(':')[0];
+}
+
+/** One gate's rates in two projects, for `audit --compare`. */
+export interface GateComparison {
+  gate: string;
+  a: Pick<GateRates, 'results' | 'passRate' | 'failRate' | 'manualRate'> | null;
+  b: Pick<GateRates, 'results' | 'passRate' | 'failRate' | 'manualRate'> | null;
+  /** b − a pass rate, when both projects ran the gate. */
+  passRateDelta: number | null;
+}
+
+export function compareAudits(a: GateAudit, b: GateAudit): GateComparison[] {
+  const pick = (g: GateRates | undefined) => (g ? { results: g.results, passRate: g.passRate, failRate: g.failRate, manualRate: g.manualRate } : null);
+  const names = [...new Set([...a.gates, ...b.gates].map((g) => g.gate))].sort((x, y) => compareText(x, y));
+  return names.map((gate) => {
+    const ga = pick(a.gates.find((g) => g.gate === gate));
+    const gb = pick(b.gates.find((g) => g.gate === gate));
+    return { gate, a: ga, b: gb, passRateDelta: ga && gb ? Math.round((gb.passRate - ga.passRate) * 1000) / 1000 : null };
+  });
+}

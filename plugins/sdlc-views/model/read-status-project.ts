@@ -1,0 +1,50 @@
+import type * as v from 'valibot';
+import { parseDataText, readDataText, SluiceError, validateData, type ErrorCode, type Kernel } from '../../../core/index.ts';
+import { bundledRegistryPath, checkState, sdlcPaths, createPhaseModel, type PhaseModel, PhaseRegistrySchema, safeYamlCodec, SdlcStateReadSchema, type SdlcState, parseCacheDir, parseWithCache } from '../../sdlc/index.ts';
+
+export interface StatusProject {
+  root: string;
+  state: SdlcState;
+  model: PhaseModel;
+}
+
+/**
+ * One SDLC YAML file the way the workflow reads it (size cap, UTF-8, the `__proto__`- and
+ * duplicate-refusing codec, the schema), with the parse memoised by content; a schema violation is
+ * reported under `code` as `readSdlcFile` does.
+ */
+async function readCachedYaml<S extends v.GenericSchema>(
+  kernel: Kernel,
+  path: string,
+  schema: S,
+  code: ErrorCode,
+  cacheDir: string | undefined,
+): Promise<v.InferOutput<S>> {
+  const display = kernel.display(path);
+  const text = await readDataText(kernel.host, path, { display });
+  const { value } = await parseWithCache(cacheDir, code, text, (t) => parseDataText(t, safeYamlCodec, display));
+  return validateData(schema, value, display, code);
+}
+
+/**
+ * What `sluice status` needs and no more: the state and the frozen registry, checked exactly as the
+ * workflow checks them, without the profile and compliance files the dashboard never shows.
+ */
+export async function readStatusProject(kernel: Kernel): Promise<StatusProject> {
+  const paths = sdlcPaths(kernel.projectRoot);
+  const [stateInfo, registryInfo] = await Promise.all([kernel.host.stat(paths.state), kernel.host.stat(paths.registry)]);
+  if (!stateInfo)
+    throw new SluiceError('PROJECT_MISSING', {
+      file: kernel.display(paths.state),
+      message: `no SDLC project in ${kernel.projectRoot} (.sdlc/state.yaml does not exist)`,
+    });
+  const registryPath = registryInfo ? paths.registry : bundledRegistryPath();
+  const cacheDir = parseCacheDir((name) => kernel.host.env(name));
+  const [state, registry] = await Promise.all([
+    readCachedYaml(kernel, paths.state, SdlcStateReadSchema, 'STATE_INVALID', cacheDir),
+    readCachedYaml(kernel, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', cacheDir),
+  ]);
+  const model = createPhaseModel(registry, kernel.display(registryPath));
+  checkState(state, model, kernel.display(paths.state));
+  return { root: kernel.projectRoot, state, model };
+}

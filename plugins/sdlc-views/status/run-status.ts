@@ -1,0 +1,16 @@
+import type { CommandContext, CommandOutcome } from '../../../core/index.ts';
+import { phaseViews } from '../model/phase-views.ts';
+import { readArtifactFacts } from '../model/read-artifact-facts.ts';
+import { readStatusProject } from '../model/read-status-project.ts';
+import { statusView } from '../model/status-view.ts';
+import { renderStatus } from './render-status.ts';
+
+/** `sluice status`: where the project stands, read from state.yaml, the registry and the artifact folders. */
+export async function runStatus(ctx: CommandContext): Promise<CommandOutcome> {
+  const project = await readStatusProject(ctx.kernel);
+  // Compliance checks only shape the judgements still to sign, which the dashboard does not show.
+  const phases = phaseViews(project.state, project.model, []);
+  const facts = await readArtifactFacts(ctx.host, project.root, project.state, project.model);
+  const view = statusView(project.state, phases, facts);
+  return { exitCode: 0, data: view, human: renderStatus(view, ctx.io.style) };
+}
