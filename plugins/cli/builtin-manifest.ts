@@ -22,7 +22,14 @@ export const builtinManifest: readonly BuiltinEntry[] = [
   // checks the profile's extra gate types (a `type: command` gate) as every writing command does.
   {
     name: 'sdlc',
-    commands: { init: ['gates'], gate: ['gates', 'sdlc-views'], next: ['gates', 'sdlc-views'], skip: ['gates', 'sdlc-views'], reenter: ['gates'] },
+    commands: {
+      init: ['gates'],
+      gate: ['gates', 'sdlc-views'],
+      next: ['gates', 'sdlc-views'],
+      skip: ['gates', 'sdlc-views'],
+      reenter: ['gates'],
+      waivers: ['gates', 'sdlc-views'],
+    },
     load: async () => [(await import('../sdlc/sdlc-plugin.ts')).sdlcPlugin],
   },
   // `profile validate` checks extra gate types against the registered ones.

@@ -217,6 +217,8 @@ function judgeSluice(argv: ShellWord[]): Decision {
   if (sub === 'next' && words.some((w) => w === '--confirmed' || w === '--approve' || w.startsWith('--approve=')))
     return ask('this records a human approval of the phase');
   if (sub === 'skip' || sub === 'reenter') return ask(`sluice ${sub} moves the project between phases on a person's say-so`);
+  if (sub === 'waivers' && argv[i + 1]?.text === 'accept') return ask('this records a person accepting unfinished artifacts (WAIVED lines)');
+  if (sub === 'refreeze') return ask("this accepts a changed frozen file (profile, registry, compliance) on a person's say-so");
   if (sub === 'hooks') return ask("this changes the Claude Code hooks that guard sluice's records");
   if (sub === 'init' && words.includes('--force')) return ask("sluice init --force replaces the project's records");
   return allow;

@@ -1,9 +1,9 @@
 import { join, relative } from 'pathe';
-import type { Kernel } from '../../core/index.ts';
+import type { JobQueue, Kernel } from '../../core/index.ts';
 import { sluiceAsset } from '../host-node/index.ts';
 import { createLifecycleContext } from './lifecycle-context.ts';
 import { readGitCommit } from './readers/git-commit-reader.ts';
-import { runLifecycle, type RequirementOutcome } from './runner/run-lifecycle.ts';
+import { runLifecycle, type RequirementOutcome, type RunSummary } from './runner/run-lifecycle.ts';
 import { startRequirement } from './start-requirement.ts';
 import { workflowStatePath } from './state/workflow-state-file.ts';
 import { git, runGit } from './workspace/run-git.ts';
@@ -38,11 +38,17 @@ export interface LifecycleDemoSummary {
  * bundled demo script; sluice, as the embedding host, authorizes the demo's three commits. `slugify` goes through a NEEDS_FIXES review, `csv-export` through a
  * test-infrastructure repair that skips the review; all three end COMMITTED.
  */
-export async function runLifecycleDemo(
-  kernel: Kernel,
-  projectDir: string = kernel.projectRoot,
-  o: { say?(line: string): void; signal?: AbortSignal } = {},
-): Promise<LifecycleDemoSummary> {
+export interface LifecycleDemoOptions {
+  say?(line: string): void;
+  signal?: AbortSignal;
+  /**
+   * Run each requirement as a durable job on this queue (`sluice demo --queue`): the project gets a bare
+   * repository beside it as `origin`, workers clone it and push each commit to `sluice/<slug>`.
+   */
+  workers?: { dispatcher: JobQueue; grantKeyFile?: string };
+}
+
+export async function runLifecycleDemo(kernel: Kernel, projectDir: string = kernel.projectRoot, o: LifecycleDemoOptions = {}): Promise<LifecycleDemoSummary> {
   const started = performance.now();
   const { host } = kernel;
   const say = o.say ?? (() => {});
@@ -54,7 +60,20 @@ export async function runLifecycleDemo(
   const slugs = DEMO_REQUIREMENTS.map((r) => r.slug);
   // sluice itself is the trusted host here: it grants the demo's own requirements, nothing in the project does.
   const hostGrant = { mode: 'sluice-demo', owner: 'sluice demo', local_commit_authorized: true as const, requirements: slugs };
-  const summary = await runLifecycle(lc, { slugs, backend: 'script', extra: { script: DEMO_SCRIPT }, signal: o.signal, authorize: { hostGrant } });
+  const run = { slugs, backend: 'script', extra: { script: DEMO_SCRIPT }, signal: o.signal };
+  let summary: RunSummary;
+  if (o.workers) {
+    const remote = await publishRepository(kernel, projectDir);
+    say(`lifecycle: one job per requirement for the workers, cloning ${remote}`);
+    const { runLifecycleOnWorkers } = await import('./remote/run-on-workers.ts');
+    summary = await runLifecycleOnWorkers(lc, {
+      ...run,
+      dispatcher: o.workers.dispatcher,
+      authorize: { hostGrant, ...(o.workers.grantKeyFile ? { grantKeyFile: o.workers.grantKeyFile } : {}) },
+    });
+    // The workers pushed the commits to sluice/<slug>; fetch them so the project shows them too.
+    await git(host, projectDir, ['fetch', '-q', 'origin', '+refs/heads/sluice/*:refs/remotes/origin/sluice/*']);
+  } else summary = await runLifecycle(lc, { ...run, authorize: { hostGrant } });
   const commits: LifecycleDemoSummary['commits'] = [];
   for (const r of summary.requirements) {
     if (!r.commit) continue;
@@ -76,6 +95,14 @@ export async function runLifecycleDemo(
     commits,
     durationMs: Math.round(performance.now() - started),
   };
+}
+
+/** A bare repository beside the project, as its `origin`: what workers on other machines would clone. */
+async function publishRepository(kernel: Kernel, dir: string): Promise<string> {
+  const remote = `${dir}.git`;
+  await git(kernel.host, dir, ['clone', '-q', '--bare', dir, remote]);
+  await git(kernel.host, dir, ['remote', 'add', 'origin', remote]);
+  return remote;
 }
 
 /** git init (when needed), a local identity and a committed ignore file. */

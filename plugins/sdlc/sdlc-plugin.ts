@@ -5,6 +5,7 @@ import { nextCommand } from './commands/next-command.ts';
 import { reenterCommand } from './commands/reenter-command.ts';
 import { refreezeCommand } from './commands/refreeze-command.ts';
 import { skipCommand } from './commands/skip-command.ts';
+import { waiversAcceptCommand } from './commands/waivers-accept-command.ts';
 import { ComplianceFileSchema } from './profile/compliance-schema.ts';
 import { ProfileSchema } from './profile/profile-schema.ts';
 import { PhaseRegistrySchema } from './registry/registry-schema.ts';
@@ -14,7 +15,7 @@ import { SdlcStateSchema } from './state/state-schema.ts';
 import './sdlc-errors.ts';
 
 /**
- * The SDLC phase workflow: init, gate, next, skip, reenter, refreeze over `.sdlc/state.yaml`. Loads early
+ * The SDLC phase workflow: init, gate, next, skip, reenter, refreeze, waivers accept over `.sdlc/state.yaml`. Loads early
  * (`pre`) so its hooks are declared before any plugin hooks into them. Command modules import
  * their implementation lazily, so loading this plugin costs only the definitions and schemas.
  */
@@ -28,11 +29,12 @@ export const sdlcPlugin = definePlugin({
     ctx.registerSchema('phase-registry', PhaseRegistrySchema, 'phase-registry.yaml: phases, order, exit gates, artifacts');
     ctx.registerSchema('profile', ProfileSchema, 'profile.yaml: company profile (profiles/_schema.yaml)');
     ctx.registerSchema('compliance', ComplianceFileSchema, 'compliance/<framework>-gates.yaml: framework checks by phase');
-    for (const command of [initCommand, gateCommand, nextCommand, skipCommand, reenterCommand, refreezeCommand]) ctx.registerCommand(command);
+    for (const command of [initCommand, gateCommand, nextCommand, skipCommand, reenterCommand, refreezeCommand, waiversAcceptCommand])
+      ctx.registerCommand(command);
     ctx.registerWorkflow({
       name: 'sdlc',
       description: 'SDLC phases 0 → close with gates G1–G7, manual approval, skip and re-entry',
-      commands: ['init', 'gate', 'next', 'skip', 'reenter', 'refreeze'],
+      commands: ['init', 'gate', 'next', 'skip', 'reenter', 'refreeze', 'waivers accept'],
       schemas: ['sdlc-state', 'sdlc-history-entry', 'phase-registry', 'profile', 'compliance'],
     });
   },

@@ -145,7 +145,7 @@ describe('gate audit', () => {
     );
     const a = auditGates(state);
     assert.equal(a.runs, 0);
-    assert.deepEqual(a.transitions, { advances: 1, skips: 1, reentries: 1, signoffs: 0 });
+    assert.deepEqual(a.transitions, { advances: 1, skips: 1, reentries: 1, signoffs: 0, waiverAcceptances: 0 });
     assert.deepEqual(a.skips, [{ from: '1', to: '2', at: T(3), justification: 'not needed', approver: 'carol' }]);
     assert.deepEqual(a.reentries, [{ from: '2', to: '1', at: T(4), justification: 'gap', approver: null }]);
   });

@@ -82,7 +82,7 @@ describe('projects the reference set up', { skip }, () => {
 });
 
 describe("after any sluice write the reference's scripts still run", { skip }, () => {
-  it('init, gate, next, skip, reenter, refreeze, init --force and the close sign-off', async () => {
+  it('init, gate, waivers accept, next, skip, reenter, refreeze, init --force and the close sign-off', async () => {
     const dir = await tempDir();
     const kernel = await sdlcKernel(dir);
     const step = async (what: string, args: string[], codes = [0]) => {
@@ -99,6 +99,10 @@ describe("after any sluice write the reference's scripts still run", { skip }, (
     // The enterprise pack requires signed approvals: a throwaway key listed in .sdlc/allowed_signers.
     const { sign } = await signingFor(kernel);
     const signArgs = sign ? ['--sign', sign] : [];
+    // A waived artifact: the enterprise pack lets it through only once a person accepted it, signed.
+    const constraints = join(dir, '.sdlc/artifacts/00-discovery/constraints.md');
+    await writeFile(constraints, `WAIVED: Dana Whitfield — budget comes from the client board\n\n${await readFile(constraints, 'utf8')}\nBudget: TBD\n`);
+    await step('waivers accept', ['waivers', 'accept', '--signed-by', 'Ana Ruiz', ...signArgs]);
     await step('next', ['next', ...ids, '--signed-by', 'Ana Ruiz', '--confirmed', ...signArgs]);
     await step('skip', ['skip', '--justification', 'Requirements came signed with the RFP', '--confirmed', ...signArgs]);
     await step('reenter', ['reenter', '1', '--justification', 'NFRs missing', ...signArgs]);

@@ -1,5 +1,6 @@
 import type { Style } from '../../../core/index.ts';
-import type { GateAudit, GateComparison } from '../model/gate-audit.ts';
+import { personLabel } from '../../sdlc/index.ts';
+import type { GateAudit, GateComparison, WaiverNote } from '../model/gate-audit.ts';
 import { formatTimestamp } from '../model/timestamps.ts';
 import { textTable } from '../text-table.ts';
 
@@ -15,6 +16,16 @@ function groupBy<T>(items: readonly T[], keyOf: (item: T) => unknown[]): T[][] {
   return [...groups.values()];
 }
 
+/** Whether a waiver was accepted, by whom (signed or unverified) and whether its signature holds. */
+function acceptanceText(w: WaiverNote, policy: GateAudit['waiverPolicy'], s: Style): string {
+  const c = w.acceptance;
+  if (!c) return policy?.acceptance ? s.red('not accepted (the profile requires acceptance)') : 'not accepted';
+  const by = personLabel(c.by, c.signature === 'verified' ? c.signer : null);
+  const problem = c.signature === 'verified' || c.signature === 'unsigned' || c.signature === 'unchecked' ? '' : `, signature ${s.red(c.signature)}`;
+  const unsigned = c.signature === 'unsigned' && policy?.signed ? `, ${s.red('unsigned (the profile requires signatures)')}` : '';
+  return `accepted by ${by} ${formatTimestamp(c.at)}${problem}${unsigned}`;
+}
+
 /** The human audit: per-gate rates, the flags, then every human decision that let a transition through, by kind; `signer` labels a name as signed or unverified. */
 export function renderAudit(
   a: GateAudit,
@@ -23,7 +34,7 @@ export function renderAudit(
 ): string {
   const lines = [
     s.bold(`Gate audit: ${a.project}`),
-    `${a.runs} recorded gate run${a.runs === 1 ? '' : 's'}; ${a.transitions.advances} advance${a.transitions.advances === 1 ? '' : 's'}, ${a.transitions.skips} skip${a.transitions.skips === 1 ? '' : 's'}, ${a.transitions.reentries} re-entr${a.transitions.reentries === 1 ? 'y' : 'ies'}${a.transitions.signoffs ? `, final phase signed off` : ''}`,
+    `${a.runs} recorded gate run${a.runs === 1 ? '' : 's'}; ${a.transitions.advances} advance${a.transitions.advances === 1 ? '' : 's'}, ${a.transitions.skips} skip${a.transitions.skips === 1 ? '' : 's'}, ${a.transitions.reentries} re-entr${a.transitions.reentries === 1 ? 'y' : 'ies'}${a.transitions.signoffs ? `, final phase signed off` : ''}${a.transitions.waiverAcceptances ? `, ${a.transitions.waiverAcceptances} waiver acceptance${a.transitions.waiverAcceptances === 1 ? '' : 's'}` : ''}`,
     '',
   ];
   if (a.gates.length === 0) lines.push(s.dim('No gate results recorded yet (run `sluice gate` or `sluice next`).'));
@@ -76,7 +87,7 @@ export function renderAudit(
   if (a.waivers.length === 0) lines.push(s.dim('  (none)'));
   for (const w of a.waivers)
     lines.push(
-      `  phase ${w.phase}, ${w.file}${w.line ? `:${w.line}` : ''}: waived by ${w.who}; ${JSON.stringify(w.why)}${w.at ? ` (advanced ${formatTimestamp(w.at)})` : ''}`,
+      `  phase ${w.phase}, ${w.file}${w.line ? `:${w.line}` : ''}: waived by ${w.who}; ${JSON.stringify(w.why)}${w.at ? ` (advanced ${formatTimestamp(w.at)})` : ''}; ${acceptanceText(w, a.waiverPolicy, s)}`,
     );
   lines.push('', s.bold(`Re-freezes (${a.refreezes.length})`));
   if (a.refreezes.length === 0) lines.push(s.dim('  (none)'));

@@ -1,7 +1,20 @@
 import { resolve } from 'node:path';
 import type { CommandContext, CommandInput, CommandOutcome, Style } from '../../../core/index.ts';
-import { expectedChecksums, frozenDrift, openProject, type SdlcProject, sdlcStateFile, SdlcStateReadSchema, renderSignatures, signerLabel, verifyHistory, type SignatureAudit } from '../../sdlc/index.ts';
-import { auditGates, compareAudits } from '../model/gate-audit.ts';
+import {
+  expectedChecksums,
+  frozenDrift,
+  openProject,
+  type SdlcProject,
+  sdlcStateFile,
+  SdlcStateReadSchema,
+  renderSignatures,
+  signerLabel,
+  verifyHistory,
+  type SignatureAudit,
+  waiverPolicy,
+  type WaiverPolicy,
+} from '../../sdlc/index.ts';
+import { auditGates, compareAudits, type GateAudit } from '../model/gate-audit.ts';
 import { renderAudit, renderComparison } from './render-audit.ts';
 
 /** Names in the audit as signed or unverified, looked up by the transition's time. */
@@ -11,6 +24,18 @@ function labelFor(a: SignatureAudit): (at: string, name: string | null) => strin
     const e = byTime.get(at);
     return e ? signerLabel({ ...e, claimed: name ?? e.claimed }) : `${name ?? 'unknown'} (unverified)`;
   };
+}
+
+/** Each waiver's acceptance with its verified signature, and whether it stands accepted under the profile's policy. */
+function withCheckedAcceptances(a: GateAudit, signatures: SignatureAudit, policy: WaiverPolicy): GateAudit {
+  const waivers = a.waivers.map((w) => {
+    if (!w.acceptance) return { ...w, accepted: false };
+    const check = signatures.entries[w.acceptance.index];
+    const signature = check?.status ?? 'unsigned';
+    const acceptance = { ...w.acceptance, signature, signer: check?.status === 'verified' ? check.signer : null };
+    return { ...w, acceptance, accepted: !policy.signed || signature === 'verified' };
+  });
+  return { ...a, waivers, waiverPolicy: policy };
 }
 
 /**
@@ -44,9 +69,9 @@ function renderFrozen(f: Awaited<ReturnType<typeof frozenStatus>>, s: Style): st
 /** `sluice audit`: gate effectiveness and every human decision in the history `sluice next` wrote. */
 export async function runAudit(input: CommandInput, ctx: CommandContext): Promise<CommandOutcome> {
   const project = await openProject(ctx.kernel, { readOnly: true });
-  const audit = { ...auditGates(project.state), frozen: await frozenStatus(ctx, project) };
   // Every signature is verified; a bad one (or an unsigned one the profile forbids) makes the audit exit 1.
   const signatures = await verifyHistory(ctx.kernel, project);
+  const audit = { ...withCheckedAcceptances(auditGates(project.state), signatures, waiverPolicy(project)), frozen: await frozenStatus(ctx, project) };
   const exitCode = signatures.problems > 0 ? 1 : 0;
   const own = `${renderAudit(audit, ctx.io.style, labelFor(signatures))}\n${renderFrozen(audit.frozen, ctx.io.style)}\n\n${renderSignatures(signatures, ctx.io.style)}`;
   const other = input.options.compare;

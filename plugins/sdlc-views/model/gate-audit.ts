@@ -1,5 +1,5 @@
 import { compareText } from '../../../core/index.ts';
-import { type StoredGateResult, phaseKey, type SdlcState } from '../../sdlc/index.ts';
+import { type StoredGateResult, phaseKey, type SdlcState, type SignatureStatus, acceptancesOf, waiversOfResult } from '../../sdlc/index.ts';
 import { latestResults } from './phase-views.ts';
 
 /** A gate is "always passing" only with this many results behind it; fewer prove nothing. */
@@ -75,6 +75,25 @@ export interface WaiverNote {
   why: string;
   /** When the run was stored with an advance; null for a phase's latest run. */
   at: string | null;
+  /** Ties the waiver to its acceptance: gate, file, who, why and markers hashed. */
+  digest: string;
+  /** The latest `sluice waivers accept` of this waiver in its phase; null: nobody accepted it. */
+  acceptance: WaiverAcceptanceNote | null;
+  /** Accepted as the profile asks: by anyone, or with a verified signature where signatures are required. */
+  accepted: boolean;
+}
+
+/** Who accepted a waiver, when and why (the history entry at `index`; `sluice audit` verifies its signature). */
+export interface WaiverAcceptanceNote {
+  index: number;
+  at: string;
+  /** The free-text name recorded (unverified unless the entry's signature verifies). */
+  by: string | null;
+  justification: string | null;
+  /** The acceptance's signature: `unchecked` until `sluice audit` verifies it with ssh-keygen. */
+  signature: SignatureStatus | 'unchecked';
+  /** The verified principal (signature verified only). */
+  signer: string | null;
 }
 
 export interface TransitionNote {
@@ -89,13 +108,15 @@ export interface TransitionNote {
 export interface GateAudit {
   project: string;
   runs: number;
-  transitions: { advances: number; skips: number; reentries: number; signoffs: number };
+  transitions: { advances: number; skips: number; reentries: number; signoffs: number; waiverAcceptances: number };
   gates: GateRates[];
   alwaysPassing: string[];
   failingOverHalf: string[];
   approvals: ApprovalNote[];
   overrides: Override[];
   waivers: WaiverNote[];
+  /** What the profile asks of a waiver (set by `sluice audit`, which reads the profile). */
+  waiverPolicy?: { acceptance: boolean; signed: boolean };
   refreezes: RefreezeNote[];
   skips: TransitionNote[];
   reentries: TransitionNote[];
@@ -130,19 +151,6 @@ export function gateRuns(state: SdlcState): GateRun[] {
   return runs;
 }
 
-/** The waivers a stored result carries (G2 writes `waivers: [{file, line, who, why}]`); malformed entries are skipped. */
-function waiversOf(r: StoredGateResult): { file: string; line: number | null; who: string; why: string }[] {
-  const list = (r as { waivers?: unknown }).waivers;
-  if (!Array.isArray(list)) return [];
-  return list.flatMap((w) => {
-    const o = (w ?? {}) as Record<string, unknown>;
-    const who = text(o.who);
-    const why = text(o.why);
-    if (!who || !why) return [];
-    return [{ file: text(o.file) ?? r.artifact ?? '?', line: typeof o.line === 'number' ? o.line : null, who, why }];
-  });
-}
-
 /**
  * Pure: gate effectiveness over a project's recorded runs (INFO rows are reports, not verdicts, and
  * are left out), the gates that never fail and the ones that mostly do, and every human decision
@@ -151,16 +159,39 @@ function waiversOf(r: StoredGateResult): { file: string; line: number | null; wh
  */
 export function auditGates(state: SdlcState): GateAudit {
   const runs = gateRuns(state);
+  const acceptances = new Map([...new Set(runs.map((r) => r.phase))].map((phase) => [phase, acceptancesOf(state, phase)]));
   const byGate = new Map<string, GateRates>();
   const waivers: WaiverNote[] = [];
   const seenWaivers = new Set<string>();
   for (const run of runs) {
     for (const r of run.results) {
-      for (const w of waiversOf(r)) {
+      for (const w of waiversOfResult(r)) {
         const key = stable([run.phase, w.file, w.who, w.why]);
         if (seenWaivers.has(key)) continue;
         seenWaivers.add(key);
-        waivers.push({ phase: run.phase, gate: r.gate, artifact: r.artifact ?? null, ...w, at: run.at });
+        const accepted = acceptances.get(run.phase)?.get(w.digest)?.at(-1);
+        waivers.push({
+          phase: run.phase,
+          gate: r.gate,
+          artifact: r.artifact ?? null,
+          file: w.file,
+          line: w.line ?? null,
+          who: w.who,
+          why: w.why,
+          at: run.at,
+          digest: w.digest,
+          acceptance: accepted
+            ? {
+                index: accepted.index,
+                at: accepted.entry.at,
+                by: approverOf(accepted.entry),
+                justification: text(accepted.entry.justification),
+                signature: accepted.entry.signature ? 'unchecked' : 'unsigned',
+                signer: null,
+              }
+            : null,
+          accepted: accepted !== undefined,
+        });
       }
       if (r.severity === 'INFO') continue;
       const g = byGate.get(r.gate) ?? {
@@ -176,7 +207,7 @@ export function auditGates(state: SdlcState): GateAudit {
         phases: [],
       };
       g.results++;
-      if (r.passed === true && waiversOf(r).length > 0) g.waived++;
+      if (r.passed === true && waiversOfResult(r).length > 0) g.waived++;
       else if (r.passed === true) g.passed++;
       else if (r.passed === false) g.failed++;
       else g.manual++;
@@ -196,9 +227,11 @@ export function auditGates(state: SdlcState): GateAudit {
   const reentries: TransitionNote[] = [];
   let advances = 0;
   let signoffs = 0;
+  let waiverAcceptances = 0;
   for (const h of state.history) {
     const note: TransitionNote = { from: phaseKey(h.from), to: phaseKey(h.to), at: h.at, justification: text(h.justification), approver: approverOf(h) };
-    if (h.refreeze)
+    if (h.waiver_acceptance) waiverAcceptances++;
+    else if (h.refreeze)
       refreezes.push({ phase: note.from, at: h.at, files: Object.keys(h.frozen_files ?? {}), approver: note.approver, justification: note.justification });
     else if (h.reentry) reentries.push(note);
     else if (h.skipped) skips.push(note);
@@ -232,7 +265,7 @@ export function auditGates(state: SdlcState): GateAudit {
   return {
     project: state.project_name,
     runs: runs.length,
-    transitions: { advances, skips: skips.length, reentries: reentries.length, signoffs },
+    transitions: { advances, skips: skips.length, reentries: reentries.length, signoffs, waiverAcceptances },
     gates,
     alwaysPassing: gates.filter((g) => g.failed === 0 && g.manual === 0 && g.waived === 0 && g.results >= ALWAYS_PASS_MIN_RESULTS).map((g) => g.gate),
     failingOverHalf: gates.filter((g) => g.failRate > FAILING_OVER).map((g) => g.gate),

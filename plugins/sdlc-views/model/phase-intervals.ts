@@ -8,6 +8,7 @@ export interface TransitionLike {
   skipped?: boolean;
   /** A re-freeze of frozen files: no move. */
   refreeze?: boolean;
+  waiver_acceptance?: boolean;
   /** The terminal phase signed off: nothing is active after it. */
   signoff?: boolean;
 }
@@ -36,7 +37,8 @@ export function phaseIntervals(createdAt: string, firstPhase: string, history: r
   let startedBy: ActiveInterval['startedBy'] = 'start';
   let finished = false;
   for (const entry of history) {
-    if (entry.refreeze) continue;
+    // Re-freezes and waiver acceptances record a decision in place: no phase starts or ends.
+    if (entry.refreeze || entry.waiver_acceptance) continue;
     const at = timestampMs(entry.at);
     if (entry.signoff) {
       push(String(entry.from), { start: since, end: at, open: false, endedBy: 'advance', startedBy });

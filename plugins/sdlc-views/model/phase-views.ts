@@ -1,5 +1,18 @@
 import { resultId } from '../../../core/index.ts';
-import { type ComplianceFile, type PhaseModel, type PhaseDefinition, proseExitConditions, requiredArtifacts, type RequiredArtifact, type StoredGateResult, type Approval, type HistoryEntry, phaseKey, type PhaseStatus, type SdlcState } from '../../sdlc/index.ts';
+import {
+  type ComplianceFile,
+  type PhaseModel,
+  type PhaseDefinition,
+  proseExitConditions,
+  requiredArtifacts,
+  type RequiredArtifact,
+  type StoredGateResult,
+  type Approval,
+  type HistoryEntry,
+  phaseKey,
+  type PhaseStatus,
+  type SdlcState,
+} from '../../sdlc/index.ts';
 
 /** An artifact as the views show it: the registry's entry plus what is on disk. */
 export interface ArtifactView extends RequiredArtifact {

@@ -1,6 +1,18 @@
 import type * as v from 'valibot';
 import { parseDataText, readDataText, SluiceError, validateData, type ErrorCode, type Kernel } from '../../../core/index.ts';
-import { bundledRegistryPath, checkState, sdlcPaths, createPhaseModel, type PhaseModel, PhaseRegistrySchema, safeYamlCodec, SdlcStateReadSchema, type SdlcState, parseCacheDir, parseWithCache } from '../../sdlc/index.ts';
+import {
+  bundledRegistryPath,
+  checkState,
+  sdlcPaths,
+  createPhaseModel,
+  type PhaseModel,
+  PhaseRegistrySchema,
+  safeYamlCodec,
+  SdlcStateReadSchema,
+  type SdlcState,
+  parseCacheDir,
+  parseWithCache,
+} from '../../sdlc/index.ts';
 
 export interface StatusProject {
   root: string;

@@ -7,7 +7,7 @@ export interface HistoryLine {
   from: string;
   to: string;
   at: string;
-  kind: 'advance' | 'skip' | 'reentry' | 'signoff' | 'refreeze';
+  kind: 'advance' | 'skip' | 'reentry' | 'signoff' | 'refreeze' | 'waiver-acceptance';
   gateSummary: { passed: number; failed: number; manual: number } | null;
   justification: string | null;
   approver: string | null;
@@ -49,7 +49,7 @@ export function historyLine(h: HistoryEntry): HistoryLine {
     from: phaseKey(h.from),
     to: phaseKey(h.to),
     at: h.at,
-    kind: h.refreeze ? 'refreeze' : h.signoff ? 'signoff' : h.reentry ? 'reentry' : h.skipped ? 'skip' : 'advance',
+    kind: h.waiver_acceptance ? 'waiver-acceptance' : h.refreeze ? 'refreeze' : h.signoff ? 'signoff' : h.reentry ? 'reentry' : h.skipped ? 'skip' : 'advance',
     gateSummary: h.gate_results ? { passed: h.gate_results.passed, failed: h.gate_results.failed, manual: h.gate_results.manual } : null,
     justification: text(h.justification),
     approver: text(e.confirmed_by) ?? text(e.approved_by) ?? text(e.signed_by),

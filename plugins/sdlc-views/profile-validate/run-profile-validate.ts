@@ -10,7 +10,20 @@ import {
   type CommandOutcome,
   type Kernel,
 } from '../../../core/index.ts';
-import { COMPLIANCE_FRAMEWORKS, ProfileSchema, ComplianceFileSchema, bundledRegistryPath, builtinPackDir, readSdlcFile, createPhaseModel, type PhaseModel, PhaseRegistrySchema, complianceProblems, profileProblems, type SemanticProblem } from '../../sdlc/index.ts';
+import {
+  COMPLIANCE_FRAMEWORKS,
+  ProfileSchema,
+  ComplianceFileSchema,
+  bundledRegistryPath,
+  builtinPackDir,
+  readSdlcFile,
+  createPhaseModel,
+  type PhaseModel,
+  PhaseRegistrySchema,
+  complianceProblems,
+  profileProblems,
+  type SemanticProblem,
+} from '../../sdlc/index.ts';
 import { renderViolations } from './render-violations.ts';
 import { yamlViolations, type Violation, type YamlCheck } from './yaml-violations.ts';
 

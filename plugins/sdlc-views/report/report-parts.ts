@@ -48,7 +48,7 @@ ${timelineLegend()}
 
 export function historyTable(lines: readonly HistoryLine[]): SafeHtml {
   if (lines.length === 0) return html`<p class="muted">No transitions yet.</p>`;
-  const kind = (k: HistoryLine['kind']) => (k === 'reentry' ? 're-entry' : k);
+  const kind = (k: HistoryLine['kind']) => (k === 'reentry' ? 're-entry' : k === 'waiver-acceptance' ? 'waiver acceptance' : k);
   return html`<table class="history">
 <thead><tr><th>When</th><th>Transition</th><th>Kind</th><th class="num">Gates (pass/fail/manual)</th><th>By</th><th>Justification</th></tr></thead>
 <tbody>${lines.map(

@@ -10,7 +10,15 @@ const statusColour = (s: Style, status: string, text: string) =>
 /** `0 → 1 advance (6 passed, 0 failed, 1 manual) by alice: "All gates passed"` */
 export function describeTransition(h: HistoryLine): string {
   const kind =
-    h.kind === 'reentry' ? 're-entry' : h.kind === 'signoff' ? 'signed off, project complete' : h.kind === 'refreeze' ? 're-freeze of frozen files' : h.kind;
+    h.kind === 'reentry'
+      ? 're-entry'
+      : h.kind === 'signoff'
+        ? 'signed off, project complete'
+        : h.kind === 'refreeze'
+          ? 're-freeze of frozen files'
+          : h.kind === 'waiver-acceptance'
+            ? 'waiver acceptance'
+            : h.kind;
   const gates = h.gateSummary ? ` (${h.gateSummary.passed} passed, ${h.gateSummary.failed} failed, ${h.gateSummary.manual} manual)` : '';
   const by = h.approver || h.signedBy ? ` by ${personLabel(h.approver, h.signedBy)}` : '';
   const why = h.justification ? `: ${JSON.stringify(h.justification)}` : '';

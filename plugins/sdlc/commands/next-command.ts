@@ -1,3 +1,4 @@
+import { SIGN_OPTION } from '../signing/sign-option.ts';
 import { defineCommand } from '../../../core/index.ts';
 import { NextOutput } from './sdlc-outputs.ts';
 
@@ -12,11 +13,7 @@ export const nextCommand = defineCommand({
     },
     { flags: '--approve <gate...>', description: 'approve a manual gate by its id (repeatable); the ids are shown by `sluice next` and `sluice gate`' },
     { flags: '--signed-by <name>', description: 'who approves and confirms (required with --approve; default: the OS user)' },
-    {
-      flags: '--sign [key]',
-      description:
-        'sign with your SSH key (ssh-keygen -Y sign; default SLUICE_SIGNING_KEY, git user.signingkey, ~/.ssh/id_ed25519); checked against .sdlc/allowed_signers',
-    },
+    SIGN_OPTION,
     { flags: '--justification <text>', description: 'reason recorded in history (default: a summary of the gate run)' },
   ],
   examples: [

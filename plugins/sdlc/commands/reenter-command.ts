@@ -1,3 +1,4 @@
+import { SIGN_OPTION } from '../signing/sign-option.ts';
 import { defineCommand } from '../../../core/index.ts';
 import { MoveOutput } from './sdlc-outputs.ts';
 
@@ -8,11 +9,7 @@ export const reenterCommand = defineCommand({
   options: [
     { flags: '--justification <text>', description: 'why the phase is re-entered (required)' },
     { flags: '--signed-by <name>', description: 'who decided (default: the OS user)' },
-    {
-      flags: '--sign [key]',
-      description:
-        'sign with your SSH key (ssh-keygen -Y sign; default SLUICE_SIGNING_KEY, git user.signingkey, ~/.ssh/id_ed25519); checked against .sdlc/allowed_signers',
-    },
+    SIGN_OPTION,
   ],
   examples: ['sluice reenter 3 --justification "Foundation rails gap discovered during the Build loop"'],
   output: MoveOutput,

@@ -1,3 +1,4 @@
+import { SIGN_OPTION } from '../signing/sign-option.ts';
 import { defineCommand, SluiceError } from '../../../core/index.ts';
 import '../sdlc-errors.ts';
 import { MoveOutput } from './sdlc-outputs.ts';
@@ -9,11 +10,7 @@ export const skipCommand = defineCommand({
     { flags: '--justification <text>', description: 'why the phase is skipped (required)' },
     { flags: '--confirmed', description: 'human sign-off: actually skip' },
     { flags: '--signed-by <name>', description: 'who confirms the skip (default: the OS user)' },
-    {
-      flags: '--sign [key]',
-      description:
-        'sign with your SSH key (ssh-keygen -Y sign; default SLUICE_SIGNING_KEY, git user.signingkey, ~/.ssh/id_ed25519); checked against .sdlc/allowed_signers',
-    },
+    SIGN_OPTION,
   ],
   examples: ['sluice skip --justification "No deployment: the library ships through npm by CI" --confirmed'],
   output: MoveOutput,

@@ -7,6 +7,7 @@ import { GateResultSchema } from '../state/gate-result-schema.ts';
 import type { GateSummary } from '../state/history-schema.ts';
 import { phaseKey } from '../state/phase-id.ts';
 import { blockingResults, manualResults, summarizeResults, warningResults } from './gate-verdict.ts';
+import { enforceWaiverAcceptance } from '../waivers/waiver-acceptance.ts';
 import { planPhaseGates } from './plan-phase-gates.ts';
 
 export interface PhaseGateRun {
@@ -36,16 +37,24 @@ function checkRows(kernel: Kernel, type: string, rows: unknown): GateResult[] {
 
 /**
  * Runs every planned gate of a phase at once through the kernel queue (which bounds concurrency),
- * reports each gate type's rows on `gate:result`, and returns the verdict. Reads only: callers
- * decide what to write.
+ * holds waivers to the profile's acceptance policy (unless `waiversAsFound`: what `waivers accept`
+ * shows a person), reports each gate type's rows on `gate:result`, and returns the verdict. Reads
+ * only: callers decide what to write.
  */
-export async function runPhaseGates(kernel: Kernel, project: SdlcProject, phase: PhaseDefinition, signal?: AbortSignal): Promise<PhaseGateRun> {
+export async function runPhaseGates(
+  kernel: Kernel,
+  project: SdlcProject,
+  phase: PhaseDefinition,
+  signal?: AbortSignal,
+  o: { waiversAsFound?: boolean } = {},
+): Promise<PhaseGateRun> {
   const key = phaseKey(phase.id);
   const plan = planPhaseGates(kernel, project, phase);
   const outputs = await Promise.all(
     plan.map(async (job) => {
       let rows = checkRows(kernel, job.type, await kernel.runGate(job.type, job.input, { signal }));
       if (job.infoOnly) rows = rows.map((r) => ({ ...r, severity: 'INFO' as const }));
+      if (!o.waiversAsFound) rows = await enforceWaiverAcceptance(kernel, project, key, rows);
       await kernel.hooks.call('gate:result', { projectRoot: project.root, phase: key, type: job.type, results: rows });
       return rows;
     }),

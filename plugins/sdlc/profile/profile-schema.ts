@@ -117,7 +117,20 @@ export const SluiceProfileSettingsSchema = v.strictObject({
     ),
   ),
   require_signed_approvals: v.optional(
-    v.pipe(bool, v.description('Refuse `next --confirmed`, `skip` and `reenter` without --sign (an SSH signature by a key in .sdlc/allowed_signers).')),
+    v.pipe(
+      bool,
+      v.description(
+        'Refuse `next --confirmed`, `skip`, `reenter` and `waivers accept` without --sign (an SSH signature by a key in .sdlc/allowed_signers); a G2 waiver then lets its artifact pass only once accepted with a valid signature.',
+      ),
+    ),
+  ),
+  require_waiver_acceptance: v.optional(
+    v.pipe(
+      bool,
+      v.description(
+        'true: a `WAIVED:` line lets its artifact through G2 only once a person accepted it with `sluice waivers accept` (signed, when require_signed_approvals is on). Default: on when require_signed_approvals is.',
+      ),
+    ),
   ),
 });
 

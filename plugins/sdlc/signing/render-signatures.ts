@@ -7,7 +7,14 @@ export function signerLabel(check: Pick<EntrySignatureCheck, 'status' | 'signer'
   return personLabel(check.claimed, check.status === 'verified' ? check.signer : null);
 }
 
-const WHAT: Record<EntrySignatureCheck['kind'], string> = { advance: 'advance', skip: 'skip', reenter: 're-entry', signoff: 'sign-off', refreeze: 're-freeze' };
+const WHAT: Record<EntrySignatureCheck['kind'], string> = {
+  advance: 'advance',
+  skip: 'skip',
+  reenter: 're-entry',
+  signoff: 'sign-off',
+  refreeze: 're-freeze',
+  waiver: 'waiver acceptance',
+};
 
 /** The audit's Signatures section: counts, then every entry that is not a verified signature. */
 export function renderSignatures(a: SignatureAudit, s: Style, display: (text: string) => string = (t) => t): string {

@@ -11,9 +11,10 @@ import type { SdlcState } from '../state/state-schema.ts';
 export const STATEMENT_VERSION = 'sluice-transition-v1';
 
 /** Which kind of human decision an entry records. */
-export type TransitionKind = 'advance' | 'skip' | 'reenter' | 'signoff' | 'refreeze';
+export type TransitionKind = 'advance' | 'skip' | 'reenter' | 'signoff' | 'refreeze' | 'waiver';
 
 export function transitionKind(entry: HistoryEntry): TransitionKind {
+  if (entry.waiver_acceptance) return 'waiver';
   return entry.skipped ? 'skip' : entry.reentry ? 'reenter' : entry.refreeze ? 'refreeze' : entry.signoff ? 'signoff' : 'advance';
 }
 
@@ -36,7 +37,7 @@ export function sha256Hex(text: string): string {
 
 /** The signed text for the entry at `index` of the project's history. */
 export function transitionStatement(project: Pick<SdlcState, 'project_name' | 'created_at'>, entry: HistoryEntry, index: number): string {
-  const gates = [...new Set((entry.approvals ?? []).map((a) => a.gate))].sort();
+  const gates = [...new Set([...(entry.approvals ?? []).map((a) => a.gate), ...(entry.waivers ?? []).map((w) => w.result)])].sort();
   return [
     STATEMENT_VERSION,
     `project: ${JSON.stringify(project.project_name)} created ${project.created_at}`,
@@ -51,6 +52,8 @@ export function transitionStatement(project: Pick<SdlcState, 'project_name' | 'c
     `justification-sha256: ${sha256Hex(entry.justification ?? '')}`,
     // A re-freeze signs the checksums it accepts (the line is absent for other entries, whose text is unchanged).
     ...(entry.frozen_files ? [`frozen-sha256: ${sha256Hex(canonicalJson(entry.frozen_files))}`] : []),
+    // A waiver acceptance signs each waiver as the gate run found it (file, who, why, markers, digest).
+    ...(entry.waivers ? [`waivers-sha256: ${sha256Hex(canonicalJson(entry.waivers))}`] : []),
     '',
   ].join('\n');
 }

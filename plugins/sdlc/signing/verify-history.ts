@@ -65,37 +65,70 @@ export async function verifyHistory(kernel: Kernel, project: SdlcProject): Promi
       entries.push({ ...base, status: 'replayed', detail: `the same signature as entry ${earlier}` });
       continue;
     }
-    if (!hasSigners) {
-      entries.push({ ...base, status: 'unknown-signer', detail: `${kernel.display(signersPath)} does not exist` });
+    const outcome = await verifyEntrySignature(kernel, project.state, index, signersPath, hasSigners);
+    if (outcome.status !== 'invalid' || outcome.mismatch === false) {
+      entries.push({ ...base, status: outcome.status, signer: outcome.signer, ...(outcome.detail ? { detail: outcome.detail } : {}) });
       continue;
     }
     const verify = (e: HistoryEntry, i: number) =>
       sshVerify(kernel.host, { allowedSigners: signersPath, text: transitionStatement(project.state, e, i), signature: sig.signature });
-    const outcome = await verify(entry, index);
-    if (outcome.status === 'valid' && outcome.principal !== sig.principal) {
-      entries.push({ ...base, status: 'invalid', detail: `the entry names ${sig.principal} but the key belongs to ${outcome.principal}` });
-    } else if (outcome.status === 'valid') {
-      entries.push({ ...base, status: 'verified', signer: outcome.principal });
-    } else if (outcome.status === 'unknown-signer') {
-      entries.push({
-        ...base,
-        status: 'unknown-signer',
-        detail: `the signing key${outcome.fingerprint ? ` ${outcome.fingerprint}` : ''} is not in ${kernel.display(signersPath)}`,
-      });
-    } else {
-      const source = await replaySource(history, index, verify);
-      entries.push(
-        source === undefined
-          ? { ...base, status: 'invalid', detail: `the signature does not match this entry (${outcome.detail}): it was changed after signing` }
-          : { ...base, status: 'replayed', detail: `the signature was made for entry ${source}` },
-      );
-    }
+    const source = await replaySource(history, index, verify);
+    entries.push(
+      source === undefined
+        ? { ...base, status: 'invalid', detail: outcome.detail }
+        : { ...base, status: 'replayed', detail: `the signature was made for entry ${source}` },
+    );
   }
   const counts = { verified: 0, unsigned: 0, invalid: 0, 'unknown-signer': 0, replayed: 0 } satisfies Record<SignatureStatus, number>;
   for (const e of entries) counts[e.status]++;
   const required = signaturesRequired(project);
   const problems = counts.invalid + counts['unknown-signer'] + counts.replayed + (required ? counts.unsigned : 0);
   return { required, allowedSigners: hasSigners ? kernel.display(signersPath) : null, entries, counts, problems };
+}
+
+/** One entry's signature checked on its own (no replay search): what the gates need before trusting an acceptance. */
+export interface EntrySignatureOutcome {
+  status: Exclude<SignatureStatus, 'replayed'>;
+  signer: string | null;
+  detail?: string;
+  /** invalid only: true when the signature does not match the entry's text (it may be another entry's). */
+  mismatch?: boolean;
+}
+
+/**
+ * Verifies the signature of history entry `index` with ssh-keygen against allowed_signers (when the
+ * project has none, no signature can be trusted) over the statement rebuilt from the state.
+ */
+export async function verifyEntrySignature(
+  kernel: Kernel,
+  state: SdlcProject['state'],
+  index: number,
+  signersPath: string,
+  hasSigners: boolean,
+): Promise<EntrySignatureOutcome> {
+  const sig = state.history[index]?.signature;
+  if (!sig) return { status: 'unsigned', signer: null };
+  if (!hasSigners) return { status: 'unknown-signer', signer: null, detail: `${kernel.display(signersPath)} does not exist` };
+  const outcome = await sshVerify(kernel.host, {
+    allowedSigners: signersPath,
+    text: transitionStatement(state, state.history[index]!, index),
+    signature: sig.signature,
+  });
+  if (outcome.status === 'valid' && outcome.principal !== sig.principal)
+    return { status: 'invalid', signer: null, mismatch: false, detail: `the entry names ${sig.principal} but the key belongs to ${outcome.principal}` };
+  if (outcome.status === 'valid') return { status: 'verified', signer: outcome.principal };
+  if (outcome.status === 'unknown-signer')
+    return {
+      status: 'unknown-signer',
+      signer: null,
+      detail: `the signing key${outcome.fingerprint ? ` ${outcome.fingerprint}` : ''} is not in ${kernel.display(signersPath)}`,
+    };
+  return {
+    status: 'invalid',
+    signer: null,
+    mismatch: true,
+    detail: `the signature does not match this entry (${outcome.detail}): it was changed after signing`,
+  };
 }
 
 async function replaySource(

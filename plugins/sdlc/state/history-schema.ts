@@ -40,13 +40,33 @@ export const FrozenFilesSchema = v.pipe(
   ),
 );
 
+/** One G2 waiver a person accepted (`sluice waivers accept`), as the gate run found it. */
+export const AcceptedWaiverSchema = v.pipe(
+  v.looseObject({
+    gate: v.pipe(v.string(), v.description('The gate whose row carried the waiver (G2-completeness).')),
+    result: v.pipe(v.string(), v.description('The id of that row, e.g. G2:constraints.md.')),
+    file: v.pipe(v.string(), v.description('The waived file, as the gate names it.')),
+    line: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.description('The line of the WAIVED entry when it was accepted.'))),
+    who: v.pipe(v.string(), v.description('The name the WAIVED line gives (free text in the file).')),
+    why: v.pipe(v.string(), v.description('The reason the WAIVED line gives.')),
+    markers: v.pipe(v.array(v.string()), v.description('The placeholder markers the waiver let through when it was accepted.')),
+    digest: v.pipe(
+      v.string(),
+      v.regex(/^sha256:[0-9a-f]{64}$/, 'expected sha256:<64 hex digits>'),
+      v.description('Hash of gate, file, who, why and markers: a changed waiver (another reason, more markers) needs a new acceptance.'),
+    ),
+  }),
+  v.description('One accepted waiver.'),
+);
+
 /**
  * One entry of the append-only transition log. Three kinds, told apart by flags:
  * - an advance (`sluice next --confirmed`): gate_results summary, results, approvals, confirmed_by;
  * - a skip (`sluice skip`): `skipped: true` and the justification, no gate run;
  * - a re-entry (`sluice reenter`): `reentry: true`, `to` is an earlier phase, and the justification;
  * - a sign-off of the terminal phase (`sluice next --confirmed` on close): `signoff: true`, `from` = `to`;
- * - a re-freeze (`sluice refreeze`): `refreeze: true`, no move, the new checksums, who and why.
+ * - a re-freeze (`sluice refreeze`): `refreeze: true`, no move, the new checksums, who and why;
+ * - a waiver acceptance (`sluice waivers accept`): `waiver_acceptance: true`, no move, the waivers, who and why.
  * Entries are never modified or removed once written.
  */
 export const HistoryEntrySchema = v.pipe(
@@ -75,6 +95,10 @@ export const HistoryEntrySchema = v.pipe(
     ),
     frozen_files: v.optional(FrozenFilesSchema),
     signoff: v.optional(v.pipe(v.boolean(), v.description('true when the terminal phase was signed off (`from` = `to`): the project is complete.'))),
+    waiver_acceptance: v.optional(
+      v.pipe(v.boolean(), v.description('true for `sluice waivers accept`: a person accepted the `waivers` of phase `from` (= `to`); no move.')),
+    ),
+    waivers: v.optional(v.pipe(v.array(AcceptedWaiverSchema), v.description('The waivers accepted (waiver_acceptance only).'))),
   }),
   v.description('One transition in the append-only history.'),
 );
@@ -82,3 +106,4 @@ export const HistoryEntrySchema = v.pipe(
 export type HistoryEntry = v.InferOutput<typeof HistoryEntrySchema>;
 export type GateSummary = v.InferOutput<typeof GateSummarySchema>;
 export type Approval = v.InferOutput<typeof ApprovalSchema>;
+export type AcceptedWaiver = v.InferOutput<typeof AcceptedWaiverSchema>;

@@ -8,7 +8,8 @@ import type { TransitionKind } from '../sdlc-hooks.ts';
 import { resolveSigner, signedUpdate, type SignOption } from '../signing/sign-transition.ts';
 import { askBeforeAdvance } from './ask-before-advance.ts';
 import { confirmer } from './confirmer.ts';
-import { assertUnchanged, reenterState, skipState } from './transitions.ts';
+import { reenterState, skipState } from './transitions.ts';
+import { updateIfUnchanged } from './update-if-unchanged.ts';
 import '../sdlc-errors.ts';
 
 export interface MoveReport {
@@ -57,15 +58,7 @@ async function writeMove(
     (state) => (kind === 'skip' ? skipState(state, input) : reenterState(state, input)),
   );
   await askBeforeAdvance(kernel, { projectRoot: project.root, kind, ...move, results: [], approvals: [], justification });
-  const display = kernel.display(project.paths.state);
-  const { after } = await kernel.store.update(
-    project.stateFile,
-    (state) => {
-      assertUnchanged(state, expected, display);
-      return write(state);
-    },
-    { purpose: `sluice ${kind} ${move.from} → ${move.to}` },
-  );
+  const after = await updateIfUnchanged(kernel, project, expected, write, `sluice ${kind} ${move.from} → ${move.to}`);
   const entry = after.history[after.history.length - 1];
   await kernel.hooks.call('phase:advanced', { projectRoot: project.root, kind, ...move, entry });
   return { kind, from, to, entry, artifactDir: project.paths.artifactDirRel(to.slug), projectType: after.project_type };

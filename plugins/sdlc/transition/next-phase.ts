@@ -9,7 +9,8 @@ import { askBeforeAdvance } from './ask-before-advance.ts';
 import { confirmer } from './confirmer.ts';
 import { resolveSigner, signedUpdate, type SignOption } from '../signing/sign-transition.ts';
 import { approveManualResults } from './approvals.ts';
-import { advanceState, assertUnchanged, signOffState } from './transitions.ts';
+import { advanceState, signOffState } from './transitions.ts';
+import { updateIfUnchanged } from './update-if-unchanged.ts';
 import '../sdlc-errors.ts';
 
 export interface NextOptions {
@@ -107,7 +108,6 @@ export async function nextPhase(kernel: Kernel, options: NextOptions = {}): Prom
     approvals,
     ...(o.justification ? { justification: o.justification } : {}),
   });
-  const display = kernel.display(project.paths.state);
   const input = {
     from: phase,
     at,
@@ -121,14 +121,7 @@ export async function nextPhase(kernel: Kernel, options: NextOptions = {}): Prom
   const write = await signedUpdate(kernel, project, signer, next ? `advancing phase ${fromKey}` : `signing off phase ${fromKey}`, (state) =>
     next ? advanceState(state, { ...input, to: next }) : signOffState(state, input),
   );
-  const { after } = await kernel.store.update(
-    project.stateFile,
-    (state) => {
-      assertUnchanged(state, expected, display);
-      return write(state);
-    },
-    { purpose: `sluice next ${fromKey} → ${next ? toKey : 'signed off'}` },
-  );
+  const after = await updateIfUnchanged(kernel, project, expected, write, `sluice next ${fromKey} → ${next ? toKey : 'signed off'}`);
   const entry = after.history[after.history.length - 1];
   await kernel.hooks.call('phase:advanced', { projectRoot: project.root, kind: 'advance', from: fromKey, to: toKey, entry });
   if (!next) return { ...base, run, approvals, status: 'signed-off', exitCode: 0, entry };

@@ -1,6 +1,6 @@
 import { SluiceError, type GateResult } from '../../../core/index.ts';
 import type { PhaseDefinition } from '../registry/registry-schema.ts';
-import type { Approval, GateSummary, HistoryEntry } from '../state/history-schema.ts';
+import type { AcceptedWaiver, Approval, GateSummary, HistoryEntry } from '../state/history-schema.ts';
 import { phaseKey } from '../state/phase-id.ts';
 import type { PhaseRecord, SdlcState } from '../state/state-schema.ts';
 import '../sdlc-errors.ts';
@@ -145,6 +145,28 @@ export function refreezeState(state: SdlcState, r: RefreezeInput): SdlcState {
     frozen_files: r.files,
     justification: r.reason,
     confirmed_by: r.confirmedBy,
+  };
+  return { ...state, history: [...state.history, entry] };
+}
+
+export interface WaiverAcceptanceInput {
+  phase: string;
+  at: string;
+  waivers: AcceptedWaiver[];
+  reason: string;
+  confirmedBy: string;
+}
+
+/** `sluice waivers accept`: a person accepts waivers the phase's gates found; the phase does not move. */
+export function acceptWaiversState(state: SdlcState, w: WaiverAcceptanceInput): SdlcState {
+  const entry: HistoryEntry = {
+    from: w.phase,
+    to: w.phase,
+    at: w.at,
+    waiver_acceptance: true,
+    waivers: w.waivers,
+    justification: w.reason,
+    confirmed_by: w.confirmedBy,
   };
   return { ...state, history: [...state.history, entry] };
 }
