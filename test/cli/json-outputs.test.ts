@@ -115,6 +115,7 @@ describe('JSON outputs are an interface', () => {
     runs.push(
       { command: 'init', args: ['init', '--profile', 'starter', '--name', 'Fresh', '--type', 'library'], dir: fresh },
       { command: 'gate', args: ['gate'], dir: fresh },
+      { command: 'waivers accept', args: ['waivers', 'accept', '--signed-by', 'Ana Ruiz', '--reason', 'reviewed'], dir: fresh },
       { command: 'next', args: ['next'], dir: fresh },
       { command: 'skip', args: ['skip', '--justification', 'discovery done elsewhere', '--confirmed'], dir: fresh },
       { command: 'reenter', args: ['reenter', '0', '--justification', 'back to discovery', '--confirmed'], dir: fresh },

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { commandOutput } from '../../../core/index.ts';
 import { ResultSeveritySchema, GateResultSchema } from '../state/gate-result-schema.ts';
-import { ApprovalSchema, GateSummarySchema, HistoryEntrySchema } from '../state/history-schema.ts';
+import { AcceptedWaiverSchema, ApprovalSchema, GateSummarySchema, HistoryEntrySchema } from '../state/history-schema.ts';
 import { SdlcStateSchema } from '../state/state-schema.ts';
 
 /** The --json documents of the SDLC commands that move or check phases (the views have their own). */
@@ -73,4 +73,12 @@ export const MoveOutput = commandOutput({
 export const RefreezeOutput = commandOutput({
   files: v.array(v.strictObject({ file: v.string(), previous: Checksum, checksum: Checksum })),
   entry: HistoryEntrySchema,
+});
+
+/** `waivers accept`: the waivers as history records them. */
+export const WaiversAcceptOutput = commandOutput({
+  phase: v.string(),
+  accepted: v.array(AcceptedWaiverSchema),
+  alreadyAccepted: v.array(AcceptedWaiverSchema),
+  entry: v.nullable(HistoryEntrySchema),
 });
