@@ -9,7 +9,7 @@ import './tune-errors.ts';
 export const skillTunePlugin = definePlugin({
   name: 'sluice:skill-tune',
   setup(ctx) {
-    for (const [name, decl] of Object.entries(tuneHooks)) ctx.declareHook(name as keyof typeof tuneHooks, decl);
+    ctx.declareHooks(tuneHooks);
     ctx.registerSchema('iteration-state', IterationStateSchema, 'iteration-state.json of a `sluice tune` run');
     ctx.registerWorkflow({
       name: 'skill-tune',
