@@ -52,6 +52,22 @@ const swapModule = (importer, spec, to) => ({
   },
 });
 
+/**
+ * bash-parser reads `$((...))` with babylon, a whole JavaScript parser (half of the guard's shell
+ * bundle). In guard-shell.cjs its one call, `parse`, loads it from guard-arith.cjs on first use, so
+ * commands without arithmetic neither load nor compile it. Same code, same result, loaded later.
+ */
+const lazyBabylon = {
+  name: 'lazy babylon',
+  setup(b) {
+    b.onResolve({ filter: /^babylon$/ }, (args) => (args.kind === 'require-call' ? { path: 'babylon', namespace: 'lazy-babylon' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-babylon' }, () => ({
+      contents: "exports.parse = (...args) => require(require('node:path').join(__dirname, 'guard-arith.cjs')).parse(...args);",
+      loader: 'js',
+    }));
+  },
+};
+
 /** Judges sample commands with dist/guard-shell.cjs and saves V8's code cache of the compiled parser beside it. */
 async function primeGuardCodeCache() {
   const dir = await mkdtemp(join(tmpdir(), 'sluice-build-'));
@@ -97,7 +113,8 @@ const result = await build({
   // yaml (and other CJS dependencies) call require(); give the ESM bundle one.
   banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" },
   // tsx loads .ts plugins with its own loader; it must stay a real package, not bundled code.
-  external: ['tsx', 'tsx/*'],
+  // bullmq + ioredis (1.3 MB) load only for --queue / `sluice worker`: installed dependencies, not bundled.
+  external: ['tsx', 'tsx/*', 'bullmq', 'ioredis'],
   // A bare `sluice guard` (Claude Code's PreToolUse hook, run before every tool call) loads dist/guard.cjs alone.
   plugins: [loadAtRunTime(/plugins[\\/]cli[\\/]main\.ts$/, '../guard/guard-main.ts', './guard.cjs'), yamlAsEsm],
   logLevel: 'warning',
@@ -119,9 +136,9 @@ const guardBuild = {
 };
 await build({
   ...guardBuild,
-  entryPoints: { guard: 'plugins/guard/guard-main.ts', 'guard-shell': 'plugins/guard/shell-guard.ts' },
+  entryPoints: { guard: 'plugins/guard/guard-main.ts', 'guard-shell': 'plugins/guard/shell-guard.ts', 'guard-arith': 'babylon' },
   outExtension: { '.js': '.cjs' },
-  plugins: [swapModule(/plugins[\\/]guard[\\/]decide-tool\.ts$/, './shell-guard-loader.ts', 'plugins/guard/cached-shell-guard.ts')],
+  plugins: [swapModule(/plugins[\\/]guard[\\/]decide-tool\.ts$/, './shell-guard-loader.ts', 'plugins/guard/cached-shell-guard.ts'), lazyBabylon],
 });
 await primeGuardCodeCache();
 // The yaml library as one self-contained CommonJS file (the guard's build settings), required

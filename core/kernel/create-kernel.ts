@@ -9,6 +9,7 @@ import { HookDriver } from '../hooks/hook-driver.ts';
 import type { HookName } from '../hooks/hook-types.ts';
 import { isInside, resolveInside } from '../paths/inside.ts';
 import type { CommandDefinition, GateDefinition, GateResult, PluginContext, WorkflowDefinition } from '../plugin/types.ts';
+import { commandDocumentSchema, ErrorOutputSchema, outputSchemaName } from '../plugin/command-output.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { createLocalQueue } from '../queue/local-queue.ts';
 import { createStateStore } from '../store/state-store.ts';
@@ -35,6 +36,8 @@ export interface KernelOptions {
   concurrency?: number;
   /** Alternative queue backend; defaults to the in-process p-queue. */
   queue?: (onProgress: Parameters<typeof createLocalQueue>[0]['onProgress']) => JobQueue;
+  /** Backend for top-level durable jobs (`kernel.dispatcher`, e.g. Redis); defaults to its own in-process p-queue. */
+  dispatcher?: (onProgress: Parameters<typeof createLocalQueue>[0]['onProgress']) => JobQueue;
   /**
    * Whether project content may run. Defaults to trusting everything: an embedder chooses what it
    * loads. The CLI always passes the user's workspace trust.
@@ -64,7 +67,9 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const onProgress = (event: Parameters<NonNullable<Parameters<typeof createLocalQueue>[0]['onProgress']>>[0]) => {
     if (hooks.hasHandlers('queue:progress')) void hooks.call('queue:progress', event);
   };
-  const queue = options.queue ? options.queue(onProgress) : createLocalQueue({ concurrency: options.concurrency ?? config.concurrency, onProgress });
+  const concurrency = options.concurrency ?? config.concurrency;
+  const queue = options.queue ? options.queue(onProgress) : createLocalQueue({ concurrency, onProgress });
+  const dispatcher = options.dispatcher ? options.dispatcher(onProgress) : createLocalQueue({ concurrency, onProgress });
   const display = (path: string) => (isInside(projectRoot, path) ? relative(projectRoot, path) || '.' : path);
   const store = createStateStore({ host, queue, lockWaitMs: config.lockWaitMs, display });
 
@@ -81,6 +86,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     projectRoot,
     hooks,
     queue,
+    dispatcher,
     store,
     plugins,
     trust,
@@ -115,6 +121,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     }
   });
   schemas.add('config', 'core', { name: 'config', plugin: 'core', description: 'sluice.config.yaml / sluice.config.json', schema: SluiceConfigSchema });
+  schemas.add('error-output', 'core', { name: 'error-output', plugin: 'core', description: 'any command --json when it fails with an error', schema: ErrorOutputSchema, kind: 'output' });
 
   // Project plugins are code from the work tree: nothing of them is read as a module until trusted.
   if (config.plugins.length > 0) await trust.require(await pluginSubjects(host, projectRoot, configFile, config.plugins));
@@ -137,8 +144,15 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       registerGate: (gate) => gates.add(gate.type, name, gate as GateDefinition),
       registerDelegate: (d) => delegates.add(d.name, name, d),
       registerWorkflow: (w) => workflows.add(w.name, name, w),
-      registerCommand: (c) => commands.add(c.name, name, c),
+      registerCommand: (c) => {
+        commands.add(c.name, name, c);
+        if (c.output) {
+          const schemaName = outputSchemaName(c.name);
+          schemas.add(schemaName, name, { name: schemaName, plugin: name, description: `\`sluice ${c.name} --json\` output`, schema: commandDocumentSchema(c.output), kind: 'output' });
+        }
+      },
       registerJob: (job, handler) => queue.register(job, handler, name),
+      registerDurableJob: (job, handler) => dispatcher.register(job, handler, name),
       registerSchema: (schemaName, schema, description) => schemas.add(schemaName, name, { name: schemaName, plugin: name, description, schema }),
     };
     const started = performance.now();
