@@ -9,6 +9,7 @@ export type * from './delegate/contract.ts';
 export { DEFAULT_DELEGATE_TIMEOUT_MS } from './delegate/delegate-runner.ts';
 export { HookDriver, type HookInfo } from './hooks/hook-driver.ts';
 export type * from './hooks/hook-types.ts';
+export { defineHook } from './hooks/define-hook.ts';
 export type { DelegateStartEvent, DelegateOutputEvent, DelegateFinishEvent } from './hooks/core-hooks.ts';
 export type * from './queue/job-queue.ts';
 export { createLocalQueue } from './queue/local-queue.ts';
