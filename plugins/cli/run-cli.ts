@@ -72,7 +72,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 
 async function runCommandLine(argv: readonly string[], controller: AbortController): Promise<number> {
   let json = argv.includes('--json');
-  let redact = createSecretRedactor(process.env).redact;
+  // Built when first used: only an error before the config is read needs it (scanning the environment costs ~1 ms).
+  let redact = (text: string) => createSecretRedactor(process.env).redact(text);
   // Known before anything can fail, so errors name files relative to the project.
   let shownFrom: string | undefined;
   let dispatcher: DispatcherFactory | undefined;
