@@ -52,6 +52,22 @@ const swapModule = (importer, spec, to) => ({
   },
 });
 
+/**
+ * bash-parser reads `$((...))` with babylon, a whole JavaScript parser (half of the guard's shell
+ * bundle). In guard-shell.cjs its one call, `parse`, loads it from guard-arith.cjs on first use, so
+ * commands without arithmetic neither load nor compile it. Same code, same result, loaded later.
+ */
+const lazyBabylon = {
+  name: 'lazy babylon',
+  setup(b) {
+    b.onResolve({ filter: /^babylon$/ }, (args) => (args.kind === 'require-call' ? { path: 'babylon', namespace: 'lazy-babylon' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-babylon' }, () => ({
+      contents: "exports.parse = (...args) => require(require('node:path').join(__dirname, 'guard-arith.cjs')).parse(...args);",
+      loader: 'js',
+    }));
+  },
+};
+
 /** Judges sample commands with dist/guard-shell.cjs and saves V8's code cache of the compiled parser beside it. */
 async function primeGuardCodeCache() {
   const dir = await mkdtemp(join(tmpdir(), 'sluice-build-'));
@@ -119,9 +135,9 @@ const guardBuild = {
 };
 await build({
   ...guardBuild,
-  entryPoints: { guard: 'plugins/guard/guard-main.ts', 'guard-shell': 'plugins/guard/shell-guard.ts' },
+  entryPoints: { guard: 'plugins/guard/guard-main.ts', 'guard-shell': 'plugins/guard/shell-guard.ts', 'guard-arith': 'babylon' },
   outExtension: { '.js': '.cjs' },
-  plugins: [swapModule(/plugins[\\/]guard[\\/]decide-tool\.ts$/, './shell-guard-loader.ts', 'plugins/guard/cached-shell-guard.ts')],
+  plugins: [swapModule(/plugins[\\/]guard[\\/]decide-tool\.ts$/, './shell-guard-loader.ts', 'plugins/guard/cached-shell-guard.ts'), lazyBabylon],
 });
 await primeGuardCodeCache();
 // The bin itself calls no require(): drop the banner's node:module import from the guard's hot path.
