@@ -3,6 +3,7 @@ export { createKernel, type KernelOptions } from './kernel/create-kernel.ts';
 export type { Kernel, PluginInfo, Registry, SchemaEntry, RunOptions } from './kernel/kernel-types.ts';
 export { kernelRootedAt } from './kernel/rooted-kernel.ts';
 export { definePlugin, defineGate, defineDelegate, defineWorkflow, defineCommand } from './plugin/define.ts';
+export { commandOutput, commandDocumentSchema, ErrorOutputSchema, outputSchemaName } from './plugin/command-output.ts';
 export type * from './plugin/types.ts';
 export type * from './delegate/contract.ts';
 export { DEFAULT_DELEGATE_TIMEOUT_MS } from './delegate/delegate-runner.ts';

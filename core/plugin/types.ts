@@ -128,6 +128,11 @@ export interface CommandDefinition {
   options?: CommandOption[];
   /** Shown under the command's --help. */
   examples?: string[];
+  /**
+   * Its --json document (build it with `commandOutput`): `sluice schema COMMAND-output` exports it,
+   * and the built-in commands' outputs are tested against it. Every built-in command has one.
+   */
+  output?: v.GenericSchema;
   run(input: CommandInput, ctx: CommandContext): Promise<CommandOutcome>;
 }
 

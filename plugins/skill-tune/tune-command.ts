@@ -4,6 +4,7 @@ import { failedIterations } from './final-report.ts';
 import type { TuneJobPayload, TuneJobResult } from './tune-job.ts';
 import type { TuneResult } from './tune-loop.ts';
 import type { TuneFlags } from './tune-settings.ts';
+import { TuneOutput } from './tune-output.ts';
 
 const PLAN_FLAGS = ['scenario', 'preset', 'maxIterations', 'threshold', 'chain', 'executor', 'evaluator', 'improver', 'allowSelfEvaluation', 'runDir'] as const;
 const FLAG_NAMES: Record<string, string> = { maxIterations: '--max-iterations', allowSelfEvaluation: '--allow-self-evaluation', runDir: '--run-dir' };
@@ -40,6 +41,7 @@ export const tuneCommand = defineCommand({
     'sluice tune commit-message --scenario "Describe the staged diff" -y --fail-below 75',
     'sluice tune --restore .sluice/runs/skill-tune-20250101-120000',
   ],
+  output: TuneOutput,
   async run(input, ctx) {
     const o = input.options as TuneFlags & { runDir?: string; resume?: string; restore?: string; iteration?: string; failBelow?: string };
     const failBelow = o.failBelow === undefined ? undefined : scoreFlag(o.failBelow);
@@ -157,7 +159,7 @@ function outcome(ctx: CommandContext, r: TuneResult, failBelow?: number): Comman
     best: state.best,
     threshold: state.quality_threshold,
     restoreCommand: `sluice tune --restore ${runRel}`,
-    failures: failedIterations(state),
+    failures: failedIterations(state).map((f) => ({ iteration: f.round, note: f.note })),
   };
   const ok = t.reason === 'quality_threshold_met';
   const head = `${r.alreadyFinished ? 'This run had already finished: ' : ''}${ok ? s.green(t.reason) : t.reason === 'error_limit_reached' ? s.red(t.reason) : s.yellow(t.reason)}: ${t.message}`;
