@@ -19,6 +19,6 @@ export const skillTunePlugin = definePlugin({
     });
     ctx.registerCommand(tuneCommand);
     // By name, so a `sluice worker` on another machine runs the same handler the command runs here.
-    ctx.registerJob(TUNE_JOB, (payload, job) => runTuneJob(ctx.kernel, payload, job));
+    ctx.registerDurableJob(TUNE_JOB, (payload, job) => runTuneJob(ctx.kernel, payload, { signal: job.signal, say: job.progress }));
   },
 });
