@@ -170,6 +170,27 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     );
   });
 
+  it('SIGTERM to the orchestrator cancels its jobs: a waiting one leaves the queue, a running handler is aborted', async (t) => {
+    const redis = await startRedisServer(t);
+    const p = await project(t);
+    const w = worker(t, p, redis, ['--delegates', 'script']);
+    await w.ready;
+    const run = sluice(t, p, ['acme-run', 'h', 'z', '--hold', 'h', '--needs', 'script', '--queue', redis.url]);
+    const waiting = sluice(t, p, ['acme-run', 'q', '--needs', 'claude', '--queue', redis.url]);
+    await logged(p, /^start h /);
+    let counts: { waiting: number; running: number };
+    do counts = JSON.parse((await sluice(t, p, ['queue', 'status', '--queue', redis.url, '--json']).done).stdout).counts;
+    while (counts.waiting === 0);
+    run.child.kill('SIGTERM');
+    waiting.child.kill('SIGTERM');
+    assert.equal((await run.done).code, 143);
+    assert.equal((await waiting.done).code, 143);
+    await logged(p, new RegExp(`^abort h ${w.child.pid}$`));
+    const after = JSON.parse((await sluice(t, p, ['queue', 'status', '--queue', redis.url, '--json']).done).stdout);
+    assert.equal(after.counts.waiting + after.counts.delayed, 0, 'the waiting job was removed');
+    assert.ok(!log(p).some((l) => l.startsWith('start q')));
+  });
+
   it('status names the workers and a job no worker can take; drain cancels it and its caller exits 1', async (t) => {
     const redis = await startRedisServer(t);
     const p = await project(t);
