@@ -1,6 +1,7 @@
 import { defineCommand, errorCodeEntry, SluiceError, type Kernel } from '../../../core/index.ts';
 import { createLifecycleContext, type LifecycleContext } from '../lifecycle-context.ts';
 import type { RequirementOutcome, RunLifecycleOptions, RunSummary } from '../runner/run-lifecycle.ts';
+import { LifecycleRunOutput } from './lifecycle-outputs.ts';
 
 const EXIT: Record<RequirementOutcome['outcome'], number> = { committed: 0, blocked: 1, 'awaiting-authorization': 1, interrupted: 1, busy: 3, failed: 2 };
 
@@ -20,6 +21,7 @@ export const lifecycleRunCommand = defineCommand({
     },
   ],
   examples: ['sluice lifecycle run --to claude --concurrency 4', 'sluice lifecycle run parse-durations fix-123 --to script --script demo.yaml --json'],
+  output: LifecycleRunOutput,
   async run({ args, options }, ctx) {
     const backend = options.to as string | undefined;
     if (!backend) throw new SluiceError('USAGE', { field: '--to', message: 'name the delegate backend with --to (see `sluice plugins`)' });
