@@ -4,6 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import * as v from 'valibot';
+import { QueueDrainOutput, QueueRetryOutput, QueueStatusOutput } from '../../plugins/queue-redis/queue-outputs.ts';
 import { reap, spawnReaped } from '../helpers/reap-children.ts';
 import { freePort, redisServerMissing, startRedisServer, type TestRedis } from '../helpers/redis-server.ts';
 import { startWorkerProcess, type WorkerProcess } from '../helpers/sluice-worker.ts';
@@ -201,7 +203,7 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     do {
       const s = await sluice(t, p, ['queue', 'status', '--queue', redis.url, '--json']).done;
       assert.equal(s.code, 0, s.stderr);
-      status = JSON.parse(s.stdout);
+      status = v.parse(QueueStatusOutput, JSON.parse(s.stdout));
     } while (status.counts.waiting === 0);
     assert.deepEqual(
       status.workers.map((x) => [x.pid, x.delegates]),
@@ -210,7 +212,7 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     assert.deepEqual(status.unserved, [['claude']]);
     const drained = await sluice(t, p, ['queue', 'drain', '--queue', redis.url, '--json']).done;
     assert.equal(drained.code, 0, drained.stderr);
-    assert.equal(JSON.parse(drained.stdout).removed[0].label, 'z');
+    assert.equal(v.parse(QueueDrainOutput, JSON.parse(drained.stdout)).removed[0].label, 'z');
     const r = await run.done;
     assert.equal(r.code, 1);
     assert.match(r.stderr, /QUEUE_CANCELLED: .*removed from the queue/);
@@ -228,12 +230,12 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     assert.equal(remote.code, local.code);
     assert.equal(remote.stderr.split('\n')[0].replace(/^error (\w+):.*$/, '$1'), local.stderr.split('\n')[0].replace(/^error (\w+):.*$/, '$1'));
     assert.match(remote.stderr, /item f cannot be worked/);
-    const failed = JSON.parse((await sluice(t, p, ['queue', 'status', '--queue', redis.url, '--json']).done).stdout);
+    const failed = v.parse(QueueStatusOutput, JSON.parse((await sluice(t, p, ['queue', 'status', '--queue', redis.url, '--json']).done).stdout));
     assert.equal(failed.counts.failed, 1);
-    assert.match(failed.failed[0].reason, /item f cannot be worked/);
+    assert.match(failed.failed[0].reason ?? '', /item f cannot be worked/);
     await rm(join(p.dir, 'fail-f'));
     const retried = await sluice(t, p, ['queue', 'retry', '--queue', redis.url, '--json']).done;
-    assert.deepEqual(JSON.parse(retried.stdout).retried, [failed.failed[0].id]);
+    assert.deepEqual(v.parse(QueueRetryOutput, JSON.parse(retried.stdout)).retried, [failed.failed[0].id]);
     await logged(p, /^end f /);
   });
 
