@@ -62,7 +62,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       options.onWarning?.(error);
     },
   });
-  for (const [name, decl] of Object.entries(coreHooks)) hooks.declare(name as HookName, decl, 'core');
+  hooks.declareAll(coreHooks, 'core');
 
   const onProgress = (event: Parameters<NonNullable<Parameters<typeof createLocalQueue>[0]['onProgress']>>[0]) => {
     if (hooks.hasHandlers('queue:progress')) void hooks.call('queue:progress', event);
@@ -140,6 +140,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       config,
       kernel,
       declareHook: (hook, decl) => hooks.declare(hook, decl, name),
+      declareHooks: (set) => hooks.declareAll(set, name),
       hook: (hook, handler, o) => void hooks.on(hook, name, handler, o),
       registerGate: (gate) => gates.add(gate.type, name, gate as GateDefinition),
       registerDelegate: (d) => delegates.add(d.name, name, d),

@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import type { SluiceConfig } from '../config/config-schema.ts';
 import type { DelegateDefinition } from '../delegate/contract.ts';
 import type { Host } from '../host/host.ts';
-import type { HookDeclaration, HookHandler, HookHandlerOptions, HookName } from '../hooks/hook-types.ts';
+import type { HookDeclaration, HookDeclarations, HookHandler, HookHandlerOptions, HookKindOf, HookName } from '../hooks/hook-types.ts';
 import type { JobHandler, JobName } from '../queue/job-queue.ts';
 import type { Kernel } from '../kernel/kernel-types.ts';
 
@@ -145,7 +145,9 @@ export interface PluginContext {
   readonly config: SluiceConfig;
   /** The kernel being built; registries are complete only after every plugin has loaded. */
   readonly kernel: Kernel;
-  declareHook<N extends HookName>(name: N, decl: HookDeclaration): void;
+  declareHook<N extends HookName>(name: N, decl: HookDeclaration<HookKindOf<N>>): void;
+  /** Declares a set of hooks made with `defineHook` (the same object their `Hooks` types come from). */
+  declareHooks(hooks: HookDeclarations): void;
   hook<N extends HookName>(name: N, handler: HookHandler<N>, options?: HookHandlerOptions): void;
   registerGate<I>(gate: GateDefinition<I>): void;
   registerDelegate(delegate: DelegateDefinition): void;

@@ -72,10 +72,24 @@ export const tuneCommand = defineCommand({
           `warning: the evaluator runs on the executor's backend (${plan.backends.executor}); its scores grade its own work and may be inflated`,
         ),
       );
-    const { runTuneJob, tuneJobs } = await import('./tune-job.ts');
+    const { TUNE_JOB, tuneJobs } = await import('./tune-job.ts');
     const { notes: _, ...jobPlan } = plan;
-    const jobs = tuneJobs(ctx.kernel.projectRoot, jobPlan, { spread: false, runDir: o.runDir });
-    const settled = await Promise.allSettled(jobs.map((job) => runTuneJob(ctx.kernel, job, { signal: ctx.signal, say })));
+    // In-process the plan is one job on this machine; with --queue the workers tune independent skills in parallel.
+    const { dispatcher } = ctx.kernel;
+    const jobs = tuneJobs(ctx.kernel.projectRoot, jobPlan, { spread: dispatcher.kind !== 'local', runDir: o.runDir });
+    const needs = [...new Set(Object.values(plan.backends))];
+    const settled = await Promise.allSettled(
+      jobs.map((job) => {
+        const skills = job.plan.skillArgs.join(',');
+        const prefix = jobs.length > 1 ? `${skills}: ` : '';
+        return dispatcher.run(TUNE_JOB, job, {
+          signal: ctx.signal,
+          label: `tune ${skills}`,
+          needs,
+          onProgress: (line) => void (typeof line === 'string' && say(`${prefix}${line}`)),
+        });
+      }),
+    );
     return outcomes(ctx, jobs, settled, failBelow);
   },
 });
