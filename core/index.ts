@@ -22,6 +22,7 @@ export { createStateStore, type StateStore, type StateFile, type UpdateResult } 
 export { acquireLock, type LockHandle, type LockOptions } from './store/file-lock.ts';
 export { yamlCodec, jsonCodec, codecForPath, CodecError, type Codec } from './store/codec.ts';
 export { parseYamlDocument, yamlToData, MAX_YAML_ALIASES, type YamlDocumentOptions } from './store/yaml-document.ts';
+export { yamlLibrary } from './store/yaml-library.ts';
 export { checkDataShape, MAX_DATA_DEPTH } from './store/data-shape.ts';
 export { readDataFile, readDataText, parseDataText, validateData, MAX_DATA_FILE_BYTES } from './store/read-data-file.ts';
 export { SluiceError, isSluiceError, toSluiceError, type SluiceErrorDetails } from './errors/sluice-error.ts';

@@ -74,6 +74,10 @@ export const lifecyclePlugin = definePlugin({
         'prizmkit-workflow-state',
       ],
     });
+    // One requirement's durable job: run in-process by `lifecycle run --remote`, by `sluice worker` with --queue.
+    ctx.registerDurableJob('lifecycle:requirement', async (payload, job) =>
+      (await import('./remote/requirement-job.ts')).runRequirementJob(ctx.kernel, payload, job),
+    );
     for (const command of [
       lifecycleStartCommand,
       lifecycleStatusCommand,

@@ -106,6 +106,13 @@ export const LifecycleRunOutput = commandOutput({
       blocker: v.optional(v.nullable(BlockerSchema)),
       unblock: v.optional(v.string()),
       error: v.optional(v.strictObject({ code: v.string(), message: v.string() })),
+      // Only on workers (`--queue`, `--remote`): where the requirement's records and commit are on the remote.
+      checkpoint: v.optional(v.pipe(v.string(), v.description('the last checkpoint commit, at refs/sluice/checkpoints/<slug> on the remote'))),
+      branch: v.optional(v.pipe(v.string(), v.description('the branch the commit was pushed to (sluice/<slug>)'))),
+      resumedFrom: v.optional(v.pipe(v.string(), v.description('the checkpoint this run resumed from'))),
+      recovery: v.optional(v.pipe(v.string(), v.description('where recover, run on that checkpoint, resumed'))),
+      authorization: v.optional(v.pipe(v.string(), v.description('why the workers could not commit'))),
+      localRecords: v.optional(v.pipe(v.string(), v.description("why this project's journal and state did not take the worker's"))),
     }),
   ),
   counts: v.record(Outcome, Count),

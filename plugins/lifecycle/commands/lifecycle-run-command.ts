@@ -75,13 +75,14 @@ export const lifecycleRunCommand = defineCommand({
   },
 });
 
-/** Local (this workspace) by default; with --remote (or a distributed queue) one durable job per requirement, each in its own clone. */
+/**
+ * Local (this workspace) by default; with --remote, or a distributed queue (--queue), one durable job per
+ * requirement on the kernel's dispatcher, each in its own clone: in this process, or on `sluice worker`s.
+ */
 async function chooseRunner(kernel: Kernel, remote: string | undefined): Promise<(lc: LifecycleContext, o: RunLifecycleOptions) => Promise<RunSummary>> {
-  if (remote === undefined) return (await import('../runner/run-lifecycle.ts')).runLifecycle;
+  if (remote === undefined && kernel.dispatcher.kind === 'local') return (await import('../runner/run-lifecycle.ts')).runLifecycle;
   const { runLifecycleOnWorkers } = await import('../remote/run-on-workers.ts');
-  const { inProcessDispatcher } = await import('../remote/requirement-job.ts');
-  const dispatcher = inProcessDispatcher(kernel);
-  return (lc, o) => runLifecycleOnWorkers(lc, { ...o, remote, dispatcher });
+  return (lc, o) => runLifecycleOnWorkers(lc, { ...o, ...(remote === undefined ? {} : { remote }), dispatcher: kernel.dispatcher });
 }
 
 function positiveInt(value: unknown, flag: string, max: number): number {
