@@ -86,7 +86,10 @@ export interface CommandIO {
   print(line: string): void;
   /** A diagnostic line on stderr; allowed under --json. */
   warn(line: string): void;
-  /** Progress on stderr, shown only for work that lasts over a second and only on a terminal. */
+  /**
+   * Progress on stderr: on a terminal a status line shown after a second; off one, a plain line at
+   * least every 20 s while the work lasts.
+   */
   progress(label: string): ProgressHandle;
   /** Asks on the terminal; throws USAGE when not interactive, so scripts never hang on a question. */
   choose(question: string, choices: string[], defaultChoice?: string): Promise<string>;
