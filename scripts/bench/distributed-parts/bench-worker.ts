@@ -4,15 +4,12 @@
 import { createKernel } from '../../../core/index.ts';
 import { builtinPlugins } from '../../../plugins/cli/builtin-plugins.ts';
 import { createNodeHost } from '../../../plugins/host-node/index.ts';
-import { configureRequirementJobs, runRequirementJob } from '../../../plugins/lifecycle/remote/requirement-job.ts';
+import { configureRequirementJobs } from '../../../plugins/lifecycle/remote/requirement-job.ts';
 import { startWorker } from '../../../plugins/queue-redis/index.ts';
 
 const [url, workdir, grantKeyFile] = process.argv.slice(2);
 const kernel = await createKernel({ host: createNodeHost({ cwd: workdir }), projectRoot: workdir, plugins: builtinPlugins });
 configureRequirementJobs(kernel, { workdir, grantKeyFile });
-// Until the lifecycle plugin registers its durable job itself.
-if (!kernel.dispatcher.has('lifecycle:requirement'))
-  kernel.dispatcher.register('lifecycle:requirement', (payload, job) => runRequirementJob(kernel, payload, job), 'bench');
 const worker = await startWorker({ url, dispatcher: kernel.dispatcher, delegates: ['script'], concurrency: 1, workdir, graceMs: 5000 });
 process.stdout.write('ready\n');
 process.once('SIGTERM', () => void worker.stop().then(() => process.exit(0)));

@@ -11,7 +11,6 @@ import { createKernel } from '../../../core/index.ts';
 import { builtinPlugins } from '../../../plugins/cli/builtin-plugins.ts';
 import { createNodeHost } from '../../../plugins/host-node/index.ts';
 import { createLifecycleContext } from '../../../plugins/lifecycle/lifecycle-context.ts';
-import { runRequirementJob } from '../../../plugins/lifecycle/remote/requirement-job.ts';
 import { runLifecycleOnWorkers } from '../../../plugins/lifecycle/remote/run-on-workers.ts';
 import { startRequirement } from '../../../plugins/lifecycle/start-requirement.ts';
 import { createRedisQueue } from '../../../plugins/queue-redis/index.ts';
@@ -112,9 +111,6 @@ export async function throughput(url: string, workers: number, requirements: num
     plugins: builtinPlugins,
     dispatcher: (onProgress) => createRedisQueue({ url, onProgress }),
   });
-  // Until the lifecycle plugin registers its durable job itself (the orchestrator dispatches only names it knows).
-  if (!kernel.dispatcher.has('lifecycle:requirement'))
-    kernel.dispatcher.register('lifecycle:requirement', (payload, job) => runRequirementJob(kernel, payload, job), 'bench');
   try {
     const lc = createLifecycleContext(kernel, root);
     const slugs = Array.from({ length: requirements }, (_, i) => `req-${String(i).padStart(3, '0')}`);
