@@ -37,6 +37,6 @@ export const QueueStatusOutput = commandOutput({
 
 export const QueueRetryOutput = commandOutput({ retried: v.array(v.string()), missing: v.array(v.string()) });
 
-export const QueueDrainOutput = commandOutput({ removed: v.array(v.string()) });
+export const QueueDrainOutput = commandOutput({ removed: v.pipe(v.array(JobView), v.description('The jobs taken out of the queue (they had not started).')) });
 
 export const WorkerOutput = commandOutput({ worker: v.string(), done: Count, failed: Count, handedBack: Count });

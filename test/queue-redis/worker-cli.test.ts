@@ -4,6 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import * as v from 'valibot';
+import { QueueDrainOutput, QueueRetryOutput, QueueStatusOutput } from '../../plugins/queue-redis/queue-outputs.ts';
 import { reap, spawnReaped } from '../helpers/reap-children.ts';
 import { freePort, redisServerMissing, startRedisServer, type TestRedis } from '../helpers/redis-server.ts';
 import { startWorkerProcess, type WorkerProcess } from '../helpers/sluice-worker.ts';
@@ -170,6 +172,27 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     );
   });
 
+  it('SIGTERM to the orchestrator cancels its jobs: a waiting one leaves the queue, a running handler is aborted', async (t) => {
+    const redis = await startRedisServer(t);
+    const p = await project(t);
+    const w = worker(t, p, redis, ['--delegates', 'script']);
+    await w.ready;
+    const run = sluice(t, p, ['acme-run', 'h', 'z', '--hold', 'h', '--needs', 'script', '--queue', redis.url]);
+    const waiting = sluice(t, p, ['acme-run', 'q', '--needs', 'claude', '--queue', redis.url]);
+    await logged(p, /^start h /);
+    let counts: { waiting: number; running: number };
+    do counts = JSON.parse((await sluice(t, p, ['queue', 'status', '--queue', redis.url, '--json']).done).stdout).counts;
+    while (counts.waiting === 0);
+    run.child.kill('SIGTERM');
+    waiting.child.kill('SIGTERM');
+    assert.equal((await run.done).code, 143);
+    assert.equal((await waiting.done).code, 143);
+    await logged(p, new RegExp(`^abort h ${w.child.pid}$`));
+    const after = JSON.parse((await sluice(t, p, ['queue', 'status', '--queue', redis.url, '--json']).done).stdout);
+    assert.equal(after.counts.waiting + after.counts.delayed, 0, 'the waiting job was removed');
+    assert.ok(!log(p).some((l) => l.startsWith('start q')));
+  });
+
   it('status names the workers and a job no worker can take; drain cancels it and its caller exits 1', async (t) => {
     const redis = await startRedisServer(t);
     const p = await project(t);
@@ -180,7 +203,7 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     do {
       const s = await sluice(t, p, ['queue', 'status', '--queue', redis.url, '--json']).done;
       assert.equal(s.code, 0, s.stderr);
-      status = JSON.parse(s.stdout);
+      status = v.parse(QueueStatusOutput, JSON.parse(s.stdout));
     } while (status.counts.waiting === 0);
     assert.deepEqual(
       status.workers.map((x) => [x.pid, x.delegates]),
@@ -189,7 +212,7 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     assert.deepEqual(status.unserved, [['claude']]);
     const drained = await sluice(t, p, ['queue', 'drain', '--queue', redis.url, '--json']).done;
     assert.equal(drained.code, 0, drained.stderr);
-    assert.equal(JSON.parse(drained.stdout).removed[0].label, 'z');
+    assert.equal(v.parse(QueueDrainOutput, JSON.parse(drained.stdout)).removed[0].label, 'z');
     const r = await run.done;
     assert.equal(r.code, 1);
     assert.match(r.stderr, /QUEUE_CANCELLED: .*removed from the queue/);
@@ -207,12 +230,12 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     assert.equal(remote.code, local.code);
     assert.equal(remote.stderr.split('\n')[0].replace(/^error (\w+):.*$/, '$1'), local.stderr.split('\n')[0].replace(/^error (\w+):.*$/, '$1'));
     assert.match(remote.stderr, /item f cannot be worked/);
-    const failed = JSON.parse((await sluice(t, p, ['queue', 'status', '--queue', redis.url, '--json']).done).stdout);
+    const failed = v.parse(QueueStatusOutput, JSON.parse((await sluice(t, p, ['queue', 'status', '--queue', redis.url, '--json']).done).stdout));
     assert.equal(failed.counts.failed, 1);
-    assert.match(failed.failed[0].reason, /item f cannot be worked/);
+    assert.match(failed.failed[0].reason ?? '', /item f cannot be worked/);
     await rm(join(p.dir, 'fail-f'));
     const retried = await sluice(t, p, ['queue', 'retry', '--queue', redis.url, '--json']).done;
-    assert.deepEqual(JSON.parse(retried.stdout).retried, [failed.failed[0].id]);
+    assert.deepEqual(v.parse(QueueRetryOutput, JSON.parse(retried.stdout)).retried, [failed.failed[0].id]);
     await logged(p, /^end f /);
   });
 
