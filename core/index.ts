@@ -12,6 +12,7 @@ export type { DelegateStartEvent, DelegateOutputEvent, DelegateFinishEvent } fro
 export type * from './queue/job-queue.ts';
 export { createLocalQueue } from './queue/local-queue.ts';
 export { createKeyedMutex } from './queue/keyed-mutex.ts';
+export { assertJsonPayload } from './queue/json-payload.ts';
 export type * from './host/host.ts';
 export { HostIoError, HostNotFoundError, HostNotRegularError, HostTooLargeError } from './host/host.ts';
 export { createMemoryHost, type MemoryHost, type MemoryHostOptions } from './host/memory-host.ts';

@@ -115,6 +115,11 @@ export interface Host {
   importModule(specifier: string, fromDir: string): Promise<Record<string, unknown>>;
   /** The file `importModule` would load for a package name (for hashing it before trusting it). Optional. */
   resolveModule?(specifier: string, fromDir: string): Promise<string>;
+  /**
+   * Absolute path of a file shipped with sluice (phase registry, profile packs, prompts, demo data),
+   * e.g. `asset('skills', 'lifecycle', 'plan.md')`: where sluice is installed is the host's to know.
+   */
+  asset(...parts: string[]): string;
 }
 
 /** Thrown by hosts for a path that does not exist; core maps it to FILE_NOT_FOUND. */

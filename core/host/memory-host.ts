@@ -13,6 +13,8 @@ export interface MemoryHostOptions {
   interactive?: boolean;
   /** Modules `importModule` can return, by specifier. */
   modules?: Record<string, Record<string, unknown>>;
+  /** Where `asset()` says sluice's shipped files are (seed them with `files`); default `/sluice`. */
+  assetRoot?: string;
 }
 
 export interface MemoryHost extends Host {
@@ -65,6 +67,7 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     pid,
     livePids,
     hostname: () => 'memory-host',
+    asset: (...parts) => join(options.assetRoot ?? '/sluice', ...parts),
     cwd: () => cwd,
     now: clock,
     env: (name) => env[name],

@@ -35,6 +35,8 @@ export interface KernelOptions {
   concurrency?: number;
   /** Alternative queue backend; defaults to the in-process p-queue. */
   queue?: (onProgress: Parameters<typeof createLocalQueue>[0]['onProgress']) => JobQueue;
+  /** Backend for top-level durable jobs (`kernel.dispatcher`, e.g. Redis); defaults to its own in-process p-queue. */
+  dispatcher?: (onProgress: Parameters<typeof createLocalQueue>[0]['onProgress']) => JobQueue;
   /**
    * Whether project content may run. Defaults to trusting everything: an embedder chooses what it
    * loads. The CLI always passes the user's workspace trust.
@@ -64,7 +66,9 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const onProgress = (event: Parameters<NonNullable<Parameters<typeof createLocalQueue>[0]['onProgress']>>[0]) => {
     if (hooks.hasHandlers('queue:progress')) void hooks.call('queue:progress', event);
   };
-  const queue = options.queue ? options.queue(onProgress) : createLocalQueue({ concurrency: options.concurrency ?? config.concurrency, onProgress });
+  const concurrency = options.concurrency ?? config.concurrency;
+  const queue = options.queue ? options.queue(onProgress) : createLocalQueue({ concurrency, onProgress });
+  const dispatcher = options.dispatcher ? options.dispatcher(onProgress) : createLocalQueue({ concurrency, onProgress });
   const display = (path: string) => (isInside(projectRoot, path) ? relative(projectRoot, path) || '.' : path);
   const store = createStateStore({ host, queue, lockWaitMs: config.lockWaitMs, display });
 
@@ -81,6 +85,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     projectRoot,
     hooks,
     queue,
+    dispatcher,
     store,
     plugins,
     trust,
@@ -139,6 +144,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       registerWorkflow: (w) => workflows.add(w.name, name, w),
       registerCommand: (c) => commands.add(c.name, name, c),
       registerJob: (job, handler) => queue.register(job, handler, name),
+      registerDurableJob: (job, handler) => dispatcher.register(job, handler, name),
       registerSchema: (schemaName, schema, description) => schemas.add(schemaName, name, { name: schemaName, plugin: name, description, schema }),
     };
     const started = performance.now();

@@ -49,6 +49,11 @@ export interface Kernel {
   readonly projectRoot: string;
   readonly hooks: HookDriver;
   readonly queue: JobQueue;
+  /**
+   * Where top-level durable jobs go (registerDurableJob): an in-process queue by default, Redis with
+   * `--queue`. Never the same queue as `queue`, so a requirement job never waits for its own delegate runs' slots.
+   */
+  readonly dispatcher: JobQueue;
   readonly store: StateStore;
   readonly plugins: readonly PluginInfo[];
   readonly gates: Registry<GateDefinition>;

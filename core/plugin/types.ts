@@ -144,6 +144,11 @@ export interface PluginContext {
   registerWorkflow(workflow: WorkflowDefinition): void;
   registerCommand(command: CommandDefinition): void;
   registerJob<N extends JobName>(name: N, handler: JobHandler<N>): void;
+  /**
+   * A top-level durable job (one requirement, one tune run) on `kernel.dispatcher`: run in-process by
+   * default, by `sluice worker` processes with `--queue redis://…`. Its handler may run leaf jobs on `kernel.queue`.
+   */
+  registerDurableJob<N extends JobName>(name: N, handler: JobHandler<N>): void;
   /** Makes a file format available to `sluice schema NAME`. */
   registerSchema(name: string, schema: v.GenericSchema, description: string): void;
 }

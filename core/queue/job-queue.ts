@@ -20,6 +20,12 @@ export interface JobContext {
   id: string;
   /** Aborted when the caller cancels the job; handlers must honour it. */
   signal: AbortSignal;
+  /** Reports progress (JSON) to whoever awaits the job (`JobOptions.onProgress`), also from a remote worker. */
+  progress?(data: JsonValue): void;
+  /** On a distributed worker: the folder this job may create its files in (`--workdir`). Undefined in-process. */
+  workdir?: string;
+  /** 1 the first time; more when the job runs again after its worker died or handed it back (resume it). */
+  attempt?: number;
 }
 
 export type JobHandler<N extends JobName> = (payload: JobPayload<N>, ctx: JobContext) => Promise<JobResult<N>>;
@@ -32,6 +38,14 @@ export interface JobOptions {
   priority?: number;
   /** Shown in progress output. */
   label?: string;
+  /** Delegate backends the job uses: a distributed queue gives it only to workers that have all of them. */
+  needs?: readonly string[];
+  /** Receives what the handler reports with `ctx.progress`. */
+  onProgress?(data: JsonValue): void;
+  /** Passed to the handler as `ctx.workdir` (set by a distributed worker). */
+  workdir?: string;
+  /** Passed to the handler as `ctx.attempt` (set by a distributed worker). */
+  attempt?: number;
 }
 
 export interface QueueStats {
@@ -53,6 +67,8 @@ export interface JobQueue {
   setConcurrency(limit: number): void;
   stats(): QueueStats;
   onIdle(): Promise<void>;
+  /** Releases connections (a distributed backend); the CLI calls it when the command ends. */
+  close?(): Promise<void>;
 }
 
 export interface QueueProgressEvent {

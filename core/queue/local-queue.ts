@@ -46,7 +46,8 @@ export function createLocalQueue(options: LocalQueueOptions): JobQueue {
           if (signal.aborted) throw cancelled(name);
           started = true;
           emit?.(name, id, 'started', o.label);
-          const ctx: JobContext = { id, signal };
+          const ctx: JobContext = { id, signal, workdir: o.workdir, attempt: o.attempt ?? 1 };
+          if (o.onProgress) ctx.progress = o.onProgress;
           return (entry.handler as JobHandler<N>)(payload, ctx);
         },
         { priority: o.priority ?? 0 },

@@ -41,6 +41,8 @@ export const builtinManifest: readonly BuiltinEntry[] = [
   { name: 'lifecycle', commands: { lifecycle: ['delegates'] }, load: async () => [(await import('../lifecycle/lifecycle-plugin.ts')).lifecyclePlugin] },
   { name: 'guard', commands: { guard: [], hooks: [] }, load: async () => [(await import('../guard/guard-plugin.ts')).guardPlugin] },
   { name: 'skill-tune', commands: { tune: ['delegates'] }, load: async () => [(await import('../skill-tune/skill-tune-plugin.ts')).skillTunePlugin] },
+  // A worker runs whatever durable job arrives, so it loads every plugin that registers one.
+  { name: 'queue-redis', commands: { worker: ALL, queue: [] }, load: async () => [(await import('../queue-redis/queue-redis-plugin.ts')).queueRedisPlugin] },
 ];
 
 /**

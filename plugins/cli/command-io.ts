@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import { SluiceError, terminalSafe, type CommandIO } from '../../core/index.ts';
 import { createProgressLine } from './progress-line.ts';
 import { colorsStream, createStyle } from './terminal-style.ts';
@@ -24,6 +23,8 @@ export function createCommandIO(o: CommandIOOptions): CommandIO {
         hint: 'pass the answer as a flag (see --help)',
       });
     }
+    // readline loads only when a question is asked, not on every command.
+    const { createInterface } = await import('node:readline/promises');
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     try {
       return (await rl.question(err(question))).trim();

@@ -4,6 +4,8 @@ export interface GlobalOptions {
   json: boolean;
   cwd?: string;
   concurrency?: number;
+  /** `--queue redis://…`: where top-level durable jobs go (else `queue:` in the config, else in-process). */
+  queue?: string;
 }
 
 /**
@@ -17,10 +19,11 @@ export function readGlobalOptions(argv: readonly string[]): GlobalOptions {
     if (arg === '--') break;
     if (arg === '--json') out.json = true;
     const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (name !== '--cwd' && name !== '--concurrency') continue;
+    if (name !== '--cwd' && name !== '--concurrency' && name !== '--queue') continue;
     const value = inline ?? argv[++i];
     if (value === undefined || value === '') throw new SluiceError('USAGE', { message: `option ${name} needs a value` });
     if (name === '--cwd') out.cwd = value;
+    else if (name === '--queue') out.queue = value;
     else {
       const n = Number(value);
       if (!Number.isInteger(n) || n < 1 || n > 256)
@@ -40,7 +43,7 @@ export function commandWord(argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') return argv[i + 1];
-    if (arg === '--cwd' || arg === '--concurrency') i++;
+    if (arg === '--cwd' || arg === '--concurrency' || arg === '--queue') i++;
     else if (!arg.startsWith('-')) return arg === 'help' ? undefined : arg;
   }
   return undefined;

@@ -72,9 +72,12 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 
 async function runCommandLine(argv: readonly string[], controller: AbortController): Promise<number> {
   let json = argv.includes('--json');
-  let redact = createSecretRedactor(process.env).redact;
+  // Built when first used: only an error before the config is read needs it (scanning the environment costs ~1 ms).
+  let redact = (text: string) => createSecretRedactor(process.env).redact(text);
   // Known before anything can fail, so errors name files relative to the project.
   let shownFrom: string | undefined;
+  let dispatcher: DispatcherFactory | undefined;
+  let kernelRef: Kernel | undefined;
   try {
     const globals = readGlobalOptions(argv);
     json = globals.json;
@@ -86,7 +89,14 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
     const word = commandWord(argv);
     const trust = cliWorkspaceTrust(host, root, loaded);
     // Commands that read records never load project code; help lists a workspace's plugin commands only once it is trusted.
-    const config = (await loadsProjectCode(word, loaded, trust)) ? loaded.config : { ...loaded.config, plugins: [] };
+    const trusted = (await loadsProjectCode(word, loaded, trust)) ? loaded.config : { ...loaded.config, plugins: [] };
+    // `--queue` wins over `queue:` in the config; commands read the URL from the config.
+    const config = globals.queue === undefined ? trusted : { ...trusted, queue: globals.queue };
+    dispatcher = await distributedDispatcher(
+      word,
+      config.queue,
+      globals.queue === undefined ? `${basename(loaded.file ?? 'sluice.config.yaml')} field queue` : '--queue',
+    );
     // Secrets from the environment and from the delegates' configured env never leave in any output.
     redact = createSecretRedactor({ ...process.env, ...configuredSecrets(config) }).redact;
     const io = createCommandIO({ json, interactive: host.isInteractive(), redact });
@@ -99,8 +109,10 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
       trust,
       configFile: loaded.file === undefined ? undefined : basename(loaded.file),
       concurrency: globals.concurrency,
+      dispatcher,
       onWarning: (e) => io.warn(`warning: ${e.message}`),
     });
+    kernelRef = kernel;
     const stopProgress = json ? () => {} : watchQueueProgress(kernel);
     printDelegateHeartbeats(kernel, io);
     const result: ProgramResult = {};
@@ -134,5 +146,20 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
     return outcome.exitCode;
   } catch (error) {
     return printError(error, json, redact, shownFrom);
+  } finally {
+    await kernelRef?.dispatcher.close?.();
   }
+}
+
+type DispatcherFactory = NonNullable<Parameters<typeof createKernel>[0]['dispatcher']>;
+
+/**
+ * The Redis queue for top-level jobs when a queue URL is set, loaded only then (BullMQ is large). A
+ * worker and `queue …` work on the URL themselves: a worker runs its jobs through its own in-process dispatcher.
+ */
+async function distributedDispatcher(word: string | undefined, url: string | undefined, what: string): Promise<DispatcherFactory | undefined> {
+  if (url === undefined || word === 'worker' || word === 'queue') return undefined;
+  const { createRedisQueue, parseRedisUrl } = await import('../queue-redis/index.ts');
+  parseRedisUrl(url, what);
+  return (onProgress) => createRedisQueue({ url, what, onProgress });
 }

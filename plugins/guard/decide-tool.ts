@@ -36,6 +36,19 @@ function field(input: Record<string, unknown> | undefined, name: string): string
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
+/**
+ * Whether relative paths from `cwd` can name a record without naming it: inside the records'
+ * folders every one may be a record, and from outside the project (an ancestor of it, or of
+ * sluice's user config folder) a plain name may be the project. Only from elsewhere in the project
+ * may the prefilter answer without the parser.
+ */
+function cwdNeedsParsing(cwd: string, env: GuardEnv): boolean {
+  const here = pathsOf('.', cwd);
+  const roots = pathsOf(env.projectDir, '/');
+  const inProject = (p: string) => roots.some((r) => p === r || p.startsWith(`${r}/`));
+  return here.some((p) => !inProject(p) || /\/(\.sdlc|\.sluice|\.prizmkit|\.claude)(\/|$)/.test(p) || protectedRead(p, env.places) !== undefined);
+}
+
 /** The guard's answer for one tool call. */
 export async function decideTool(payload: PreToolUsePayload, env: GuardEnv): Promise<Decision> {
   const tool = payload.tool_name ?? '';
@@ -54,9 +67,7 @@ export async function decideTool(payload: PreToolUsePayload, env: GuardEnv): Pro
   if (tool === 'Bash') {
     const command = field(payload.tool_input, 'command');
     if (!command) return allow;
-    // Working inside the records' folders, every relative path may be one of them.
-    const inside = pathsOf('.', cwd).some((p) => /\/(\.sdlc|\.sluice|\.prizmkit|\.claude)(\/|$)/.test(p) || protectedRead(p, env.places) !== undefined);
-    if (!inside && !needsParsing(command, env.projectDir)) return allow;
+    if (!cwdNeedsParsing(cwd, env) && !needsParsing(command, env.projectDir, env.places.userConfigDir)) return allow;
     const { judgeShell } = await loadShellGuard();
     return judgeShell(command, { cwd, projectDir: env.projectDir, places: env.places });
   }

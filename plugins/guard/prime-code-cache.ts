@@ -18,7 +18,7 @@ const SAMPLES = [
   'case "$1" in a) echo a ;; *) echo b ;; esac',
   'while read -r l; do echo "$l"; done < input.txt',
   'f() { cp a b; }; f & wait',
-  '(cd /tmp && tar czf x.tgz .) || echo `date` $((1 + 2))',
+  '(cd /tmp && tar czf x.tgz .) || echo `date`',
   'env X=1 bash -c \'echo "$X" | tee out\' 2>/dev/null',
   'find . -name "*.log" -delete && xargs rm < list',
 ];

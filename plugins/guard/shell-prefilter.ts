@@ -3,23 +3,41 @@
  * commands (`npm test`, `git status`, `ls src`) name nothing of sluice's and compute nothing: those
  * are let through without loading the parser. Anything that could name or reach a record (its
  * names, sluice itself, `$`, globs, `cd`, a folder above the records, shells within shells) is
- * parsed and judged. Quotes are dropped first, so `.sd''lc` still reads as `.sdlc`.
+ * parsed and judged. Quotes are dropped first, so `.sd''lc` still reads as `.sdlc`. The property test
+ * test/guard/prefilter-differential.test.ts checks that what passes here unparsed the parser allows.
  */
 const SYNTAX = /[$`*?[{\\~]|[<>]\(/;
 const NAMES = /\.sdlc|\.sluice|\.prizmkit|sluice|allowed_signers|\.claude|ssh-keygen|lifecycle-requirement|trailer/i;
 const WORDS = /(^|[\s;&|(])(eval|source|\.|cd|pushd|find|clean|reset|stash|checkout|restore|xargs|sh|bash|zsh|dash|ksh)($|[\s;&|)])/;
 /** A bare `.`, `..`, `./`, `../` or `/` as a word: a folder that may hold the records. */
 const ANCESTOR_WORD = /(^|[\s;&|(=])(\.{1,2}\/*|\/)($|[\s;&|)])/;
+/** A path that climbs (`src/../..`) or ends in `.` (`src/.`): it may name a folder above the records. */
+const CLIMBING_PATH = /(^|[\s;&|(=/])(\.\.($|[/\s;&|)])|\.\/*($|[\s;&|)]))/;
 
-export function needsParsing(command: string, projectDir: string): boolean {
-  const text = command.split(projectDir).join('').replace(/['"]/g, '');
-  if (SYNTAX.test(text) || NAMES.test(text) || WORDS.test(text) || ANCESTOR_WORD.test(text)) return true;
-  // An absolute path to a folder above the project (`rm -rf /home/me/work`).
-  for (let dir = parentOf(projectDir); dir.length > 1; dir = parentOf(dir)) {
-    const at = text.indexOf(dir);
-    if (at >= 0 && !/[\w.-]/.test(text[at + dir.length] ?? '')) return true;
+export function needsParsing(command: string, projectDir: string, userConfigDir: string): boolean {
+  const text = withoutProjectPrefix(command.replace(/['"]/g, ''), projectDir);
+  if (text === undefined) return true;
+  if (SYNTAX.test(text) || NAMES.test(text) || WORDS.test(text) || ANCESTOR_WORD.test(text) || CLIMBING_PATH.test(text)) return true;
+  // An absolute path to a folder above the project or sluice's user config (`rm -rf /home/me/work`).
+  for (const start of [projectDir, userConfigDir]) {
+    for (let dir = parentOf(start); dir.length > 1; dir = parentOf(dir)) {
+      const at = text.indexOf(dir);
+      if (at >= 0 && !/[\w.-]/.test(text[at + dir.length] ?? '')) return true;
+    }
   }
   return false;
+}
+
+/**
+ * The command with the project's own path taken out of paths into it (`/home/me/sluice-app/src/x`
+ * reads as `/src/x`), so a project folder whose name says "sluice" does not send every absolute
+ * path to the parser. The project folder itself (`rm -rf /home/me/app`) holds the records: undefined.
+ */
+function withoutProjectPrefix(text: string, projectDir: string): string | undefined {
+  const dir = projectDir.replace(/\/+$/, '');
+  if (dir === '') return text;
+  const parts = text.split(dir);
+  return parts.slice(1).every((after) => /^\/[^\s/;&|()<>]/.test(after)) ? parts.join('') : undefined;
 }
 
 function parentOf(path: string): string {

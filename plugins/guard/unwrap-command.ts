@@ -46,6 +46,7 @@ export function unwrapCommand(words: ShellWord[]): Unwrapped | undefined {
     const name = basename(first.text);
     const valueOptions = WRAPPER_VALUE_OPTIONS[name];
     if (valueOptions) {
+      const wrapper = i;
       i++;
       while (i < words.length && (words[i]!.text.startsWith('-') || (name === 'env' && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.text)))) {
         if (words[i]!.text === '--') {
@@ -55,6 +56,8 @@ export function unwrapCommand(words: ShellWord[]): Unwrapped | undefined {
         i += valueOptions.has(words[i]!.text) ? 2 : 1;
       }
       if (SKIP_OPERAND.has(name)) i++;
+      // A wrapper given no command (`env`, `env X=1`, `sudo -l`) runs nothing else: it is the command.
+      if (i >= words.length) return { name, argv: words.slice(wrapper) };
       continue;
     }
     if (PACKAGE_EXEC.has(name) && ['exec', 'x', 'dlx'].includes(words[i + 1]?.text ?? '')) {

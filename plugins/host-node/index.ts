@@ -1,5 +1,4 @@
 export { createNodeHost } from './node-host.ts';
 export { writeFileAtomic, writeFileExclusive } from './atomic-write.ts';
 export { spawnProcess } from './spawn-process.ts';
-export { sluiceRoot, sluiceAsset } from './sluice-assets.ts';
 export { OPEN_READ_FLAGS, readBounded, readBoundedSync, requireRegular } from './read-bounded.ts';

@@ -1,12 +1,15 @@
-import { copyFile, lstat, mkdir, readdir, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { copyFile, mkdir, rename, rm, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { clearInterval, setInterval } from 'node:timers';
 import { resolve } from 'node:path';
+import { isatty } from 'node:tty';
 import { HostIoError, HostNotFoundError, type DirEntry, type FileInfo, type FileWriter, type Host } from '../../core/index.ts';
 import { writeFileAtomic, writeFileExclusive } from './atomic-write.ts';
 import { createHeldFile } from './held-file.ts';
 import { openForWriting, readBounded } from './read-bounded.ts';
 import { importModule, resolveModule } from './import-module.ts';
+import { sluiceAsset } from './sluice-assets.ts';
 import { ownOutputFiles } from './own-output-files.ts';
 import { spawnProcess } from './spawn-process.ts';
 
@@ -48,7 +51,12 @@ async function removeFile(path: string): Promise<void> {
 const kindOf = (s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): FileInfo['kind'] =>
   s.isFile() ? 'file' : s.isDirectory() ? 'dir' : s.isSymbolicLink() ? 'symlink' : 'other';
 
-/** The Host for Node (and Deno's Node compatibility): node:fs for files, execa for processes. */
+/**
+ * The Host for Node (and Deno's Node compatibility): node:fs for files, execa for processes.
+ * Reads, stats, realpaths and listings call node:fs synchronously behind the async port: each takes
+ * microseconds on a local disk, while an awaited fs/promises call costs a thread-pool round trip, and
+ * a gate run makes a hundred of them. Writes stay asynchronous.
+ */
 export function createNodeHost(options: { cwd?: string } = {}): Host {
   const cwd = resolve(options.cwd ?? process.cwd());
   const abs = (p: string) => resolve(cwd, p);
@@ -60,6 +68,7 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     name: 'node',
     pid: process.pid,
     hostname: () => hostname(),
+    asset: sluiceAsset,
     cwd: () => cwd,
     now: () => new Date(),
     env: (name) => process.env[name],
@@ -90,7 +99,7 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     },
     async stat(p) {
       try {
-        const s = await stat(abs(p));
+        const s = statSync(abs(p));
         return { kind: kindOf(s), size: s.size, mtimeMs: s.mtimeMs };
       } catch (error) {
         if (isNotFound(error)) return null;
@@ -99,17 +108,18 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     },
     async lstat(p) {
       try {
-        const s = await lstat(abs(p));
+        const s = lstatSync(abs(p));
         return { kind: kindOf(s), size: s.size, mtimeMs: s.mtimeMs };
       } catch (error) {
         if (isNotFound(error)) return null;
         throw error;
       }
     },
-    realpath: (p) => mapSystemErrors(abs(p), () => realpath(abs(p))),
+    // The native realpath, as fs/promises uses: one realpath(3), not a readlink per path component.
+    realpath: (p) => mapSystemErrors(abs(p), async () => realpathSync.native(abs(p))),
     listDir: (p) =>
       mapSystemErrors(abs(p), async (): Promise<DirEntry[]> => {
-        const entries = await readdir(abs(p), { withFileTypes: true });
+        const entries = readdirSync(abs(p), { withFileTypes: true });
         return entries.map((e) => ({ name: e.name, kind: kindOf(e) })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       }),
     mkdir: (p) => mapSystemErrors(abs(p), async () => void (await mkdir(abs(p), { recursive: true })), 'cannot create folder'),
@@ -125,7 +135,8 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
       }
     },
     spawn: (o) => spawnProcess({ ...o, cwd: o.cwd === undefined ? cwd : abs(o.cwd) }),
-    isInteractive: () => Boolean(process.stdin.isTTY && process.stdout.isTTY),
+    // isatty(0), not process.stdin.isTTY: reading process.stdin builds a stream every command would pay for.
+    isInteractive: () => isatty(0) && Boolean(process.stdout.isTTY),
     outputFiles: ownOutputFiles,
     sleep: (ms) => new Promise((ok) => setTimeout(ok, ms)),
     repeat(ms, fn) {

@@ -14,24 +14,28 @@ export const OPEN_READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
  * of it, then read at most the fstat's size. Checking the descriptor, not the path, leaves no window
  * for the path to be swapped between check and read. A regular file reporting size 0 (/proc) is
  * read until its end, but never past `maxBytes`.
+ *
+ * The calls are synchronous: a local read takes microseconds, while each of the four awaited calls
+ * of a FileHandle costs a thread-pool round trip and a promise, which was a tenth of a gate run that
+ * reads a few dozen small files. The O_NONBLOCK open keeps a FIFO from ever blocking it.
  */
 export async function readBounded(path: string, maxBytes: number | undefined): Promise<Uint8Array> {
-  const fh = await open(path, OPEN_READ_FLAGS);
+  const fd = openSync(path, OPEN_READ_FLAGS);
   try {
-    const info = await fh.stat();
+    const info = fstatSync(fd);
     requireRegular(path, info);
     if (maxBytes !== undefined && info.size > maxBytes) throw new HostTooLargeError(path, info.size, maxBytes);
-    if (info.size === 0) return await readToEnd(fh, path, maxBytes);
+    if (info.size === 0) return readToEnd(fd, path, maxBytes);
     const buffer = Buffer.allocUnsafe(info.size);
     let filled = 0;
     while (filled < buffer.length) {
-      const { bytesRead } = await fh.read(buffer, filled, buffer.length - filled, filled);
+      const bytesRead = readSync(fd, buffer, filled, buffer.length - filled, filled);
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
     return filled === buffer.length ? buffer : buffer.subarray(0, filled);
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }
 
@@ -52,12 +56,12 @@ export function requireRegular(path: string, info: Stats): void {
   throw new HostNotRegularError(path, kind);
 }
 
-async function readToEnd(fh: FileHandle, path: string, maxBytes: number | undefined): Promise<Uint8Array> {
+function readToEnd(fd: number, path: string, maxBytes: number | undefined): Uint8Array {
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
     const chunk = Buffer.allocUnsafe(64 * 1024);
-    const { bytesRead } = await fh.read(chunk, 0, chunk.length, null);
+    const bytesRead = readSync(fd, chunk, 0, chunk.length, null);
     if (bytesRead === 0) return Buffer.concat(chunks, total);
     total += bytesRead;
     if (maxBytes !== undefined && total > maxBytes) throw new HostTooLargeError(path, total, maxBytes);

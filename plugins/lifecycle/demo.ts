@@ -1,6 +1,5 @@
 import { join, relative } from 'pathe';
-import type { JobQueue, Kernel } from '../../core/index.ts';
-import { sluiceAsset } from '../host-node/index.ts';
+import type { Host, JobQueue, Kernel } from '../../core/index.ts';
 import { createLifecycleContext } from './lifecycle-context.ts';
 import { readGitCommit } from './readers/git-commit-reader.ts';
 import { runLifecycle, type RequirementOutcome, type RunSummary } from './runner/run-lifecycle.ts';
@@ -15,7 +14,8 @@ export const DEMO_REQUIREMENTS = [
   { slug: 'csv-export', goal: 'toCsv(rows) writes RFC 4180 CSV: cells with commas, quotes or newlines are quoted.' },
 ] as const;
 
-export const DEMO_SCRIPT = sluiceAsset('plugins', 'lifecycle', 'demo', 'demo-script.yaml');
+/** The bundled delegate script that plays every stage of the demo requirements. */
+export const demoScriptPath = (host: Host) => host.asset('plugins', 'lifecycle', 'demo', 'demo-script.yaml');
 
 export interface LifecycleDemoSummary {
   projectDir: string;
@@ -60,7 +60,7 @@ export async function runLifecycleDemo(kernel: Kernel, projectDir: string = kern
   const slugs = DEMO_REQUIREMENTS.map((r) => r.slug);
   // sluice itself is the trusted host here: it grants the demo's own requirements, nothing in the project does.
   const hostGrant = { mode: 'sluice-demo', owner: 'sluice demo', local_commit_authorized: true as const, requirements: slugs };
-  const run = { slugs, backend: 'script', extra: { script: DEMO_SCRIPT }, signal: o.signal };
+  const run = { slugs, backend: 'script', extra: { script: demoScriptPath(host) }, signal: o.signal };
   let summary: RunSummary;
   if (o.workers) {
     const remote = await publishRepository(kernel, projectDir);

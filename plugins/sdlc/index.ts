@@ -10,7 +10,7 @@ export type { ComplianceFile } from './profile/compliance-schema.ts';
 export { complianceProblems, profileProblems } from './profile/profile-rules.ts';
 export type { SemanticProblem } from './profile/profile-rules.ts';
 export { COMPLIANCE_FRAMEWORKS, ProfileSchema } from './profile/profile-schema.ts';
-export { builtinPackDir } from './profile/resolve-pack.ts';
+export { findComplianceFile } from './profile/pack-compliance.ts';
 export { expectedChecksums, frozenDrift } from './project/frozen-files.ts';
 export { checkState, openProject } from './project/open-project.ts';
 export type { SdlcProject } from './project/open-project.ts';

@@ -1,6 +1,5 @@
 import { join, relative } from 'pathe';
 import { isInside, SluiceError, type Kernel } from '../../core/index.ts';
-import { sluiceAsset } from '../host-node/index.ts';
 import { copyTree } from './skill-folders.ts';
 import { startTune } from './tune-setup.ts';
 import { PRESETS } from './tune-settings.ts';
@@ -32,9 +31,9 @@ export async function runTuneDemo(
     throw new SluiceError('USAGE', { message: `demo folder ${projectDir} is outside the project ${kernel.projectRoot}` });
   const { host } = kernel;
   const skillDir = join(projectDir, '.claude', 'skills', DEMO_SKILL);
-  await copyTree(host, sluiceAsset('plugins', 'skill-tune', 'demo', DEMO_SKILL), skillDir);
+  await copyTree(host, host.asset('plugins', 'skill-tune', 'demo', DEMO_SKILL), skillDir);
   const script = join(projectDir, DEMO_SCRIPT);
-  await host.writeAtomic(script, await host.readText(sluiceAsset('plugins', 'skill-tune', 'demo', 'demo-script.yaml')));
+  await host.writeAtomic(script, await host.readText(host.asset('plugins', 'skill-tune', 'demo', 'demo-script.yaml')));
   const result = await startTune(
     kernel,
     {

@@ -1,5 +1,4 @@
 import { SluiceError, type Host } from '../../core/index.ts';
-import { sluiceAsset } from '../host-node/index.ts';
 
 /**
  * The bundled prompts in `skills/skill-tune/` (markdown + frontmatter). Their first body line,
@@ -12,7 +11,7 @@ const cache = new Map<PromptRole, string>();
 export async function loadPrompt(host: Host, role: PromptRole): Promise<string> {
   const hit = cache.get(role);
   if (hit !== undefined) return hit;
-  const path = sluiceAsset('skills', 'skill-tune', `${role}.md`);
+  const path = host.asset('skills', 'skill-tune', `${role}.md`);
   const text = await host.readText(path);
   const body = text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '');
   cache.set(role, body);

@@ -23,7 +23,14 @@ const TARGET = { statusMs: 75, specs10kMs: 250 };
 const BUNDLE_DIR = resolve('node_modules/.cache/sluice-views-bench');
 const BUNDLE = join(BUNDLE_DIR, 'dist/sluice.mjs');
 /** Modules status must never load: they belong to report, the browser tests and the delegates. */
-const MUST_STAY_LAZY = ['markdown-it', 'playwright', 'execa', 'sdlc-views/report/run-report', 'sdlc-views/report/collect-report', 'sdlc-views/report/render-markdown'];
+const MUST_STAY_LAZY = [
+  'markdown-it',
+  'playwright',
+  'execa',
+  'sdlc-views/report/run-report',
+  'sdlc-views/report/collect-report',
+  'sdlc-views/report/render-markdown',
+];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p90 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];

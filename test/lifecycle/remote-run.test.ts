@@ -7,6 +7,7 @@ import { createLocalQueue, type Kernel } from '../../core/index.ts';
 import { verifyJournal } from '../../plugins/lifecycle/journal/requirement-journal.ts';
 import { configureRequirementJobs, runRequirementJob } from '../../plugins/lifecycle/remote/requirement-job.ts';
 import { runLifecycleOnWorkers } from '../../plugins/lifecycle/remote/run-on-workers.ts';
+import { readWorkflowState } from '../../plugins/lifecycle/record-stage.ts';
 import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
 import { passingScript } from '../fixtures/lifecycle/passing-script.ts';
 import { gitIn, HOST_GRANT, makeLifecycle, makeRepo } from './lifecycle-fixture.ts';
@@ -105,6 +106,17 @@ describe('lifecycle run on workers (in-process dispatcher, git remote)', () => {
       assert.equal(t.calls.get(`${slug} test`), 1);
     }
     assert.equal(gitIn(t.root, 'status', '--porcelain', '--', 'src'), '', "the orchestrator's own workspace is untouched");
+    // The orchestrator's records caught up with the workers': status says committed, a new run has nothing to do.
+    for (const slug of ['alpha', 'beta', 'gamma']) assert.equal((await readWorkflowState(t.lc, slug)).status, 'COMMITTED');
+    const again = await t.run();
+    assert.deepEqual(
+      again.requirements.map((r) => [r.outcome, r.stages.length]),
+      [
+        ['committed', 0],
+        ['committed', 0],
+        ['committed', 0],
+      ],
+    );
   });
 
   it('a run without commit authority stops at COMMIT_PENDING; the next run resumes from the checkpoint through recover and only commits', async () => {

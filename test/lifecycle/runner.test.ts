@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Kernel } from '../../core/index.ts';
-import { DEMO_SCRIPT, runLifecycleDemo } from '../../plugins/lifecycle/demo.ts';
+import { demoScriptPath, runLifecycleDemo } from '../../plugins/lifecycle/demo.ts';
 import type { LifecycleTransitionEvent } from '../../plugins/lifecycle/lifecycle-hooks.ts';
 import { readWorkflowState } from '../../plugins/lifecycle/record-stage.ts';
 import { runLifecycle } from '../../plugins/lifecycle/runner/run-lifecycle.ts';
@@ -93,7 +93,7 @@ describe('lifecycle run', () => {
     const csv = await readWorkflowState((await makeLifecycle(root)).lc, 'csv-export');
     assert.equal(csv.repair_round, 1);
     assert.equal(csv.reroutes[0].kind, 'test-repair');
-    assert.ok(DEMO_SCRIPT.endsWith('demo-script.yaml'));
+    assert.match(await kernel.host.readText(demoScriptPath(kernel.host)), /code-review/, 'the demo ran from the script the host says sluice ships');
   });
 
   it(`stops a review that always needs fixes after 3 outer repair rounds: review fixes count (repair-round-limit)`, async () => {

@@ -53,6 +53,8 @@ export interface RequirementJobResult extends RequirementOutcome {
   branch?: string;
   /** The checkpoint this run resumed from (a dead worker's job, or an earlier run). */
   resumedFrom?: string;
+  /** Set by the orchestrator when its own records could not take the checkpoint's journal (why). */
+  localRecords?: string;
   /** Why the workers could not commit (no grant, or the job's grant was refused). */
   authorization?: string;
   /** Where `recover` (run on the resumed checkpoint) said the requirement resumes. */

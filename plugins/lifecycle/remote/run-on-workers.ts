@@ -1,5 +1,5 @@
-import { join } from 'pathe';
-import { isSluiceError, SluiceError, type JobQueue, type JsonValue } from '../../../core/index.ts';
+import { dirname, join } from 'pathe';
+import { acquireLock, isSluiceError, SluiceError, toSluiceError, type JobQueue, type JsonValue, type LockHandle } from '../../../core/index.ts';
 import { journalPath } from '../journal/requirement-journal.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { SPEC } from '../readers/plan-tasks-reader.ts';
@@ -10,6 +10,7 @@ import { fail, openRequirements, summarize, type RequirementOutcome, type RunLif
 import { ARTIFACT_KINDS, artifactDirFor, checkSlug } from '../slug.ts';
 import { workflowStatePath } from '../state/workflow-state-file.ts';
 import { git, runGit } from '../workspace/run-git.ts';
+import { adoptCheckpoint } from './adopt-checkpoint.ts';
 import { grantsForWorkers } from './job-grant.ts';
 import type { RequirementJobPayload, RequirementJobProgress } from './requirement-job.ts';
 
@@ -35,9 +36,10 @@ export async function runLifecycleOnWorkers(lc: LifecycleContext, o: RunOnWorker
   const base = (await git(lc.host, lc.root, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
   const run = createRunTracker(slugs.length, o);
   const { abort, outcomes } = run;
+  const locks: LockHandle[] = [];
   try {
     const seeds = new Map<string, Record<string, string> | RequirementOutcome>();
-    for (const slug of slugs) seeds.set(slug, await seedOf(lc, slug).catch((error) => fail(slug, error)));
+    for (const slug of slugs) seeds.set(slug, await lockAndSeed(lc, slug, locks).catch((error) => fail(slug, error)));
     const dispatched = slugs.filter((s) => !('outcome' in seeds.get(s)!));
     const { grants, refused } = await grantsForWorkers(lc, dispatched, remote, o.authorize ?? {});
     await Promise.all(
@@ -67,7 +69,14 @@ export async function runLifecycleOnWorkers(lc: LifecycleContext, o: RunOnWorker
             },
           } as Parameters<JobQueue['run']>[2]);
           const why = refused.get(slug);
-          outcomes.set(slug, result.outcome === 'awaiting-authorization' && why && !result.authorization ? { ...result, authorization: why } : result);
+          const localRecords = result.checkpoint
+            ? await adoptCheckpoint(lc, remote, slug, result.checkpoint).catch((e) => toSluiceError(e).message)
+            : undefined;
+          outcomes.set(slug, {
+            ...result,
+            ...(result.outcome === 'awaiting-authorization' && why && !result.authorization ? { authorization: why } : {}),
+            ...(localRecords ? { localRecords } : {}),
+          });
         } catch (error) {
           if (abort.signal.aborted && (!isSluiceError(error) || error.code === 'QUEUE_CANCELLED'))
             return void outcomes.set(slug, { ...fail(slug, error), outcome: 'interrupted' });
@@ -79,12 +88,26 @@ export async function runLifecycleOnWorkers(lc: LifecycleContext, o: RunOnWorker
       }),
     );
   } finally {
+    await Promise.all(locks.map((l) => l.release()));
     run.dispose();
   }
   return summarize(
     slugs.map((s) => outcomes.get(s)!),
     started,
   );
+}
+
+/** One writer per requirement here too: a local run of it and this run exclude each other (busy, exit 3). */
+async function lockAndSeed(lc: LifecycleContext, slug: string, locks: LockHandle[]): Promise<Record<string, string> | RequirementOutcome> {
+  const statePath = workflowStatePath(lc.root, slug);
+  await lc.host.mkdir(dirname(statePath));
+  try {
+    locks.push(await acquireLock(lc.host, `${statePath}.run.lock`, { waitMs: 0, purpose: 'sluice lifecycle run', display: lc.kernel.display(statePath) }));
+  } catch (error) {
+    if (isSluiceError(error, 'LOCK_BUSY')) return { ...fail(slug, error), outcome: 'busy' };
+    throw error;
+  }
+  return seedOf(lc, slug);
 }
 
 async function originUrl(lc: LifecycleContext): Promise<string> {

@@ -1,6 +1,5 @@
 import * as v from 'valibot';
 import { parseDataText, SluiceError, validateData, yamlCodec, type Host } from '../../../core/index.ts';
-import { sluiceAsset } from '../../host-node/index.ts';
 import { STAGES, type Stage } from '../transition-table.ts';
 
 /**
@@ -33,7 +32,7 @@ export interface StagePrompt {
 const cache = new Map<string, Promise<StagePrompt>>();
 
 export function loadStagePrompt(host: Host, stage: Stage): Promise<StagePrompt> {
-  const file = sluiceAsset('skills', 'lifecycle', `${stage}.md`);
+  const file = host.asset('skills', 'lifecycle', `${stage}.md`);
   let pending = cache.get(file);
   if (!pending) {
     pending = readStagePrompt(host, file, stage);

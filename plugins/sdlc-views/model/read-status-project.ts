@@ -50,7 +50,7 @@ export async function readStatusProject(kernel: Kernel): Promise<StatusProject> 
       file: kernel.display(paths.state),
       message: `no SDLC project in ${kernel.projectRoot} (.sdlc/state.yaml does not exist)`,
     });
-  const registryPath = registryInfo ? paths.registry : bundledRegistryPath();
+  const registryPath = registryInfo ? paths.registry : bundledRegistryPath(kernel.host);
   const cacheDir = parseCacheDir((name) => kernel.host.env(name));
   const [state, registry] = await Promise.all([
     readCachedYaml(kernel, paths.state, SdlcStateReadSchema, 'STATE_INVALID', cacheDir),

@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'pathe';
 import {
   isInside,
   isSluiceError,
@@ -15,7 +14,7 @@ import {
   ProfileSchema,
   ComplianceFileSchema,
   bundledRegistryPath,
-  builtinPackDir,
+  findComplianceFile,
   readSdlcFile,
   createPhaseModel,
   type PhaseModel,
@@ -39,13 +38,10 @@ export interface ProfileValidation {
 const located = (check: YamlCheck<unknown>, file: string, problems: readonly SemanticProblem[]): Violation[] =>
   problems.map((p) => ({ file, path: p.path, ...check.locate(p.path), message: p.message }));
 
-/** Compliance files a pack may lean on when it carries none of its own (as `sluice init` does). */
-const complianceCandidates = (packDir: string, framework: string) =>
-  [join(packDir, 'compliance'), builtinPackDir('compliance'), join(builtinPackDir('enterprise'), 'compliance')].map((d) => join(d, `${framework}-gates.yaml`));
-
 /** The registry the pack would run with: its own `phase-registry.yaml`, else the bundled one. */
 async function packModel(kernel: Kernel, packDir: string): Promise<{ model?: PhaseModel; violations: Violation[] }> {
-  const path = existsSync(join(packDir, 'phase-registry.yaml')) ? join(packDir, 'phase-registry.yaml') : bundledRegistryPath();
+  const own = join(packDir, 'phase-registry.yaml');
+  const path = (await kernel.host.stat(own)) ? own : bundledRegistryPath(kernel.host);
   try {
     const registry = await readSdlcFile(kernel.host, path, PhaseRegistrySchema, 'REGISTRY_INVALID', kernel.display(path));
     return { model: createPhaseModel(registry.value, kernel.display(path)), violations: [] };
@@ -69,7 +65,8 @@ async function validateCompliance(
   const frameworks = (raw as { compliance?: { frameworks?: unknown } } | undefined)?.compliance?.frameworks;
   for (const [i, framework] of (Array.isArray(frameworks) ? frameworks : []).entries()) {
     if (framework === 'none' || !(COMPLIANCE_FRAMEWORKS as readonly unknown[]).includes(framework)) continue;
-    const path = complianceCandidates(packDir, framework as string).find((p) => existsSync(p));
+    // The pack's own compliance/, then the shared files a pack may lean on (as `sluice init` does).
+    const path = await findComplianceFile(kernel.host, [packDir], framework as string);
     if (!path) {
       out.push({
         file: profileFile,

@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from 'pathe';
 import { SluiceError, type Kernel } from '../../../core/index.ts';
 import { readSdlcFile, type SdlcFile } from '../project/read-sdlc-file.ts';
 import { bundledRegistryPath } from '../registry/bundled-registry-path.ts';
@@ -29,14 +28,14 @@ export async function loadPack(kernel: Kernel, location: PackLocation): Promise<
   const profilePath = join(location.dir, 'profile.yaml');
   const profile = await readSdlcFile(host, profilePath, ProfileSchema, 'PROFILE_INVALID', kernel.display(profilePath));
   const ownRegistry = join(location.dir, 'phase-registry.yaml');
-  const registryPath = existsSync(ownRegistry) ? ownRegistry : bundledRegistryPath();
+  const registryPath = (await host.stat(ownRegistry)) ? ownRegistry : bundledRegistryPath(host);
   const registry = await readSdlcFile(host, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', kernel.display(registryPath));
   const model = createPhaseModel(registry.value, kernel.display(registryPath));
   checkProfile(profile.value, model, kernel, kernel.display(profilePath));
 
   const compliance: LoadedPack['compliance'] = [];
   for (const framework of profileFrameworks(profile.value)) {
-    const path = findComplianceFile([location.dir, location.fallbackDir], framework);
+    const path = await findComplianceFile(host, [location.dir, location.fallbackDir], framework);
     if (!path) {
       throw new SluiceError('PROFILE_INVALID', {
         file: kernel.display(profilePath),

@@ -1,6 +1,5 @@
 import { basename } from 'pathe';
 import { readDataText, resolveInside, SluiceError, type Kernel } from '../../../core/index.ts';
-import { sluiceAsset } from '../../host-node/index.ts';
 import { loadPack } from '../profile/load-pack.ts';
 import { packDirForProfileId } from '../profile/pack-compliance.ts';
 import { resolvePack, type PackLocation } from '../profile/resolve-pack.ts';
@@ -40,7 +39,7 @@ export interface InitReport {
   state: SdlcState;
 }
 
-const stateTemplatePath = () => sluiceAsset('plugins', 'sdlc', 'assets', 'state-init.yaml');
+const stateTemplatePath = (kernel: Kernel) => kernel.host.asset('plugins', 'sdlc', 'assets', 'state-init.yaml');
 
 /** The state being replaced by --force, if it can still be read (a corrupt one is backed up all the same). */
 async function previousState(kernel: Kernel, paths: SdlcPaths): Promise<SdlcState | undefined> {
@@ -57,16 +56,16 @@ async function previousState(kernel: Kernel, paths: SdlcPaths): Promise<SdlcStat
  * looked up in the pack its profile_id names; else starter.
  */
 async function choosePack(kernel: Kernel, paths: SdlcPaths, o: InitOptions, previous: SdlcState | undefined): Promise<PackLocation> {
-  if (o.profile !== undefined || !previous) return resolvePack(o.profile ?? 'starter', kernel.projectRoot, kernel.config.profiles);
+  if (o.profile !== undefined || !previous) return resolvePack(kernel.host, o.profile ?? 'starter', kernel.projectRoot, kernel.config.profiles);
   if (await kernel.host.stat(paths.profile)) {
     return {
       dir: paths.dir,
       source: 'project',
       spec: previous.profile_id,
-      fallbackDir: await packDirForProfileId(previous.profile_id, kernel.projectRoot, kernel.config.profiles),
+      fallbackDir: await packDirForProfileId(kernel.host, previous.profile_id, kernel.projectRoot, kernel.config.profiles),
     };
   }
-  return resolvePack(previous.profile_id, kernel.projectRoot, kernel.config.profiles);
+  return resolvePack(kernel.host, previous.profile_id, kernel.projectRoot, kernel.config.profiles);
 }
 
 /**
@@ -99,7 +98,7 @@ export async function initProject(kernel: Kernel, o: InitOptions = {}): Promise<
   const location = await choosePack(kernel, paths, o, previous);
   const pack = await loadPack(kernel, location);
   const signers = await allowedSignersToFreeze(kernel, location.dir, o.allowedSigners);
-  const templateText = await readDataText(host, stateTemplatePath(), { display: 'state-init.yaml' });
+  const templateText = await readDataText(host, stateTemplatePath(kernel), { display: 'state-init.yaml' });
   const profileId = pack.profile.value.company.profile_id;
   const projectName = o.name?.trim() || previous?.project_name || basename(kernel.projectRoot);
   const projectType = o.type ?? previous?.project_type ?? undefined;

@@ -54,7 +54,7 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
   // Before the frozen files are parsed: an edited profile is reported as edited, not as invalid.
   if (o.verifyFrozen) await assertFrozenIntact(kernel, paths, state);
   const profile = await readSdlcFile(host, paths.profile, ProfileSchema, 'PROFILE_INVALID', kernel.display(paths.profile));
-  const registryPath = (await host.stat(paths.registry)) ? paths.registry : bundledRegistryPath();
+  const registryPath = (await host.stat(paths.registry)) ? paths.registry : bundledRegistryPath(host);
   const registry = await readSdlcFile(host, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', kernel.display(registryPath));
   const model = createPhaseModel(registry.value, kernel.display(registryPath));
   checkState(state, model, kernel.display(paths.state));
@@ -64,9 +64,9 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
   const missingCompliance: SdlcProject['missingCompliance'] = [];
   // No .sdlc/compliance/ at all: a project the reference set up, which reads the pack its profile_id names.
   const frozenCompliance = (await host.stat(paths.complianceDir))?.kind === 'dir';
-  const packDir = frozenCompliance ? undefined : await packDirForProfileId(profile.value.company.profile_id, kernel.projectRoot, kernel.config.profiles);
+  const packDir = frozenCompliance ? undefined : await packDirForProfileId(host, profile.value.company.profile_id, kernel.projectRoot, kernel.config.profiles);
   for (const framework of profileFrameworks(profile.value)) {
-    const path = (frozenCompliance ? undefined : findComplianceFile([packDir], framework)) ?? paths.complianceFile(framework);
+    const path = (frozenCompliance ? undefined : await findComplianceFile(host, [packDir], framework)) ?? paths.complianceFile(framework);
     const display = kernel.display(path);
     if (!(await host.stat(path))) {
       missingCompliance.push({ framework, display });

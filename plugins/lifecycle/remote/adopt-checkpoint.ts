@@ -1,0 +1,31 @@
+import { dirname } from 'pathe';
+import { journalPath, verifyJournal } from '../journal/requirement-journal.ts';
+import type { LifecycleContext } from '../lifecycle-context.ts';
+import { workflowStatePath } from '../state/workflow-state-file.ts';
+import { git, runGit } from '../workspace/run-git.ts';
+import { checkpointRef } from './remote-git.ts';
+
+/**
+ * After a remote job, the orchestrator's own records catch up with the worker's: the checkpoint is
+ * fetched (its commit, the requirement's, comes with it) and its journal and state replace the local
+ * ones, but only when the local journal is where the checkpoint's began (a prefix of it): records
+ * someone wrote here meanwhile are never overwritten. Returns why it did not adopt, or undefined.
+ */
+export async function adoptCheckpoint(lc: LifecycleContext, remote: string, slug: string, checkpoint: string): Promise<string | undefined> {
+  const ref = checkpointRef(slug);
+  const fetched = await runGit(lc.host, lc.root, ['fetch', '--quiet', '--', remote, `+${ref}:${ref}`]);
+  if (fetched.code !== 0) return `cannot fetch ${ref}: ${fetched.stderr.trim().split('\n')[0]}`;
+  const journalFile = `.prizmkit/state/journal/${slug}.jsonl`;
+  const stateFile = `.prizmkit/state/workflows/${slug}.json`;
+  const journal = await git(lc.host, lc.root, ['show', `${checkpoint}:${journalFile}`]);
+  const state = await git(lc.host, lc.root, ['show', `${checkpoint}:${stateFile}`]);
+  verifyJournal(journal, `${ref}:${journalFile}`);
+  const localPath = journalPath(lc.root, slug);
+  const local = await lc.host.readText(localPath).catch(() => '');
+  if (!journal.startsWith(local)) return `the local journal of ${slug} changed during the run; kept it (the worker's is ${ref})`;
+  await lc.host.mkdir(dirname(localPath));
+  await lc.host.writeAtomic(localPath, journal);
+  await lc.host.mkdir(dirname(workflowStatePath(lc.root, slug)));
+  await lc.host.writeAtomic(workflowStatePath(lc.root, slug), state);
+  return undefined;
+}

@@ -1,0 +1,122 @@
+import { Job, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { releaseKey, member } from './key-order.ts';
+import { connectionOptions, openClient, probeRedis } from './redis-connection.ts';
+import { names, needsOf, PREFIX, type WireJob } from './queue-names.ts';
+import { parseRedisUrl, type RedisTarget } from './redis-url.ts';
+import { firstLine } from './wire-error.ts';
+import { listWorkers, type WorkerAnnouncement } from './worker-registry.ts';
+
+export interface QueuedJobView {
+  id: string;
+  queue: string;
+  job: string;
+  label?: string;
+  key?: string;
+  needs: string[];
+  /** For running jobs: the worker that holds it. */
+  worker?: string;
+  /** For failed jobs: the error's first line. */
+  reason?: string;
+}
+
+export interface QueueStatus {
+  url: string;
+  counts: { waiting: number; running: number; delayed: number; completed: number; failed: number };
+  workers: WorkerAnnouncement[];
+  running: QueuedJobView[];
+  failed: QueuedJobView[];
+  /** Needs of waiting jobs that no live worker can serve. */
+  unserved: string[][];
+}
+
+/** Operator access to the queue: one connection, every sluice queue name it knows. */
+export async function openAdmin(url: string, what?: string) {
+  const target: RedisTarget = parseRedisUrl(url, what);
+  await probeRedis(target);
+  const redis: Redis = openClient(target);
+  const connection = connectionOptions(target);
+  const queues = new Map<string, Queue>();
+  const all = async () => {
+    for (const name of ['jobs', ...(await redis.smembers(names.queues))].sort()) {
+      if (!queues.has(name)) {
+        const q = new Queue(name, { connection, prefix: PREFIX });
+        q.on('error', () => {});
+        queues.set(name, q);
+      }
+    }
+    return [...queues.values()];
+  };
+  const view = (job: Job, reason?: string): QueuedJobView => {
+    const wire = job.data as WireJob;
+    return {
+      id: job.id!,
+      queue: job.queueName,
+      job: job.name,
+      ...(wire.label === undefined ? {} : { label: wire.label }),
+      ...(wire.key === undefined ? {} : { key: wire.key }),
+      needs: wire.needs ?? [],
+      ...(job.processedBy ? { worker: job.processedBy } : {}),
+      ...(reason === undefined ? {} : { reason }),
+    };
+  };
+
+  return {
+    target,
+    async status(): Promise<QueueStatus> {
+      const counts = { waiting: 0, running: 0, delayed: 0, completed: 0, failed: 0 };
+      const running: QueuedJobView[] = [];
+      const failed: QueuedJobView[] = [];
+      const workers = await listWorkers(redis);
+      const unserved: string[][] = [];
+      for (const q of await all()) {
+        const c = await q.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed');
+        counts.waiting += (c.waiting ?? 0) + (c.prioritized ?? 0);
+        counts.running += c.active ?? 0;
+        counts.delayed += c.delayed ?? 0;
+        counts.completed += c.completed ?? 0;
+        counts.failed += c.failed ?? 0;
+        for (const j of await q.getActive()) running.push(view(j));
+        for (const j of await q.getFailed()) failed.push(view(j, firstLine(j.failedReason)));
+        const needs = needsOf(q.name);
+        const waiting = (c.waiting ?? 0) + (c.prioritized ?? 0) + (c.delayed ?? 0);
+        if (waiting > 0 && !workers.some((w) => needs.every((d) => w.delegates.includes(d)))) unserved.push(needs);
+      }
+      return { url: target.display, counts, workers, running, failed, unserved };
+    },
+    /** Puts failed jobs (all, or those ids) back in the queue; returns the ids retried. */
+    async retry(ids?: readonly string[]): Promise<string[]> {
+      const done: string[] = [];
+      for (const q of await all()) {
+        for (const j of await q.getFailed()) {
+          if (ids && ids.length > 0 && !ids.includes(j.id!)) continue;
+          await j.retry('failed');
+          done.push(j.id!);
+        }
+      }
+      return done;
+    },
+    /** Removes every job not yet running (waiting, delayed); running jobs finish. Returns the removed. */
+    async drain(): Promise<QueuedJobView[]> {
+      const removed: QueuedJobView[] = [];
+      for (const q of await all()) {
+        for (const j of await q.getJobs(['waiting', 'prioritized', 'delayed'])) {
+          if (!j?.id) continue;
+          const wire = j.data as WireJob;
+          try {
+            await j.remove();
+          } catch {
+            continue; // taken by a worker meanwhile: it runs
+          }
+          if (wire.key !== undefined) await releaseKey(redis, wire.key, member(q.name, j.id));
+          removed.push(view(j));
+        }
+      }
+      return removed;
+    },
+    async close(): Promise<void> {
+      await Promise.allSettled([...queues.values()].map((q) => q.close()));
+      redis.disconnect();
+    },
+  };
+}

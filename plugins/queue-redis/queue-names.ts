@@ -1,0 +1,44 @@
+/**
+ * Every Redis name sluice uses, in one place. BullMQ keys live under `<prefix>:<queue>:…`; sluice's
+ * own (workers, key order, cancellations) under `<prefix>:sluice:…`.
+ */
+export const PREFIX = 'sluice';
+const OWN = `${PREFIX}:sluice`;
+
+/** The BullMQ queue for jobs needing these delegates: `jobs`, `jobs@claude`, `jobs@claude+codex`. */
+export function queueNameFor(needs: readonly string[] = []): string {
+  const sorted = [...new Set(needs)].sort();
+  return sorted.length === 0 ? 'jobs' : `jobs@${sorted.join('+')}`;
+}
+
+/** The delegates a queue's jobs need (inverse of queueNameFor). */
+export function needsOf(queueName: string): string[] {
+  const at = queueName.indexOf('@');
+  return at < 0 ? [] : queueName.slice(at + 1).split('+');
+}
+
+export const names = {
+  /** SET of every queue name ever dispatched to, so workers and `queue status` find them. */
+  queues: `${OWN}:queues`,
+  /** SET of worker ids; each has a hash that expires unless its worker keeps beating. */
+  workers: `${OWN}:workers`,
+  worker: (id: string) => `${OWN}:worker:${id}`,
+  /** LIST of `<queue>/<jobId>` per ordering key: its head is the one job of that key allowed to run. */
+  keyOrder: (key: string) => `${OWN}:key:${key}`,
+  /** Marks a job its orchestrator cancelled, for a worker that picks it up later. */
+  cancelled: (jobId: string) => `${OWN}:cancelled:${jobId}`,
+  /** Pub/sub: `cancel <jobId>` and `queue <name>` (a new queue to listen on). */
+  channel: `${OWN}:events`,
+  /** BullMQ's hash of one job (read to judge whether a key's head job is still alive). */
+  jobHash: (queueName: string, jobId: string) => `${PREFIX}:${queueName}:${jobId}`,
+} as const;
+
+/** The payload on the wire: what the orchestrator put in, plus routing facts for workers and status. */
+export interface WireJob {
+  payload: unknown;
+  key?: string;
+  label?: string;
+  needs?: string[];
+  /** Host/pid of the orchestrator, for `queue status`. */
+  from: string;
+}

@@ -1,0 +1,216 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { DelayedError, Job, Queue, UnrecoverableError, WaitingError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { SluiceError, type JobName, type JobPayload, type JobQueue, type JsonValue } from '../../core/index.ts';
+import { member, releaseKey, splitMember, takeKey } from './key-order.ts';
+import { connectionOptions, openClient, probeRedis } from './redis-connection.ts';
+import { names, needsOf, PREFIX, type WireJob } from './queue-names.ts';
+import { parseRedisUrl } from './redis-url.ts';
+import { encodeError } from './wire-error.ts';
+import { announce, withdraw, type WorkerAnnouncement } from './worker-registry.ts';
+
+export type WorkerEvent =
+  | { type: 'started' | 'done' | 'handed-back' | 'waiting-for-key'; job: string; id: string; label?: string }
+  | { type: 'failed'; job: string; id: string; label?: string; error: string }
+  | { type: 'listening'; queue: string }
+  | { type: 'stopping'; running: number };
+
+export interface StartWorkerOptions {
+  url: string;
+  what?: string;
+  /** The worker's own in-process queue holding the registered handlers (`kernel.dispatcher`). */
+  dispatcher: JobQueue;
+  /** Delegate backends this machine can run; jobs needing others go to other workers. */
+  delegates: readonly string[];
+  /** Jobs this worker runs at once (default: the dispatcher's concurrency). */
+  concurrency?: number;
+  /** Passed to handlers as ctx.workdir. */
+  workdir: string;
+  /** After a stop request, how long running jobs may take to finish before they are handed back. */
+  graceMs: number;
+  /** How long a job's lock lasts without renewal: a killed worker's jobs move on after about this long. */
+  leaseMs?: number;
+  onEvent?(event: WorkerEvent): void;
+}
+
+export interface RunningWorker {
+  readonly id: string;
+  /** The queue URL as messages show it (no password). */
+  readonly url: string;
+  /** Stops taking jobs, lets running ones finish within the grace period, hands back the rest. */
+  stop(): Promise<void>;
+}
+
+const BEAT_MS = 5000;
+/** A job that is not its key's head looks again after this long (or sooner, when the head finishes). */
+const KEY_RECHECK_MS = 2000;
+
+/** Pulls jobs from Redis and runs each through the registered handler of this process. */
+export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker> {
+  const target = parseRedisUrl(o.url, o.what);
+  await probeRedis(target);
+  const connection = connectionOptions(target);
+  const redis: Redis = openClient(target);
+  const subscriber: Redis = openClient(target);
+  const id = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const concurrency = o.concurrency ?? Math.max(1, o.dispatcher.stats().concurrency);
+  const leaseMs = o.leaseMs ?? 30_000;
+  const have = new Set(o.delegates);
+  const workers = new Map<string, Worker>();
+  const queues = new Map<string, Queue>();
+  const running = new Map<string, { controller: AbortController; handBack: boolean }>();
+  let stopping = false;
+  const info = (): WorkerAnnouncement => ({
+    id,
+    host: hostname(),
+    pid: process.pid,
+    delegates: [...have].sort(),
+    concurrency,
+    startedAt,
+    running: [...running.keys()],
+    stopping,
+  });
+  const startedAt = new Date().toISOString();
+
+  const queueOf = (name: string) => {
+    let q = queues.get(name);
+    if (!q) {
+      q = new Queue(name, { connection, prefix: PREFIX });
+      q.on('error', () => {});
+      queues.set(name, q);
+    }
+    return q;
+  };
+
+  /** Wakes the job whose turn it is now, instead of letting it wait out its recheck delay. */
+  async function wake(next: string | undefined): Promise<void> {
+    if (next === undefined) return;
+    const { queueName, jobId } = splitMember(next);
+    const job = await Job.fromId(queueOf(queueName), jobId);
+    if (job && (await job.getState()) === 'delayed') await job.promote().catch(() => {});
+  }
+
+  async function handBack(job: Job, token: string | undefined): Promise<never> {
+    const wire = job.data as WireJob & { handedBack?: number };
+    await job.updateData({ ...wire, handedBack: (wire.handedBack ?? 0) + 1 });
+    await job.moveToWait(token);
+    throw new WaitingError();
+  }
+
+  async function processJob(job: Job, token: string | undefined, signal?: AbortSignal): Promise<unknown> {
+    const wire = job.data as WireJob & { handedBack?: number };
+    const jobId = job.id!;
+    const m = member(job.queueName, jobId);
+    const show = { job: job.name, id: jobId, label: wire.label };
+    if (stopping) return handBack(job, token);
+    if (await redis.exists(names.cancelled(jobId))) {
+      if (wire.key !== undefined) await wake(await releaseKey(redis, wire.key, m));
+      throw new UnrecoverableError(encodeError(new SluiceError('QUEUE_CANCELLED', { message: `job ${job.name} was cancelled before it started` })));
+    }
+    if (wire.key !== undefined && (await takeKey(redis, wire.key, m)) !== undefined) {
+      o.onEvent?.({ type: 'waiting-for-key', ...show });
+      await job.moveToDelayed(Date.now() + KEY_RECHECK_MS, token);
+      throw new DelayedError();
+    }
+    const entry = { controller: new AbortController(), handBack: false };
+    signal?.addEventListener('abort', () => entry.controller.abort(), { once: true });
+    running.set(jobId, entry);
+    o.onEvent?.({ type: 'started', ...show });
+    try {
+      const result = await o.dispatcher.run(job.name as JobName, wire.payload as JobPayload<JobName>, {
+        signal: entry.controller.signal,
+        label: wire.label,
+        workdir: o.workdir,
+        attempt: 1 + (job.stalledCounter ?? 0) + (wire.handedBack ?? 0),
+        onProgress: (data: JsonValue) => void job.updateProgress(data as object).catch(() => {}),
+      });
+      if (entry.handBack) return await handBack(job, token);
+      if (wire.key !== undefined) await wake(await releaseKey(redis, wire.key, m));
+      o.onEvent?.({ type: 'done', ...show });
+      return result;
+    } catch (error) {
+      if (error instanceof WaitingError) {
+        o.onEvent?.({ type: 'handed-back', ...show });
+        throw error;
+      }
+      if (entry.handBack) {
+        o.onEvent?.({ type: 'handed-back', ...show });
+        return await handBack(job, token);
+      }
+      if (wire.key !== undefined) await wake(await releaseKey(redis, wire.key, m));
+      const reason = encodeError(error);
+      o.onEvent?.({ type: 'failed', ...show, error: reason.split('\n')[0] });
+      throw new UnrecoverableError(reason);
+    } finally {
+      running.delete(jobId);
+    }
+  }
+
+  function listen(queueName: string): void {
+    if (stopping || workers.has(queueName) || !needsOf(queueName).every((d) => have.has(d))) return;
+    const worker = new Worker(queueName, processJob, {
+      connection,
+      prefix: PREFIX,
+      concurrency,
+      name: id,
+      lockDuration: leaseMs,
+      stalledInterval: leaseMs,
+      maxStalledCount: 3,
+    });
+    worker.on('error', () => {});
+    workers.set(queueName, worker);
+    o.onEvent?.({ type: 'listening', queue: queueName });
+  }
+
+  async function discover(): Promise<void> {
+    for (const q of ['jobs', ...(await redis.smembers(names.queues))]) listen(q);
+  }
+
+  await subscriber.subscribe(names.channel);
+  subscriber.on('message', (_channel: string, message: string) => {
+    const [verb, arg] = message.split(' ');
+    if (verb === 'cancel') running.get(arg)?.controller.abort();
+    else if (verb === 'queue') listen(arg);
+  });
+  await discover();
+  await announce(redis, info(), BEAT_MS);
+  const beat = setInterval(() => {
+    void announce(redis, info(), BEAT_MS).catch(() => {});
+    void discover().catch(() => {});
+  }, BEAT_MS);
+
+  let stopped: Promise<void> | undefined;
+  return {
+    id,
+    url: target.display,
+    stop() {
+      stopped ??= (async () => {
+        stopping = true;
+        o.onEvent?.({ type: 'stopping', running: running.size });
+        await Promise.all([...workers.values()].map((w) => w.pause(true).catch(() => {})));
+        await announce(redis, info(), BEAT_MS).catch(() => {});
+        await settleWithin(o.graceMs, () => running.size === 0);
+        // Past the grace period: running handlers are cancelled and their jobs go back to the queue.
+        for (const entry of running.values()) {
+          entry.handBack = true;
+          entry.controller.abort();
+        }
+        await settleWithin(10_000, () => running.size === 0);
+        clearInterval(beat);
+        await Promise.allSettled([...workers.values()].map((w) => w.close(running.size > 0)));
+        await Promise.allSettled([...queues.values()].map((q) => q.close()));
+        await withdraw(redis, id).catch(() => {});
+        subscriber.disconnect();
+        redis.disconnect();
+      })();
+      return stopped;
+    },
+  };
+}
+
+/** Waits until `done()` holds or `ms` passed, looking every 50 ms. */
+async function settleWithin(ms: number, done: () => boolean): Promise<void> {
+  const until = Date.now() + ms;
+  while (!done() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+}

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createLocalQueue, isSluiceError, SluiceError, type JobQueue } from '../../core/index.ts';
+import { createRedisQueue, startWorker, type RunningWorker, type WorkerEvent } from '../../plugins/queue-redis/index.ts';
+import { redisServerMissing, startRedisServer, type TestRedis } from '../helpers/redis-server.ts';
+
+declare module '../../core/queue/job-queue.ts' {
+  interface Jobs {
+    'test:echo': { payload: { text: string; gate?: string }; result: { text: string; attempt: number; workdir: string | null } };
+    'test:fail': { payload: { why: string }; result: null };
+  }
+}
+
+/** Every promise a test opens on a gate is released by the test itself: no timing decides anything. */
+function gates() {
+  const waiting = new Map<string, () => void>();
+  const opened = new Set<string>();
+  return {
+    wait: (name: string) => (opened.has(name) ? Promise.resolve() : new Promise<void>((r) => waiting.set(name, r))),
+    open(name: string) {
+      opened.add(name);
+      waiting.get(name)?.();
+    },
+  };
+}
+
+function handlers(q: JobQueue, log: string[], g = gates()) {
+  q.register('test:echo', async ({ text, gate }, ctx) => {
+    log.push(`start ${text}`);
+    ctx.progress?.({ at: text });
+    if (gate) await g.wait(gate);
+    log.push(`end ${text}`);
+    return { text: text.toUpperCase(), attempt: ctx.attempt ?? 0, workdir: ctx.workdir ?? null };
+  });
+  q.register('test:fail', async ({ why }) => {
+    throw new SluiceError('CONFIG_INVALID', { file: 'sluice.config.yaml', field: 'x', message: why });
+  });
+  return g;
+}
+
+describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }, () => {
+  const orchestrator = (redis: TestRedis) => {
+    const q = createRedisQueue({ url: redis.url });
+    handlers(q, []);
+    redis.beforeStop(() => q.close());
+    return q;
+  };
+  const worker = async (
+    redis: TestRedis,
+    o: { log?: string[]; delegates?: string[]; g?: ReturnType<typeof gates>; events?: WorkerEvent[]; concurrency?: number } = {},
+  ) => {
+    const local = createLocalQueue({ concurrency: o.concurrency ?? 2 });
+    const g = handlers(local, o.log ?? [], o.g);
+    const w: RunningWorker = await startWorker({
+      url: redis.url,
+      dispatcher: local,
+      delegates: o.delegates ?? [],
+      workdir: '/work/dir',
+      graceMs: 0,
+      onEvent: (e) => o.events?.push(e),
+    });
+    redis.beforeStop(() => w.stop());
+    return { w, g };
+  };
+
+  it('runs a job on a worker and returns its JSON result, with progress and the worker folder', async (t) => {
+    const redis = await startRedisServer(t);
+    const q = orchestrator(redis);
+    await worker(redis);
+    const progress: unknown[] = [];
+    const result = await q.run('test:echo', { text: 'hi' }, { onProgress: (d) => progress.push(d) });
+    assert.deepEqual(result, { text: 'HI', attempt: 1, workdir: '/work/dir' });
+    assert.deepEqual(progress, [{ at: 'hi' }]);
+  });
+
+  it("a handler's SluiceError reaches the orchestrator with its code, file, field and exit code", async (t) => {
+    const redis = await startRedisServer(t);
+    const q = orchestrator(redis);
+    await worker(redis);
+    await assert.rejects(q.run('test:fail', { why: 'bad x' }), (e: unknown) => {
+      assert.ok(isSluiceError(e, 'CONFIG_INVALID'), String(e));
+      assert.equal(e.file, 'sluice.config.yaml');
+      assert.equal(e.field, 'x');
+      assert.equal(e.detail, 'bad x');
+      assert.equal(e.exitCode, 2);
+      return true;
+    });
+  });
+
+  it('jobs with one key run one at a time in submission order, across two workers', async (t) => {
+    const redis = await startRedisServer(t);
+    const q = orchestrator(redis);
+    const log: string[] = [];
+    const g = gates();
+    await worker(redis, { log, g });
+    await worker(redis, { log, g });
+    const first = q.run('test:echo', { text: 'a1', gate: 'a1' }, { key: 'A' });
+    const second = q.run('test:echo', { text: 'a2' }, { key: 'A' });
+    const other = q.run('test:echo', { text: 'b1' }, { key: 'B' });
+    // B is not held up by A's running job; A's second job waits for the first.
+    await other;
+    assert.ok(!log.includes('start a2'), log.join(', '));
+    g.open('a1');
+    await Promise.all([first, second]);
+    assert.ok(log.indexOf('end a1') < log.indexOf('start a2'), log.join(', '));
+  });
+
+  it('a job that needs a delegate goes only to a worker that has it', async (t) => {
+    const redis = await startRedisServer(t);
+    const q = orchestrator(redis);
+    const plain: string[] = [];
+    const claude: string[] = [];
+    await worker(redis, { log: plain, delegates: ['shell'] });
+    const p = q.run('test:echo', { text: 'needs-claude' }, { needs: ['claude'] });
+    const plainJob = await q.run('test:echo', { text: 'anyone' });
+    assert.equal(plainJob.text, 'ANYONE');
+    await worker(redis, { log: claude, delegates: ['claude', 'shell'] });
+    assert.equal((await p).text, 'NEEDS-CLAUDE');
+    assert.ok(claude.includes('start needs-claude'));
+    assert.ok(!plain.includes('start needs-claude'));
+  });
+
+  it('Redis unreachable: QUEUE_UNREACHABLE (exit 2) naming the URL', async () => {
+    const q = createRedisQueue({ url: 'redis://127.0.0.1:1/0' });
+    handlers(q, []);
+    await assert.rejects(q.run('test:echo', { text: 'x' }), (e: unknown) => {
+      assert.ok(isSluiceError(e, 'QUEUE_UNREACHABLE'));
+      assert.equal(e.exitCode, 2);
+      assert.match(e.message, /redis:\/\/127\.0\.0\.1:1\/0/);
+      return true;
+    });
+    await q.close();
+  });
+});
