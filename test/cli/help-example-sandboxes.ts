@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { evidence, writeFiles } from '../lifecycle/lifecycle-fixture.ts';
 import { sdlcKernel, walkTo, writeCurrentArtifacts } from '../sdlc/sdlc-fixture.ts';
+import { spawnReaped } from '../helpers/reap-children.ts';
 import { runProcess } from '../helpers/run-cli.ts';
 
 /**
@@ -31,6 +32,12 @@ export interface Expectation {
   output?: RegExp;
   /** The answer typed on a terminal: the example asks a person, so it runs under `script` (a pseudo-terminal). */
   tty?: string;
+  /** The example as run, when it names a place outside the sandbox (a queue host, a system folder) the sandbox maps to its own. */
+  line?: string;
+  /** A long-running example (a worker): stopped with SIGTERM once its output matches this. */
+  stopWhen?: RegExp;
+  /** Why the example cannot run here (a missing program); it is reported, not failed. */
+  skip?: string;
 }
 
 export type Run = (
@@ -226,6 +233,74 @@ async function hooks(_command: string, s: Sandbox): Promise<Expectation> {
 
 const SDLC = ['init', 'gate', 'next', 'skip', 'reenter', 'refreeze', 'waivers accept', 'status', 'audit', 'report', 'specs', 'handoff', 'profile validate'];
 
+// ------------------------------------------------------------------------- Redis queue ------
+
+let redisBase: string | undefined;
+let redisMissing = 'no Redis server was started for the examples';
+let nextDb = 1;
+
+/** The Redis server the queue examples use (`redis://127.0.0.1:PORT`), or why there is none. */
+export function useRedis(base: string | undefined, missing?: string): void {
+  redisBase = base;
+  if (missing) redisMissing = missing;
+}
+
+/** Polls the queue at `url` until `done(status)` (a generous hang catcher, not a speed limit). */
+async function untilQueue(url: string, done: (status: Awaited<ReturnType<Admin['status']>>) => boolean): Promise<Awaited<ReturnType<Admin['status']>>> {
+  const { openAdmin } = await import('../../plugins/queue-redis/index.ts');
+  const admin = await openAdmin(url);
+  try {
+    for (let i = 0; i < 1200; i++) {
+      const status = await admin.status();
+      if (done(status)) return status;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`the queue at ${url} never got there`);
+  } finally {
+    await admin.close();
+  }
+}
+type Admin = Awaited<ReturnType<typeof import('../../plugins/queue-redis/index.ts')['openAdmin']>>;
+
+/** A job of a name no worker has a handler for, dispatched to the queue at `url` and left waiting (no worker listens). */
+async function waitingJob(url: string): Promise<void> {
+  const { createRedisQueue } = await import('../../plugins/queue-redis/index.ts');
+  const queue = createRedisQueue({ url });
+  // Known to this dispatcher only: the worker has no handler by that name and fails the job.
+  (queue.register as (name: string, handler: () => Promise<unknown>) => void)('example:no-such-job', async () => ({}));
+  (queue.run as (name: string, payload: unknown, o: object) => Promise<unknown>)('example:no-such-job', {}, { label: 'example' }).catch(() => {});
+  await untilQueue(url, (s) => s.counts.waiting > 0);
+  await queue.close();
+}
+
+/** That job taken by a real `sluice worker`, which fails it (no handler by that name); the failed job's id. */
+async function failedJob(url: string, s: Sandbox): Promise<string> {
+  await waitingJob(url);
+  const worker = spawnReaped('sluice', ['worker', '--queue', url, '--workdir', join(s.dir, '..', 'worker')], { cwd: s.dir, env: s.env, stdio: 'ignore' });
+  try {
+    return (await untilQueue(url, (status) => status.failed.length > 0)).failed[0]!.id;
+  } finally {
+    const exited = new Promise((r) => worker.once('exit', r));
+    worker.kill('SIGTERM');
+    await exited;
+  }
+}
+
+async function queueCommand(command: string, s: Sandbox): Promise<Expectation> {
+  if (!redisBase) return { skip: redisMissing };
+  const url = `${redisBase}/${nextDb++ % 16}`;
+  const line = s.example.replace(/redis:\/\/queue\.internal:6379\/\d+/, url).replace('/var/tmp/sluice', join(s.dir, '..', 'worker'));
+  if (command === 'worker') return { line, stopWhen: /ready on/, codes: [0, 143], output: /stopped: 0 done/ };
+  if (command === 'queue status') return { line, output: /"waiting": 0|0 waiting/ };
+  // drain: a job nobody works is removed; retry: a job a worker failed goes back.
+  if (command === 'queue drain') {
+    await waitingJob(url);
+    return { line, output: /1 waiting job\(s\) removed/ };
+  }
+  const failed = await failedJob(url, s);
+  return { line: line.replace('JOB_ID', failed), output: /1 failed job\(s\) back in the queue/ };
+}
+
 /** The recipe of every command with examples; a command without one fails the test (add it here). */
 export const RECIPES: Record<string, (command: string, s: Sandbox) => Promise<Expectation>> = {
   ...Object.fromEntries(SDLC.map((c) => [c, sdlcProject])),
@@ -238,6 +313,8 @@ export const RECIPES: Record<string, (command: string, s: Sandbox) => Promise<Ex
   guard: hooks,
   'hooks install': hooks,
   tune,
+  worker: queueCommand,
+  ...Object.fromEntries(['queue status', 'queue retry', 'queue drain'].map((c) => [c, queueCommand])),
   ...Object.fromEntries(
     ['lifecycle start', 'lifecycle status', 'lifecycle next', 'lifecycle record', 'lifecycle recover', 'lifecycle run'].map((c) => [c, lifecycle]),
   ),

@@ -3,10 +3,11 @@ import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { reapAll } from '../helpers/reap-children.ts';
+import { reapAll, spawnReaped } from '../helpers/reap-children.ts';
+import { redisServerMissing, startRedisServer } from '../helpers/redis-server.ts';
 import { tempDir } from '../sdlc/sdlc-fixture.ts';
 import { sluiceBundle } from '../sdlc/sluice-cli.ts';
-import { FAKE_CLIS, RECIPES, runShell, scriptAvailable, type Sandbox } from './help-example-sandboxes.ts';
+import { FAKE_CLIS, RECIPES, runShell, scriptAvailable, useRedis, type Sandbox } from './help-example-sandboxes.ts';
 
 /**
  * Every example printed by every command's --help is run as a user would paste it (through `sh -c`,
@@ -19,6 +20,7 @@ const USAGE_ERRORS = /\b(USAGE|UNKNOWN_COMMAND|PHASE_UNKNOWN)\b/;
 
 let bin: string;
 const dirs: string[] = [];
+const stopRedis: (() => unknown)[] = [];
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -67,10 +69,36 @@ async function allExamples(): Promise<{ command: string; example: string }[]> {
   return out;
 }
 
+/** A long-running example: SIGTERM to its process group once its output matches `when` (a signal death reads as 143). */
+function runUntil(line: string, s: Sandbox, when: RegExp): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawnReaped('sh', ['-c', line], { cwd: s.dir, env: s.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let stopped = false;
+    const watch = () => {
+      if (stopped || !when.test(stdout + stderr)) return;
+      stopped = true;
+      process.kill(-child.pid!, 'SIGTERM');
+    };
+    child.stdout!.on('data', (d) => ((stdout += d), watch()));
+    child.stderr!.on('data', (d) => ((stderr += d), watch()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal === 'SIGTERM' ? 143 : null), stdout, stderr }));
+  });
+}
+
 describe('every example in every --help runs', () => {
   let examples: { command: string; example: string }[] = [];
 
   before(async () => {
+    // One Redis server of the test's own for the queue examples (their queue.internal is mapped to it).
+    const missing = redisServerMissing();
+    if (missing) useRedis(undefined, missing);
+    else {
+      const redis = await startRedisServer({ after: (fn) => void stopRedis.push(fn) });
+      useRedis(redis.url.replace(/\/\d+$/, ''));
+    }
     bin = await tempDir('sluice-bin-');
     const entry = await sluiceBundle();
     await writeFile(join(bin, 'sluice'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(entry)} "$@"\n`);
@@ -78,6 +106,7 @@ describe('every example in every --help runs', () => {
     examples = await allExamples();
   });
   after(async () => {
+    for (const stop of stopRedis) await stop();
     reapAll();
     await Promise.all([bin, ...dirs].map((d) => rm(d, { recursive: true, force: true })));
   });
@@ -97,9 +126,11 @@ describe('every example in every --help runs', () => {
       if (!recipe) return void failures.push(`${example}: no sandbox for \`${command}\` (add a recipe to test/cli/help-example-sandboxes.ts)`);
       const s = await sandbox(example);
       const expected = await recipe(command, s);
-      if (expected.tty && !scriptAvailable) return void t.diagnostic(`${example}: skipped, it asks on a terminal and \`script\` (util-linux) is not installed`);
-      const line = expected.tty ? `script -qec ${shellQuote(example)} /dev/null` : example;
-      const r = await runShell(line, s.dir, s.env, expected.tty);
+      if (expected.tty && !scriptAvailable) expected.skip = 'it asks on a terminal and `script` (util-linux) is not installed';
+      if (expected.skip) return void t.diagnostic(`${example}: skipped, ${expected.skip}`);
+      const pasted = expected.line ?? example;
+      const line = expected.tty ? `script -qec ${shellQuote(pasted)} /dev/null` : pasted;
+      const r = expected.stopWhen ? await runUntil(line, s, expected.stopWhen) : await runShell(line, s.dir, s.env, expected.tty);
       ran++;
       const output = `${r.stdout}${r.stderr}`;
       const codes = expected.codes ?? [0];
