@@ -1,4 +1,5 @@
 import { defineCommand, SluiceError, type DelegateMode, type DelegateRequest } from '../core/index.ts';
+import { DelegateOutput } from './delegate-output.ts';
 
 const MAX_STDIN_PROMPT_BYTES = 64 * 1024 * 1024;
 
@@ -40,6 +41,7 @@ export const delegateCommand = defineCommand({
     'sluice delegate --to script --script demo.yaml --mode write "Plan the login change"',
     'sluice delegate --to script --reset',
   ],
+  output: DelegateOutput,
   async run({ args, options }, { kernel, cwd, io, signal }) {
     const backend = options.to as string | undefined;
     if (!backend) throw new SluiceError('USAGE', { message: `name a backend with --to (known: ${kernel.delegates.names().join(', ')})` });
@@ -77,6 +79,8 @@ export const delegateCommand = defineCommand({
     io.warn(
       `${io.style.red('error')} DELEGATE_FAILED: ${backend} run ${result.status}: ${result.error ?? 'no detail'} (transcript ${kernel.display(result.transcriptPath)})`,
     );
-    return { exitCode: 1, data: { ...result, code: 'DELEGATE_FAILED' } };
+    // The one failure shape of every --json document: `error` is an object with a code.
+    const message = result.error ?? `${backend} run ${result.status}`;
+    return { exitCode: 1, data: { ...result, error: { code: 'DELEGATE_FAILED', message } } };
   },
 });

@@ -14,9 +14,9 @@ const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 /**
- * yaml's ES module build instead of its CommonJS one: tree-shaken and without a wrapper per file, it
- * loads ~5 ms faster on every command. The one difference is how the library logs a warning (console.warn
- * there, process.emitWarning in its Node build): patched back to Node's.
+ * yaml's ES module build instead of its CommonJS one: one scope, no wrapper per file, ~5 ms less to
+ * load. The one difference is how the library logs a warning (console.warn there, process.emitWarning
+ * in its Node build): patched back to Node's.
  */
 const yamlAsEsm = {
   name: 'yaml as ESM',
@@ -108,7 +108,8 @@ const result = await build({
   sourcemap: 'linked',
   metafile: true,
   legalComments: 'none',
-  define: { __SLUICE_VERSION__: JSON.stringify(pkg.version) },
+  // core/store/yaml-library.ts loads dist/yaml.cjs (built below) on first use, not with every command.
+  define: { __SLUICE_VERSION__: JSON.stringify(pkg.version), __SLUICE_BUNDLED_YAML__: 'true' },
   // yaml (and other CJS dependencies) call require(); give the ESM bundle one.
   banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" },
   // tsx loads .ts plugins with its own loader; it must stay a real package, not bundled code.
@@ -140,6 +141,9 @@ await build({
   plugins: [swapModule(/plugins[\\/]guard[\\/]decide-tool\.ts$/, './shell-guard-loader.ts', 'plugins/guard/cached-shell-guard.ts'), lazyBabylon],
 });
 await primeGuardCodeCache();
+// The yaml library as one self-contained CommonJS file (the guard's build settings), required
+// synchronously the first time a command parses or writes YAML.
+await build({ ...guardBuild, entryPoints: { yaml: 'yaml' }, outExtension: { '.js': '.cjs' }, plugins: [yamlAsEsm] });
 // The bin itself calls no require(): drop the banner's node:module import from the guard's hot path.
 const bin = new URL('../dist/sluice.mjs', import.meta.url);
 const binText = await readFile(bin, 'utf8');

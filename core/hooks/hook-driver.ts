@@ -1,5 +1,16 @@
 import { SluiceError, isSluiceError } from '../errors/sluice-error.ts';
-import type { HookArgs, HookCallResult, HookDeclaration, HookHandler, HookHandlerOptions, HookInterceptor, HookKind, HookName } from './hook-types.ts';
+import type {
+  HookArgs,
+  HookCallResult,
+  HookDeclaration,
+  HookDeclarations,
+  HookHandler,
+  HookHandlerOptions,
+  HookInterceptor,
+  HookKind,
+  HookKindOf,
+  HookName,
+} from './hook-types.ts';
 
 interface Registered {
   plugin: string;
@@ -45,7 +56,12 @@ export class HookDriver {
     this.#onObserverError = options.onObserverError ?? (() => {});
   }
 
-  declare<N extends HookName>(name: N, decl: HookDeclaration, declaredBy = 'core'): void {
+  /** Declares every hook of a set made with `defineHook`. */
+  declareAll(set: HookDeclarations, declaredBy = 'core'): void {
+    for (const [name, decl] of Object.entries(set) as [HookName, HookDeclaration][]) if (decl) this.declare(name, decl as HookDeclaration<never>, declaredBy);
+  }
+
+  declare<N extends HookName>(name: N, decl: HookDeclaration<HookKindOf<N>>, declaredBy = 'core'): void {
     const existing = this.#hooks.get(name);
     if (existing) {
       if (existing.decl.kind !== decl.kind) {

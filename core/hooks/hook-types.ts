@@ -1,10 +1,16 @@
 /**
- * The typed hook bus. `Hooks` maps each hook name to its kind, its arguments and its result;
- * plugins add hooks by declaration merging:
+ * The typed hook bus. `Hooks` maps each hook name to its kind, its arguments and its result. A plugin
+ * declares each hook once, as a value that carries its types (as tapable's `new AsyncSeriesBailHook()`
+ * does), and adds that same set to `Hooks` by declaration merging, so the kind the kernel runs and
+ * the types handlers are checked against cannot disagree:
  *
+ *   export const myHooks = {
+ *     'phase:advanced': defineHook.parallel<[PhaseAdvancedEvent]>({ observer: true, description: '...' }),
+ *   };
  *   declare module '../../core/hooks/hook-types.ts' {
- *     interface Hooks { 'phase:advanced': HookSpec<'parallel', [PhaseAdvancedEvent]> }
+ *     interface Hooks extends HookSpecs<typeof myHooks> {}
  *   }
+ *   // in setup: ctx.declareHooks(myHooks)
  *
  * The kind decides how handlers combine and is fixed where the hook is declared, never by the caller:
  * - series:    handlers run one after another; results are ignored.
@@ -43,6 +49,9 @@ export type HookCallResult<N extends HookName> = SpecOf<N>['kind'] extends 'firs
     ? SpecOf<N>['args'][0]
     : void;
 
+/** Declarations of hooks of `Hooks` (what `ctx.declareHooks` takes), each with the kind its type says. */
+export type HookDeclarations = { [N in HookName]?: HookDeclaration<HookKindOf<N>> };
+
 export type HookHandler<N extends HookName> = (...args: HookArgs<N>) => HookHandlerReturn<N> | Promise<HookHandlerReturn<N>>;
 
 export interface HookDeclaration<K extends HookKind = HookKind> {
@@ -57,6 +66,19 @@ export interface HookDeclaration<K extends HookKind = HookKind> {
   timeoutMs?: number;
   description?: string;
 }
+
+/** Everything of a declaration but its kind (which the `defineHook` function chosen fixes). */
+export type HookOptions = Omit<HookDeclaration, 'kind'>;
+
+/** A hook's declaration with its argument and result types attached (type-only: `spec` is never set). */
+export interface TypedHookDeclaration<K extends HookKind, A extends unknown[], R = void> extends HookDeclaration<K> {
+  readonly spec?: HookSpec<K, A, R>;
+}
+
+/** The `Hooks` entries a set of typed declarations adds: `interface Hooks extends HookSpecs<typeof myHooks> {}`. */
+export type HookSpecs<T extends Record<string, TypedHookDeclaration<HookKind, unknown[], unknown>>> = {
+  [N in keyof T]: NonNullable<T[N]['spec']>;
+};
 
 export interface HookHandlerOptions {
   /** Lower runs first; handlers with the same order keep registration order. Default 0. */

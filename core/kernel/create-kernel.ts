@@ -9,6 +9,7 @@ import { HookDriver } from '../hooks/hook-driver.ts';
 import type { HookName } from '../hooks/hook-types.ts';
 import { isInside, resolveInside } from '../paths/inside.ts';
 import type { CommandDefinition, GateDefinition, GateResult, PluginContext, WorkflowDefinition } from '../plugin/types.ts';
+import { commandDocumentSchema, ErrorOutputSchema, outputSchemaName } from '../plugin/command-output.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { createLocalQueue } from '../queue/local-queue.ts';
 import { createStateStore } from '../store/state-store.ts';
@@ -61,7 +62,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       options.onWarning?.(error);
     },
   });
-  for (const [name, decl] of Object.entries(coreHooks)) hooks.declare(name as HookName, decl, 'core');
+  hooks.declareAll(coreHooks, 'core');
 
   const onProgress = (event: Parameters<NonNullable<Parameters<typeof createLocalQueue>[0]['onProgress']>>[0]) => {
     if (hooks.hasHandlers('queue:progress')) void hooks.call('queue:progress', event);
@@ -120,6 +121,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     }
   });
   schemas.add('config', 'core', { name: 'config', plugin: 'core', description: 'sluice.config.yaml / sluice.config.json', schema: SluiceConfigSchema });
+  schemas.add('error-output', 'core', { name: 'error-output', plugin: 'core', description: 'any command --json when it fails with an error', schema: ErrorOutputSchema, kind: 'output' });
 
   // Project plugins are code from the work tree: nothing of them is read as a module until trusted.
   if (config.plugins.length > 0) await trust.require(await pluginSubjects(host, projectRoot, configFile, config.plugins));
@@ -138,11 +140,18 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       config,
       kernel,
       declareHook: (hook, decl) => hooks.declare(hook, decl, name),
+      declareHooks: (set) => hooks.declareAll(set, name),
       hook: (hook, handler, o) => void hooks.on(hook, name, handler, o),
       registerGate: (gate) => gates.add(gate.type, name, gate as GateDefinition),
       registerDelegate: (d) => delegates.add(d.name, name, d),
       registerWorkflow: (w) => workflows.add(w.name, name, w),
-      registerCommand: (c) => commands.add(c.name, name, c),
+      registerCommand: (c) => {
+        commands.add(c.name, name, c);
+        if (c.output) {
+          const schemaName = outputSchemaName(c.name);
+          schemas.add(schemaName, name, { name: schemaName, plugin: name, description: `\`sluice ${c.name} --json\` output`, schema: commandDocumentSchema(c.output), kind: 'output' });
+        }
+      },
       registerJob: (job, handler) => queue.register(job, handler, name),
       registerDurableJob: (job, handler) => dispatcher.register(job, handler, name),
       registerSchema: (schemaName, schema, description) => schemas.add(schemaName, name, { name: schemaName, plugin: name, description, schema }),

@@ -36,6 +36,8 @@ export interface SchemaEntry {
   description: string;
   plugin: string;
   schema: v.GenericSchema;
+  /** A file format (the default), or a command's --json document. */
+  kind?: 'file' | 'output';
 }
 
 export interface RunOptions {

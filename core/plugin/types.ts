@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import type { SluiceConfig } from '../config/config-schema.ts';
 import type { DelegateDefinition } from '../delegate/contract.ts';
 import type { Host } from '../host/host.ts';
-import type { HookDeclaration, HookHandler, HookHandlerOptions, HookName } from '../hooks/hook-types.ts';
+import type { HookDeclaration, HookDeclarations, HookHandler, HookHandlerOptions, HookKindOf, HookName } from '../hooks/hook-types.ts';
 import type { JobHandler, JobName } from '../queue/job-queue.ts';
 import type { Kernel } from '../kernel/kernel-types.ts';
 
@@ -86,7 +86,10 @@ export interface CommandIO {
   print(line: string): void;
   /** A diagnostic line on stderr; allowed under --json. */
   warn(line: string): void;
-  /** Progress on stderr, shown only for work that lasts over a second and only on a terminal. */
+  /**
+   * Progress on stderr: on a terminal a status line shown after a second; off one, a plain line at
+   * least every 20 s while the work lasts.
+   */
   progress(label: string): ProgressHandle;
   /** Asks on the terminal; throws USAGE when not interactive, so scripts never hang on a question. */
   choose(question: string, choices: string[], defaultChoice?: string): Promise<string>;
@@ -128,6 +131,11 @@ export interface CommandDefinition {
   options?: CommandOption[];
   /** Shown under the command's --help. */
   examples?: string[];
+  /**
+   * Its --json document (build it with `commandOutput`): `sluice schema COMMAND-output` exports it,
+   * and the built-in commands' outputs are tested against it. Every built-in command has one.
+   */
+  output?: v.GenericSchema;
   run(input: CommandInput, ctx: CommandContext): Promise<CommandOutcome>;
 }
 
@@ -137,7 +145,9 @@ export interface PluginContext {
   readonly config: SluiceConfig;
   /** The kernel being built; registries are complete only after every plugin has loaded. */
   readonly kernel: Kernel;
-  declareHook<N extends HookName>(name: N, decl: HookDeclaration): void;
+  declareHook<N extends HookName>(name: N, decl: HookDeclaration<HookKindOf<N>>): void;
+  /** Declares a set of hooks made with `defineHook` (the same object their `Hooks` types come from). */
+  declareHooks(hooks: HookDeclarations): void;
   hook<N extends HookName>(name: N, handler: HookHandler<N>, options?: HookHandlerOptions): void;
   registerGate<I>(gate: GateDefinition<I>): void;
   registerDelegate(delegate: DelegateDefinition): void;

@@ -1,8 +1,8 @@
-import { LineCounter, stringify as stringifyYaml } from 'yaml';
 import { checkDataShape } from './data-shape.ts';
 import { CodecError } from './codec-error.ts';
 import { jsonErrorOffset } from './json-error-offset.ts';
 import { parseYamlDocument, yamlToData } from './yaml-document.ts';
+import { yamlLibrary } from './yaml-library.ts';
 
 export { CodecError } from './codec-error.ts';
 export { MAX_YAML_ALIASES } from './yaml-document.ts';
@@ -19,7 +19,7 @@ export const yamlCodec: Codec = {
   name: 'yaml',
   parse(text) {
     if (text.trim() === '') throw new CodecError('file is empty');
-    const doc = parseYamlDocument(text, { uniqueKeys: true, lineCounter: new LineCounter() });
+    const doc = parseYamlDocument(text, { uniqueKeys: true, lineCounter: new (yamlLibrary().LineCounter)() });
     const first = doc.errors[0];
     if (first) {
       const pos = first.linePos?.[0];
@@ -29,7 +29,7 @@ export const yamlCodec: Codec = {
   },
   stringify(value) {
     // No anchors on output: a value used twice is written twice, so other tools read it plainly.
-    return stringifyYaml(value, { aliasDuplicateObjects: false, lineWidth: 0 });
+    return yamlLibrary().stringify(value, { aliasDuplicateObjects: false, lineWidth: 0 });
   },
 };
 

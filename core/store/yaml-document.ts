@@ -1,19 +1,7 @@
-import {
-  Composer,
-  isScalar,
-  Lexer,
-  Parser,
-  visit,
-  YAMLParseError,
-  type CST,
-  type Document,
-  type DocumentOptions,
-  type LineCounter,
-  type ParseOptions,
-  type SchemaOptions,
-} from 'yaml';
+import type { CST, Document, DocumentOptions, LineCounter, ParseOptions, SchemaOptions, YAMLParseError } from 'yaml';
 import { CodecError } from './codec-error.ts';
 import { checkDataShape, MAX_DATA_DEPTH } from './data-shape.ts';
+import { yamlLibrary } from './yaml-library.ts';
 
 /** Alias expansion is capped: a few lines of anchors must not expand into gigabytes. */
 export const MAX_YAML_ALIASES = 100;
@@ -34,6 +22,7 @@ export type YamlDocumentOptions = Omit<ParseOptions, 'prettyErrors'> & DocumentO
  */
 export function parseYamlDocument(text: string, options: YamlDocumentOptions = {}): Document.Parsed {
   const lines = options.lineCounter;
+  const { Composer, Lexer, Parser, YAMLParseError } = yamlLibrary();
   const parser = new Parser(lines?.addNewLine);
   lines?.addNewLine(0);
   const tokens: CST.Token[] = [];
@@ -83,6 +72,7 @@ export function yamlToData(doc: Document.Parsed): unknown {
 
 /** The library's rule (scalar keys with the same value, or the same node) in linear time. */
 function duplicateKeys(doc: Document.Parsed): YAMLParseError[] {
+  const { isScalar, visit, YAMLParseError } = yamlLibrary();
   const errors: YAMLParseError[] = [];
   visit(doc, {
     Map(_key, map) {

@@ -1,5 +1,5 @@
 import { SluiceError, terminalSafe, type CommandIO } from '../../core/index.ts';
-import { createProgressLine } from './progress-line.ts';
+import { createStatusLine, type StatusLine } from './status-line.ts';
 import { colorsStream, createStyle } from './terminal-style.ts';
 
 export interface CommandIOOptions {
@@ -7,12 +7,15 @@ export interface CommandIOOptions {
   interactive: boolean;
   /** Applied to every line printed (progress lines may quote delegate output); default: unchanged. */
   redact?(text: string): string;
+  /** The one writer of the status line; every line printed goes through it so none tears it. */
+  statusLine?: StatusLine;
 }
 
 /** Human lines go to stdout (never under --json); diagnostics and progress to stderr. */
 export function createCommandIO(o: CommandIOOptions): CommandIO {
   const style = createStyle(process.stdout);
   const redact = o.redact ?? ((text: string) => text);
+  const status = o.statusLine ?? createStatusLine({ stream: process.stderr });
   // Lines quote file names, messages and tool output: nothing in them may steer the terminal.
   const out = (text: string) => terminalSafe(redact(text), { keepStyle: colorsStream(process.stdout) });
   const err = (text: string) => terminalSafe(redact(text), { keepStyle: colorsStream(process.stderr) });
@@ -37,12 +40,12 @@ export function createCommandIO(o: CommandIOOptions): CommandIO {
     interactive: o.interactive,
     style,
     print(line) {
-      if (!o.json) process.stdout.write(`${out(line)}\n`);
+      if (!o.json) status.write(process.stdout, out(line));
     },
     warn(line) {
-      process.stderr.write(`${err(line)}\n`);
+      status.write(process.stderr, err(line));
     },
-    progress: (label) => createProgressLine(process.stderr, redact(label)),
+    progress: (label) => status.open(redact(label)),
     async choose(question, choices, defaultChoice) {
       const list = choices.map((c, i) => `  ${i + 1}) ${c}${c === defaultChoice ? ' (default)' : ''}`).join('\n');
       for (;;) {

@@ -1,20 +1,21 @@
 import type { Kernel, ProgressHandle } from '../../core/index.ts';
-import { createProgressLine } from './progress-line.ts';
+import type { StatusLine } from './status-line.ts';
 
-/** Shows how many jobs are running and done while a command works (after a second, on a terminal). */
-export function watchQueueProgress(kernel: Kernel): () => void {
-  let line: ProgressHandle | undefined;
+/** Puts how many jobs are running, waiting and done on the status line while any job is in the queue. */
+export function watchQueueProgress(kernel: Kernel, status: StatusLine): () => void {
+  let part: ProgressHandle | undefined;
   let lastLabel = '';
   kernel.hooks.on('queue:progress', 'cli', (event) => {
     const { running, queued, done, failed } = event.stats;
     if (event.state === 'started' && event.label) lastLabel = event.label;
     if (running + queued === 0) {
-      line?.done();
-      line = undefined;
+      part?.done();
+      part = undefined;
       return;
     }
-    line ??= createProgressLine(process.stderr, '');
-    line.update(`${done} done${failed ? `, ${failed} failed` : ''}, ${running} running, ${queued} waiting${lastLabel ? ` · ${lastLabel}` : ''}`);
+    const text = `${done} done${failed ? `, ${failed} failed` : ''}, ${running} running, ${queued} waiting${lastLabel ? ` · ${lastLabel}` : ''}`;
+    if (part) part.update(text);
+    else part = status.open(text);
   });
-  return () => line?.done();
+  return () => part?.done();
 }

@@ -18,6 +18,7 @@ import { printDelegateHeartbeats } from './delegate-heartbeat.ts';
 import { commandWord, readGlobalOptions } from './global-options.ts';
 import { printError } from './print-error.ts';
 import { watchQueueProgress } from './queue-progress.ts';
+import { createStatusLine, PLAIN_EVERY_MS } from './status-line.ts';
 import { colorsStream } from './terminal-style.ts';
 import { cliWorkspaceTrust, loadsProjectCode } from './trust/cli-workspace-trust.ts';
 
@@ -78,6 +79,7 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
   let shownFrom: string | undefined;
   let dispatcher: DispatcherFactory | undefined;
   let kernelRef: Kernel | undefined;
+  let stopStatus = () => {};
   try {
     const globals = readGlobalOptions(argv);
     json = globals.json;
@@ -99,7 +101,10 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
     );
     // Secrets from the environment and from the delegates' configured env never leave in any output.
     redact = createSecretRedactor({ ...process.env, ...configuredSecrets(config) }).redact;
-    const io = createCommandIO({ json, interactive: host.isInteractive(), redact });
+    // One writer owns stderr's status line: the command's progress, the queue's counts and every printed line go through it.
+    const statusLine = createStatusLine({ stream: process.stderr, plainEveryMs: plainEvery(), prefix: `sluice ${word ?? ''}`.trim() });
+    stopStatus = () => statusLine.stop();
+    const io = createCommandIO({ json, interactive: host.isInteractive(), redact, statusLine });
     const kernel: Kernel = await createKernel({
       host,
       config,
@@ -113,7 +118,7 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
       onWarning: (e) => io.warn(`warning: ${e.message}`),
     });
     kernelRef = kernel;
-    const stopProgress = json ? () => {} : watchQueueProgress(kernel);
+    const stopProgress = watchQueueProgress(kernel, statusLine);
     printDelegateHeartbeats(kernel, io);
     const result: ProgramResult = {};
     const makeContext = (): CommandContext => ({ kernel, host, cwd: root, io, signal: controller.signal });
@@ -135,6 +140,8 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
     } finally {
       stopProgress();
     }
+    // The result is the last thing printed: the status line is gone before it.
+    stopStatus();
     const outcome = result.outcome;
     if (!outcome) return 0;
     // Output may quote delegate answers or files.
@@ -145,10 +152,18 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
     }
     return outcome.exitCode;
   } catch (error) {
+    stopStatus();
     return printError(error, json, redact, shownFrom);
   } finally {
+    stopStatus();
     await kernelRef?.dispatcher.close?.();
   }
+}
+
+/** SLUICE_PROGRESS_EVERY_MS: how often a plain progress line is printed off a terminal (tests shorten it). */
+function plainEvery(): number {
+  const n = Number(process.env.SLUICE_PROGRESS_EVERY_MS);
+  return Number.isInteger(n) && n >= 100 ? Math.min(n, PLAIN_EVERY_MS) : PLAIN_EVERY_MS;
 }
 
 type DispatcherFactory = NonNullable<Parameters<typeof createKernel>[0]['dispatcher']>;

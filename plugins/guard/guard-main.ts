@@ -18,17 +18,20 @@ export function formatDecision(d: Decision): string {
   return `${JSON.stringify({ hookSpecificOutput: output })}\n`;
 }
 
-export async function guardMain(): Promise<number> {
-  let decision: Decision;
+/** The decision for the payload on stdin (another hook event than PreToolUse: no objection). */
+export async function judgeStdin(): Promise<Decision> {
   try {
     const payload = JSON.parse(readFileSync(0, 'utf8')) as PreToolUsePayload;
     if (payload === null || typeof payload !== 'object') throw new Error('the payload is not a JSON object');
-    if (payload.hook_event_name !== undefined && payload.hook_event_name !== 'PreToolUse') return 0;
-    decision = await decideTool(payload, guardEnv(payload, process.env, process.cwd()));
+    if (payload.hook_event_name !== undefined && payload.hook_event_name !== 'PreToolUse') return { verdict: 'allow' };
+    return await decideTool(payload, guardEnv(payload, process.env, process.cwd()));
   } catch (e) {
-    decision = { verdict: 'ask', reason: `the hook payload could not be judged (${e instanceof Error ? e.message : String(e)})` };
+    return { verdict: 'ask', reason: `the hook payload could not be judged (${e instanceof Error ? e.message : String(e)})` };
   }
-  const out = formatDecision(decision);
+}
+
+export async function guardMain(): Promise<number> {
+  const out = formatDecision(await judgeStdin());
   // Touching process.stdout builds its stream (a few ms); an allowed call, the common case, has nothing to say.
   if (out !== '') process.stdout.write(out);
   return 0;

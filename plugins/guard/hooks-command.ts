@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { defineCommand, SluiceError, type Host } from '../../core/index.ts';
+import * as v from 'valibot';
+import { commandOutput, defineCommand, SluiceError, type Host } from '../../core/index.ts';
 import { installSluiceHooks, removeSluiceHooks, type ClaudeSettings } from './claude-settings.ts';
 
 const SETTINGS = '.claude/settings.json';
@@ -38,6 +39,7 @@ export const hooksInstallCommand = defineCommand({
     { flags: '--command <cmd>', description: "how the hooks run sluice (default: the project's node_modules/.bin/sluice, else `sluice`)" },
   ],
   examples: ['sluice hooks install claude', 'sluice hooks install claude --remove'],
+  output: commandOutput({ file: v.string(), changed: v.boolean(), removed: v.boolean() }),
   async run({ args, options }, { host, cwd }) {
     if (args[0] !== 'claude')
       throw new SluiceError('USAGE', { field: '<agent>', message: `no hooks for agent ${JSON.stringify(String(args[0]))}; supported: claude` });

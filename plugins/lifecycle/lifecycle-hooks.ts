@@ -1,4 +1,4 @@
-import type { HookDeclaration, HookSpec } from '../../core/index.ts';
+import { defineHook, type HookSpecs } from '../../core/index.ts';
 import type { Stage, StageResult, Status } from './transition-table.ts';
 
 /** One accepted change of a requirement's workflow state. */
@@ -18,12 +18,13 @@ export interface LifecycleTransitionEvent {
   at: string;
 }
 
-declare module '../../core/hooks/hook-types.ts' {
-  interface Hooks {
-    'lifecycle:transition': HookSpec<'parallel', [LifecycleTransitionEvent]>;
-  }
-}
-
-export const lifecycleHooks: Record<'lifecycle:transition', HookDeclaration> = {
-  'lifecycle:transition': { kind: 'parallel', observer: true, description: 'a requirement changed lifecycle state (after the write)' },
+export const lifecycleHooks = {
+  'lifecycle:transition': defineHook.parallel<[LifecycleTransitionEvent]>({
+    observer: true,
+    description: 'a requirement changed lifecycle state (after the write)',
+  }),
 };
+
+declare module '../../core/hooks/hook-types.ts' {
+  interface Hooks extends HookSpecs<typeof lifecycleHooks> {}
+}

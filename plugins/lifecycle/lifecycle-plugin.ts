@@ -21,7 +21,7 @@ import './lifecycle-errors.ts';
 export const lifecyclePlugin = definePlugin({
   name: 'sluice:lifecycle',
   setup(ctx) {
-    for (const [name, decl] of Object.entries(lifecycleHooks)) ctx.declareHook(name as keyof typeof lifecycleHooks, decl);
+    ctx.declareHooks(lifecycleHooks);
     ctx.registerSchema('workflow-state', WorkflowStateSchema, ".prizmkit/state/workflows/<slug>.json: one requirement's lifecycle state");
     ctx.registerSchema('lifecycle-test-verdict', TestVerdictSchema, '{artifact_dir}/verdict.json (or test-result.json): the authoritative test verdict');
     ctx.registerSchema('lifecycle-retrospective-result', RetrospectiveResultSchema, '{artifact_dir}/retrospective-result.json');
@@ -74,6 +74,10 @@ export const lifecyclePlugin = definePlugin({
         'prizmkit-workflow-state',
       ],
     });
+    // One requirement's durable job: run in-process by `lifecycle run --remote`, by `sluice worker` with --queue.
+    ctx.registerDurableJob('lifecycle:requirement', async (payload, job) =>
+      (await import('./remote/requirement-job.ts')).runRequirementJob(ctx.kernel, payload, job),
+    );
     for (const command of [
       lifecycleStartCommand,
       lifecycleStatusCommand,

@@ -1,5 +1,6 @@
 import { defineCommand, type CommandDefinition, type Kernel } from '../../core/index.ts';
 import type { QueueStatus } from './queue-admin.ts';
+import { QueueDrainOutput, QueueRetryOutput, QueueStatusOutput } from './queue-outputs.ts';
 import { requireQueueUrl } from './queue-url.ts';
 
 async function withAdmin<T>(
@@ -35,6 +36,7 @@ export const queueStatusCommand = defineCommand({
   name: 'queue status',
   summary: 'show the Redis queue: job counts, live workers (host, pid, delegates), running and failed jobs',
   examples: ['sluice queue status --queue redis://queue.internal:6379/0', 'sluice queue status --queue redis://queue.internal:6379/0 --json'],
+  output: QueueStatusOutput,
   async run(_input, { kernel }) {
     const status = await withAdmin(kernel, 'sluice queue status', (a) => a.status());
     return { exitCode: 0, data: status, human: statusText(status) };
@@ -46,6 +48,7 @@ export const queueRetryCommand = defineCommand({
   summary: 'put failed jobs back in the Redis queue (all of them, or the ids given)',
   args: ['[ids...]'],
   examples: ['sluice queue retry --queue redis://queue.internal:6379/0', 'sluice queue retry JOB_ID --queue redis://queue.internal:6379/0'],
+  output: QueueRetryOutput,
   async run({ args }, { kernel }) {
     const ids = (args[0] as string[] | undefined) ?? [];
     const retried = await withAdmin(kernel, 'sluice queue retry', (a) => a.retry(ids));
@@ -59,6 +62,7 @@ export const queueDrainCommand = defineCommand({
   name: 'queue drain',
   summary: 'remove every job that has not started from the Redis queue (running jobs finish; their callers see the rest cancelled)',
   examples: ['sluice queue drain --queue redis://queue.internal:6379/0'],
+  output: QueueDrainOutput,
   async run(_input, { kernel }) {
     const removed = await withAdmin(kernel, 'sluice queue drain', (a) => a.drain());
     return { exitCode: 0, data: { removed }, human: `${removed.length} waiting job(s) removed` };

@@ -4,8 +4,8 @@ import { SluiceError } from '../../core/index.ts';
 import type { RedisTarget } from './redis-url.ts';
 import './queue-errors.ts';
 
-/** How long a first connection may take before the queue counts as unreachable (the issue allows 5 s). */
-export const CONNECT_LIMIT_MS = 4000;
+/** How long a first connection may take before the queue counts as unreachable: with process start (up to 2 s on a loaded machine) under the 5 s the issue allows. */
+export const CONNECT_LIMIT_MS = 2500;
 
 /** ioredis options for BullMQ's connections: retry forever once connected (a restarting Redis comes back). */
 export function connectionOptions(target: RedisTarget): BullRedisOptions & { maxRetriesPerRequest: null } {

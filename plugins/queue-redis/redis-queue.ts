@@ -104,8 +104,15 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
         queue.on('error', () => {});
         events.on('error', () => {});
         events.on('active', ({ jobId }) => void check(jobId));
-        events.on('completed', ({ jobId }) => void check(jobId));
-        events.on('failed', ({ jobId }) => void check(jobId));
+        // The events carry the outcome: no read back (that cost two round trips per job).
+        events.on('completed', ({ jobId, returnvalue }) => {
+          const p = pending.get(jobId);
+          if (p?.added) settle(p, { value: returnvalue });
+        });
+        events.on('failed', ({ jobId, failedReason }) => {
+          const p = pending.get(jobId);
+          if (p?.added) settle(p, { error: p.cancelled ? cancelled(p) : decodeError(failedReason) });
+        });
         events.on('removed', ({ jobId }) => void check(jobId));
         events.on('progress', ({ jobId, data }) => pending.get(jobId)?.onProgress?.(data as JsonValue));
         await events.waitUntilReady();
@@ -225,7 +232,6 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
       emit(p, 'queued');
       o.signal?.addEventListener('abort', onAbort, { once: true });
       if (o.signal?.aborted) onAbort();
-      void check(id);
       return (await result) as JobResult<N>;
     } catch (error) {
       if (!p.added) pending.delete(id);

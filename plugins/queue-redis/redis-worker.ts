@@ -91,9 +91,10 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
     if (job && (await job.getState()) === 'delayed') await job.promote().catch(() => {});
   }
 
-  async function handBack(job: Job, token: string | undefined): Promise<never> {
+  /** Puts a job back in the queue; `ran` counts it as an attempt (the next run resumes it). */
+  async function handBack(job: Job, token: string | undefined, ran: boolean): Promise<never> {
     const wire = job.data as WireJob & { handedBack?: number };
-    await job.updateData({ ...wire, handedBack: (wire.handedBack ?? 0) + 1 });
+    if (ran) await job.updateData({ ...wire, handedBack: (wire.handedBack ?? 0) + 1 });
     await job.moveToWait(token);
     throw new WaitingError();
   }
@@ -103,7 +104,7 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
     const jobId = job.id!;
     const m = member(job.queueName, jobId);
     const show = { job: job.name, id: jobId, label: wire.label };
-    if (stopping) return handBack(job, token);
+    if (stopping) return handBack(job, token, false);
     if (await redis.exists(names.cancelled(jobId))) {
       if (wire.key !== undefined) await wake(await releaseKey(redis, wire.key, m));
       throw new UnrecoverableError(encodeError(new SluiceError('QUEUE_CANCELLED', { message: `job ${job.name} was cancelled before it started` })));
@@ -125,7 +126,7 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
         attempt: 1 + (job.stalledCounter ?? 0) + (wire.handedBack ?? 0),
         onProgress: (data: JsonValue) => void job.updateProgress(data as object).catch(() => {}),
       });
-      if (entry.handBack) return await handBack(job, token);
+      if (entry.handBack) return await handBack(job, token, true);
       if (wire.key !== undefined) await wake(await releaseKey(redis, wire.key, m));
       o.onEvent?.({ type: 'done', ...show });
       return result;
@@ -136,7 +137,7 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
       }
       if (entry.handBack) {
         o.onEvent?.({ type: 'handed-back', ...show });
-        return await handBack(job, token);
+        return await handBack(job, token, true);
       }
       if (wire.key !== undefined) await wake(await releaseKey(redis, wire.key, m));
       const reason = encodeError(error);

@@ -1,6 +1,7 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { defineCommand, SluiceError, type Kernel } from '../../core/index.ts';
 import { requireQueueUrl } from './queue-url.ts';
+import { WorkerOutput } from './queue-outputs.ts';
 
 /** Delegates that can run on this machine (their CLI is installed), optionally narrowed by --delegates. */
 async function usableDelegates(kernel: Kernel, only: string | undefined): Promise<string[]> {
@@ -43,6 +44,7 @@ export const workerCommand = defineCommand({
     'sluice worker --queue redis://queue.internal:6379/0',
     'sluice worker --queue redis://queue.internal:6379/2 --concurrency 4 --workdir /var/tmp/sluice --grace 60',
   ],
+  output: WorkerOutput,
   async run({ options }, { kernel, io, cwd, signal }) {
     const url = requireQueueUrl(kernel, 'sluice worker');
     const workdir =

@@ -71,7 +71,7 @@ export async function runSdlcDemo(kernelIn: Kernel, projectDir: string, log: (li
       );
     }
     const review = await run('next', [], {}, [0, 1]);
-    const manual = ((review.data as { unapproved?: string[] }).unapproved ?? []) as string[];
+    const manual = ((review.data as { unapproved?: { id: string }[] }).unapproved ?? []).map((m) => m.id);
     approvals += manual.length;
     await run('next', [], { approve: manual, signedBy: DEMO_OWNER, confirmed: true }, [0]);
   };
@@ -127,7 +127,7 @@ export async function runSdlcDemo(kernelIn: Kernel, projectDir: string, log: (li
   await writePhaseArtifacts(host, projectDir, close, project.state.project_type ?? null);
   await run('gate', [], {}, [0]);
   const review = await run('next', [], {}, [0, 1]);
-  approvals += ((review.data as { unapproved?: string[] }).unapproved ?? []).length;
+  approvals += ((review.data as { unapproved?: unknown[] }).unapproved ?? []).length;
   await run('next', [], { signedBy: DEMO_OWNER, confirmed: true }, [0]);
   await run('next', [], {}, [0]);
   project = await openProject(kernel);

@@ -1,4 +1,4 @@
-import type { GateResult, HookDeclaration, HookSpec } from '../../core/index.ts';
+import { defineHook, type GateResult, type HookSpecs } from '../../core/index.ts';
 import type { Approval, HistoryEntry } from './state/history-schema.ts';
 
 export type TransitionKind = 'advance' | 'skip' | 'reenter';
@@ -32,21 +32,16 @@ export interface GateResultEvent {
   results: GateResult[];
 }
 
-declare module '../../core/hooks/hook-types.ts' {
-  interface Hooks {
-    /** Veto: a handler returns a reason string to refuse the transition; a throwing handler refuses too. */
-    'phase:beforeAdvance': HookSpec<'first', [BeforeAdvanceEvent], string>;
-    'phase:advanced': HookSpec<'parallel', [PhaseAdvancedEvent]>;
-    'gate:result': HookSpec<'parallel', [GateResultEvent]>;
-  }
-}
-
 export const sdlcHooks = {
-  'phase:beforeAdvance': {
-    kind: 'first',
+  /** Veto: a handler returns a reason string to refuse the transition; a throwing handler refuses too. */
+  'phase:beforeAdvance': defineHook.first<[BeforeAdvanceEvent], string>({
     timeoutMs: 30_000,
     description: 'veto a phase transition (advance, skip, re-entry): return a reason string; errors veto too',
-  },
-  'phase:advanced': { kind: 'parallel', observer: true, description: 'a phase transition was written to state.yaml' },
-  'gate:result': { kind: 'parallel', observer: true, description: 'one gate type finished for a phase' },
-} as const satisfies Record<string, HookDeclaration>;
+  }),
+  'phase:advanced': defineHook.parallel<[PhaseAdvancedEvent]>({ observer: true, description: 'a phase transition was written to state.yaml' }),
+  'gate:result': defineHook.parallel<[GateResultEvent]>({ observer: true, description: 'one gate type finished for a phase' }),
+};
+
+declare module '../../core/hooks/hook-types.ts' {
+  interface Hooks extends HookSpecs<typeof sdlcHooks> {}
+}

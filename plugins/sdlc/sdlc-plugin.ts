@@ -23,7 +23,7 @@ export const sdlcPlugin = definePlugin({
   name: 'sluice:sdlc',
   enforce: 'pre',
   setup(ctx) {
-    for (const [name, decl] of Object.entries(sdlcHooks)) ctx.declareHook(name as keyof typeof sdlcHooks, decl);
+    ctx.declareHooks(sdlcHooks);
     ctx.registerSchema('sdlc-state', SdlcStateSchema, '.sdlc/state.yaml: phase progress, gate results and append-only history');
     ctx.registerSchema('sdlc-history-entry', HistoryEntrySchema, 'one entry of history[] in .sdlc/state.yaml');
     ctx.registerSchema('phase-registry', PhaseRegistrySchema, 'phase-registry.yaml: phases, order, exit gates, artifacts');

@@ -9,7 +9,7 @@ import './tune-errors.ts';
 export const skillTunePlugin = definePlugin({
   name: 'sluice:skill-tune',
   setup(ctx) {
-    for (const [name, decl] of Object.entries(tuneHooks)) ctx.declareHook(name as keyof typeof tuneHooks, decl);
+    ctx.declareHooks(tuneHooks);
     ctx.registerSchema('iteration-state', IterationStateSchema, 'iteration-state.json of a `sluice tune` run');
     ctx.registerWorkflow({
       name: 'skill-tune',
@@ -19,6 +19,6 @@ export const skillTunePlugin = definePlugin({
     });
     ctx.registerCommand(tuneCommand);
     // By name, so a `sluice worker` on another machine runs the same handler the command runs here.
-    ctx.registerJob(TUNE_JOB, (payload, job) => runTuneJob(ctx.kernel, payload, job));
+    ctx.registerDurableJob(TUNE_JOB, (payload, job) => runTuneJob(ctx.kernel, payload, { signal: job.signal, say: job.progress }));
   },
 });

@@ -4,6 +4,7 @@ import { failedIterations } from './final-report.ts';
 import type { TuneJobPayload, TuneJobResult } from './tune-job.ts';
 import type { TuneResult } from './tune-loop.ts';
 import type { TuneFlags } from './tune-settings.ts';
+import { TuneOutput } from './tune-output.ts';
 
 const PLAN_FLAGS = ['scenario', 'preset', 'maxIterations', 'threshold', 'chain', 'executor', 'evaluator', 'improver', 'allowSelfEvaluation', 'runDir'] as const;
 const FLAG_NAMES: Record<string, string> = { maxIterations: '--max-iterations', allowSelfEvaluation: '--allow-self-evaluation', runDir: '--run-dir' };
@@ -40,6 +41,7 @@ export const tuneCommand = defineCommand({
     'sluice tune commit-message --scenario "Describe the staged diff" -y --fail-below 75',
     'sluice tune --restore .sluice/runs/skill-tune-20250101-120000',
   ],
+  output: TuneOutput,
   async run(input, ctx) {
     const o = input.options as TuneFlags & { runDir?: string; resume?: string; restore?: string; iteration?: string; failBelow?: string };
     const failBelow = o.failBelow === undefined ? undefined : scoreFlag(o.failBelow);
@@ -70,10 +72,24 @@ export const tuneCommand = defineCommand({
           `warning: the evaluator runs on the executor's backend (${plan.backends.executor}); its scores grade its own work and may be inflated`,
         ),
       );
-    const { runTuneJob, tuneJobs } = await import('./tune-job.ts');
+    const { TUNE_JOB, tuneJobs } = await import('./tune-job.ts');
     const { notes: _, ...jobPlan } = plan;
-    const jobs = tuneJobs(ctx.kernel.projectRoot, jobPlan, { spread: false, runDir: o.runDir });
-    const settled = await Promise.allSettled(jobs.map((job) => runTuneJob(ctx.kernel, job, { signal: ctx.signal, say })));
+    // In-process the plan is one job on this machine; with --queue the workers tune independent skills in parallel.
+    const { dispatcher } = ctx.kernel;
+    const jobs = tuneJobs(ctx.kernel.projectRoot, jobPlan, { spread: dispatcher.kind !== 'local', runDir: o.runDir });
+    const needs = [...new Set(Object.values(plan.backends))];
+    const settled = await Promise.allSettled(
+      jobs.map((job) => {
+        const skills = job.plan.skillArgs.join(',');
+        const prefix = jobs.length > 1 ? `${skills}: ` : '';
+        return dispatcher.run(TUNE_JOB, job, {
+          signal: ctx.signal,
+          label: `tune ${skills}`,
+          needs,
+          onProgress: (line) => void (typeof line === 'string' && say(`${prefix}${line}`)),
+        });
+      }),
+    );
     return outcomes(ctx, jobs, settled, failBelow);
   },
 });
@@ -157,7 +173,7 @@ function outcome(ctx: CommandContext, r: TuneResult, failBelow?: number): Comman
     best: state.best,
     threshold: state.quality_threshold,
     restoreCommand: `sluice tune --restore ${runRel}`,
-    failures: failedIterations(state),
+    failures: failedIterations(state).map((f) => ({ iteration: f.round, note: f.note })),
   };
   const ok = t.reason === 'quality_threshold_met';
   const head = `${r.alreadyFinished ? 'This run had already finished: ' : ''}${ok ? s.green(t.reason) : t.reason === 'error_limit_reached' ? s.red(t.reason) : s.yellow(t.reason)}: ${t.message}`;

@@ -1,4 +1,4 @@
-import type { HookDeclaration, HookSpec } from '../../core/index.ts';
+import { defineHook, type HookSpecs } from '../../core/index.ts';
 import type { Dimension } from './evaluation-scoring.ts';
 import type { ScoreSource } from './parse-evaluation.ts';
 import type { TerminationReason, ScoreTrend } from './termination.ts';
@@ -37,17 +37,17 @@ export interface TuneTerminatedEvent {
   reportPath: string;
 }
 
-declare module '../../core/hooks/hook-types.ts' {
-  interface Hooks {
-    'tune:iteration': HookSpec<'parallel', [TuneIterationEvent]>;
-    'tune:scored': HookSpec<'parallel', [TuneScoredEvent]>;
-    'tune:terminated': HookSpec<'parallel', [TuneTerminatedEvent]>;
-  }
-}
-
 /** Observers only: a failing notifier or dashboard never stops a tuning run. */
 export const tuneHooks = {
-  'tune:iteration': { kind: 'parallel', observer: true, timeoutMs: 10_000, description: 'a skill tuning iteration starts' },
-  'tune:scored': { kind: 'parallel', observer: true, timeoutMs: 10_000, description: 'a tuning iteration got its score' },
-  'tune:terminated': { kind: 'parallel', observer: true, timeoutMs: 10_000, description: 'a tuning run stopped; the final report is written' },
-} as const satisfies Record<string, HookDeclaration>;
+  'tune:iteration': defineHook.parallel<[TuneIterationEvent]>({ observer: true, timeoutMs: 10_000, description: 'a skill tuning iteration starts' }),
+  'tune:scored': defineHook.parallel<[TuneScoredEvent]>({ observer: true, timeoutMs: 10_000, description: 'a tuning iteration got its score' }),
+  'tune:terminated': defineHook.parallel<[TuneTerminatedEvent]>({
+    observer: true,
+    timeoutMs: 10_000,
+    description: 'a tuning run stopped; the final report is written',
+  }),
+};
+
+declare module '../../core/hooks/hook-types.ts' {
+  interface Hooks extends HookSpecs<typeof tuneHooks> {}
+}

@@ -6,14 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AsyncSeriesHook } from 'tapable';
 import * as v from 'valibot';
-import { createLocalQueue, createStateStore, HookDriver, yamlCodec, type HookSpec } from '../../core/index.ts';
+import { createLocalQueue, createStateStore, defineHook, HookDriver, yamlCodec, type HookSpecs } from '../../core/index.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
 
+const benchHooks = { 'bench:sync': defineHook.series<[number]>(), 'bench:async': defineHook.series<[number]>() };
 declare module '../../core/hooks/hook-types.ts' {
-  interface Hooks {
-    'bench:sync': HookSpec<'series', [number]>;
-    'bench:async': HookSpec<'series', [number]>;
-  }
+  interface Hooks extends HookSpecs<typeof benchHooks> {}
 }
 declare module '../../core/queue/job-queue.ts' {
   interface Jobs {
@@ -40,8 +38,7 @@ async function hookDispatch() {
   const calls = 200_000;
   let sink = 0;
   const driver = new HookDriver();
-  driver.declare('bench:sync', { kind: 'series' });
-  driver.declare('bench:async', { kind: 'series' });
+  driver.declareAll(benchHooks);
   const tapSync = new AsyncSeriesHook<[number]>(['n']);
   const tapAsync = new AsyncSeriesHook<[number]>(['n']);
   for (let h = 0; h < 5; h++) {
@@ -55,7 +52,7 @@ async function hookDispatch() {
   const sluiceAsync = await timeCalls(calls, (i) => driver.call('bench:async', i));
   const tapableAsync = await timeCalls(calls, (i) => tapAsync.promise(i));
   const empty = new HookDriver();
-  empty.declare('bench:sync', { kind: 'series' });
+  empty.declare('bench:sync', benchHooks['bench:sync']);
   const noHandlers = await timeCalls(calls, (i) => empty.call('bench:sync', i));
   if (sink === 0) throw new Error('handlers did not run');
   return {

@@ -35,7 +35,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }>
 async function pass(kernel: Kernel): Promise<void> {
   const project = await openProject(kernel);
   await writePhaseArtifacts(kernel.host, kernel.projectRoot, project.model.require(project.state.current_phase), 'service');
-  const ids = ((await runCommand(kernel, 'next', [], {})).data as { unapproved: string[] }).unapproved;
+  const ids = ((await runCommand(kernel, 'next', [], {})).data as { unapproved: { id: string }[] }).unapproved.map((m) => m.id);
   await runCommand(kernel, 'next', [], { approve: ids, signedBy: 'bench', confirmed: true });
 }
 
@@ -94,7 +94,7 @@ async function parallelNext(root: string) {
   await runCommand(kernel, 'init', [], {});
   const project = await openProject(kernel);
   await writePhaseArtifacts(kernel.host, dir, project.model.require('0'), 'service');
-  const ids = ((await runCommand(kernel, 'next', [], {})).data as { unapproved: string[] }).unapproved;
+  const ids = ((await runCommand(kernel, 'next', [], {})).data as { unapproved: { id: string }[] }).unapproved.map((m) => m.id);
   const args = ['--cwd', dir, 'next', ...ids.flatMap((id) => ['--approve', id]), '--signed-by', 'bench', '--confirmed'];
   const { ms, value: codes } = await timed(() => Promise.all(Array.from({ length: 8 }, () => runCli(entry, args))));
   const cold = [];

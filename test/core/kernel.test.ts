@@ -5,12 +5,12 @@ import { createMemoryHost } from '../../core/host/memory-host.ts';
 import { defaultConfig } from '../../core/config/config-schema.ts';
 import { defineDelegate, defineGate, definePlugin } from '../../core/plugin/define.ts';
 import type { DelegateAttempt } from '../../core/delegate/contract.ts';
-import type { HookSpec } from '../../core/hooks/hook-types.ts';
+import { defineHook } from '../../core/hooks/define-hook.ts';
+import type { HookSpecs } from '../../core/hooks/hook-types.ts';
 
+const kernelTestHooks = { 'test:kernel': defineHook.series<[string[]]>() };
 declare module '../../core/hooks/hook-types.ts' {
-  interface Hooks {
-    'test:kernel': HookSpec<'series', [string[]]>;
-  }
+  interface Hooks extends HookSpecs<typeof kernelTestHooks> {}
 }
 
 const host = () => createMemoryHost({ files: { '/project/.keep': '' } });
@@ -73,7 +73,7 @@ describe('kernel', () => {
   });
 
   it('a plugin hook error during a run names plugin and hook', async () => {
-    const declares = definePlugin({ name: 'declarer', setup: (ctx) => ctx.declareHook('test:kernel', { kind: 'series' }) });
+    const declares = definePlugin({ name: 'declarer', setup: (ctx) => ctx.declareHooks(kernelTestHooks) });
     const faulty = definePlugin({
       name: 'faulty',
       setup: (ctx) =>

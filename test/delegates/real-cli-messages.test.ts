@@ -52,7 +52,7 @@ describe('agy specifics', () => {
     assert.equal(r.code, 1, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.status, 'timeout');
-    assert.match(out.error, /--print-timeout expired mid-turn \(54s\); the answer is cut off/);
+    assert.match(out.error?.message, /--print-timeout expired mid-turn \(54s\); the answer is cut off/);
     const [rec] = await records();
     assert.equal(rec.argv[rec.argv.indexOf('--print-timeout') + 1], '54s');
   });
@@ -67,7 +67,7 @@ describe('agy specifics', () => {
     assert.equal(r.code, 1);
     const out = JSON.parse(r.stdout);
     assert.equal(out.tries, 1, 'retryable: false is final even though the text says "rate limit"');
-    assert.match(out.error, /agy exited with code 3: rate limit: daily quota used up \(error id E-4711\)/);
+    assert.match(out.error?.message, /agy exited with code 3: rate limit: daily quota used up \(error id E-4711\)/);
   });
 
   it('reports exit 2 as a rejected flag, naming the installed version', async () => {

@@ -80,7 +80,7 @@ describe('analysis runs are read-only for every backend', () => {
       assert.equal(analysis.code, 1, analysis.stderr);
       const out = JSON.parse(analysis.stdout);
       assert.equal(out.status, 'error');
-      assert.match(out.error, /^WORKSPACE_CHANGED: the analysis run changed 1 path it may only read: sneaky-edit\.txt$/);
+      assert.match(out.error?.message, /^WORKSPACE_CHANGED: the analysis run changed 1 path it may only read: sneaky-edit\.txt$/);
       const write = await sluice(root, ['delegate', '--to', backend, '--mode', 'write', 'edit [[fake:edit-anyway]]']);
       assert.equal(write.code, 0, write.stderr);
     });

@@ -58,7 +58,7 @@ describe('timeouts and budgets', () => {
     assert.equal(r.hung, false);
     const out = JSON.parse(r.stdout);
     assert.ok(out.tries <= 2, `tries ${out.tries}`);
-    assert.ok(out.status === 'timeout' || /budget of 6 s is used up/.test(out.error), out.error);
+    assert.ok(out.status === 'timeout' || /budget of 6 s is used up/.test(out.error?.message), out.error?.message);
     assert.match(
       r.stderr,
       /delegate claude: claude still running after \d+ s \(attempt 1\/3[^)]*\); last event: system (?:init|api_retry attempt \d+\/10 \(unknown\))/,

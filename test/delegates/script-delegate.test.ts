@@ -283,7 +283,7 @@ describe('sluice delegate --to script', () => {
     const root = await project();
     const failed = await runSluice(['delegate', '--cwd', root, '--to', 'script', '--script', 'script.yaml', '--json', 'broken'], { cwd: root });
     assert.equal(failed.code, 1);
-    assert.equal(JSON.parse(failed.stdout).code, 'DELEGATE_FAILED');
+    assert.equal(JSON.parse(failed.stdout).error.code, 'DELEGATE_FAILED');
     const unknown = await runSluice(['delegate', '--cwd', root, '--to', 'gpt-9', 'hello'], { cwd: root });
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /DELEGATE_UNKNOWN.*gpt-9/);

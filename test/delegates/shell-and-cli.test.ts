@@ -96,7 +96,7 @@ describe('availability and sluice delegate', () => {
     const failed = await runSluice(['delegate', '--cwd', root, '--to', 'claude', '--json', '[[fake:is-error]]'], { cwd: root, env });
     assert.equal(failed.code, 1);
     const doc = JSON.parse(failed.stdout);
-    assert.equal(doc.code, 'DELEGATE_FAILED');
+    assert.equal(doc.error.code, 'DELEGATE_FAILED');
     assert.equal(doc.status, 'error');
     assert.equal(doc.sessionId, 'sess-fake-1');
     const slow = await runSluice(['delegate', '--cwd', root, '--to', 'agy', '--timeout', '1', '[[fake:hang]]'], { cwd: root, env });

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { data, editFrozen, passPhase, sdlcKernel, sluice, tempDir, walkTo, writeCoverage, writeCurrentArtifacts, writeFileIn } from '../sdlc/sdlc-fixture.ts';
 import { defineGate, definePlugin, type GateResult, type PluginDefinition } from '../../core/index.ts';
 
-type Doc = { status: string; results: GateResult[]; blockers: string[] };
+type Doc = { status: string; results: GateResult[]; blockers: { id: string }[] };
 const g4 = (o: { data: unknown }) => (o.data as Doc).results.filter((r) => r.gate === 'G4-compliance');
 
 async function enterprise() {
@@ -167,7 +167,10 @@ describe('gates a profile pack adds', () => {
     assert.match(rows['missing-tool'].message, /cannot start definitely-not-a-program-sluice/);
     assert.equal(rows.later, undefined, 'only gates listing the phase run');
     assert.equal(out.exitCode, 1, 'the MUST command gate blocks');
-    assert.deepEqual(data<{ blockers: string[] }>(out).blockers, ['lint']);
+    assert.deepEqual(
+      data<{ blockers: { id: string }[] }>(out).blockers.map((b) => b.id),
+      ['lint'],
+    );
   });
 
   it('a gate type registered by a plugin runs with its input; its manual rows get approvable ids', async () => {
@@ -184,7 +187,7 @@ describe('gates a profile pack adds', () => {
     const first = await sluice(kernel, 'next');
     const manual = data<{ manual: { id: string; check: string }[] }>(first).manual.find((m) => m.check.startsWith('Board review'));
     assert.equal(manual?.id, 'ACME-review:board-review-by-kim-and-lee');
-    const unapproved = data<{ unapproved: string[] }>(first).unapproved;
+    const unapproved = data<{ unapproved: { id: string }[] }>(first).unapproved.map((m) => m.id);
     const advanced = await sluice(kernel, 'next', { approve: unapproved, signedBy: 'Kim', confirmed: true });
     assert.equal(advanced.exitCode, 0, advanced.human ?? '');
   });
@@ -223,10 +226,13 @@ describe('manual judgements: G6-quality and G7-exit-criteria', () => {
     const kernel = await sdlcKernel(dir);
     await sluice(kernel, 'init');
     await writeCurrentArtifacts(kernel);
-    const ids = data<{ unapproved: string[] }>(await sluice(kernel, 'next')).unapproved;
+    const ids = data<{ unapproved: { id: string }[] }>(await sluice(kernel, 'next')).unapproved.map((m) => m.id);
     const partial = await sluice(kernel, 'next', { approve: [ids[0], ids[2]], signedBy: 'Kim' });
     assert.equal(partial.exitCode, 1);
-    assert.deepEqual(data<{ unapproved: string[] }>(partial).unapproved, [ids[1], ids[3]]);
+    assert.deepEqual(
+      data<{ unapproved: { id: string }[] }>(partial).unapproved.map((m) => m.id),
+      [ids[1], ids[3]],
+    );
     const done = await sluice(kernel, 'next', {
       approve: ids,
       signedBy: 'Kim',

@@ -19,7 +19,7 @@ import { projectReadyToAdvance } from './projects.ts';
  */
 interface JsonOut {
   status?: string;
-  phase?: string;
+  phase?: { id: string };
   next?: { id: string };
   error?: { code: string; message: string };
 }
@@ -46,7 +46,7 @@ describe('concurrent invocations on one project', () => {
             ? 'busy'
             : r.code === 1 && doc.error?.code === 'PHASE_MOVED' && /moved to phase 1\b/.test(doc.error.message)
               ? 'phase moved'
-              : r.code === 1 && doc.phase === '1'
+              : r.code === 1 && doc.phase?.id === '1'
                 ? 'started in phase 1'
                 : undefined;
         assert.ok(kind, `round ${round}: a loser neither busy nor reporting phase 1: ${r.code} ${r.stdout.slice(0, 300)} ${r.stderr}`);

@@ -8,7 +8,7 @@ export async function projectReadyToAdvance(prefix: string): Promise<{ dir: stri
   const kernel = await sdlcKernel(dir);
   await sluice(kernel, 'init');
   await writeCurrentArtifacts(kernel);
-  const approve = data<{ unapproved: string[] }>(await sluice(kernel, 'next')).unapproved;
+  const approve = data<{ unapproved: { id: string }[] }>(await sluice(kernel, 'next')).unapproved.map((m) => m.id);
   const statePath = join(dir, '.sdlc', 'state.yaml');
   return {
     dir,

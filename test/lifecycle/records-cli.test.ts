@@ -54,8 +54,8 @@ describe('evidence that cannot go stale (CLI)', () => {
     );
     assert.equal(headCount(root), '1');
     const status = json((await runSluice(root, ['lifecycle', 'status', 'feat', '--json'])).stdout).requirements[0];
-    assert.equal(status.next_stage, 'code-review');
-    assert.deepEqual(status.completed_stages, ['plan', 'implement']);
+    assert.equal(status.nextStage, 'code-review');
+    assert.deepEqual(status.completedStages, ['plan', 'implement']);
   });
 
   it('a review report edited after it was recorded contradicts the recorded review: routed back before any commit', async () => {
@@ -135,7 +135,7 @@ describe('records the agent cannot quietly rewrite (CLI)', () => {
     assert.equal(r.code, 1, r.stdout);
     const after = json(r.stdout);
     assert.equal(after.status, 'WORKFLOW_BLOCKED');
-    assert.equal(after.repair_round, 3);
+    assert.equal(after.repairRound, 3);
     assert.equal(after.orchestrator, OWNER);
     assert.equal(after.blocker.rule, 'repair-round-limit');
   });

@@ -3,6 +3,9 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import * as v from 'valibot';
+import { commandDocumentSchema } from '../../core/index.ts';
+import { LifecycleRunOutput } from '../../plugins/lifecycle/commands/lifecycle-outputs.ts';
 import { runCli } from '../helpers/run-cli.ts';
 import { passingScript } from '../fixtures/lifecycle/passing-script.ts';
 import { gitIn, makeRepo, writeFiles } from './lifecycle-fixture.ts';
@@ -51,6 +54,8 @@ describe('sluice lifecycle run --remote (CLI)', () => {
     }
     const json = JSON.parse((await runCli(['--cwd', p.orchestrator, ...args, '--remote', p.remote, '--json'], { env })).stdout);
     assert.equal(json.ok, false);
+    const valid = v.safeParse(commandDocumentSchema(LifecycleRunOutput), json);
+    assert.ok(valid.success, `the --json output matches its schema: ${valid.issues?.[0].message} at ${v.getDotPath(valid.issues?.[0] ?? ({} as never))}`);
     assert.deepEqual(
       json.requirements.map((r: { slug: string; outcome: string; resumedFrom?: string }) => [r.slug, r.outcome, r.resumedFrom?.length]),
       [

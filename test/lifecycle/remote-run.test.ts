@@ -3,8 +3,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { createLocalQueue, type Kernel } from '../../core/index.ts';
+import { createLocalQueue, type Kernel, type SluiceError } from '../../core/index.ts';
 import { verifyJournal } from '../../plugins/lifecycle/journal/requirement-journal.ts';
+import { pushRef } from '../../plugins/lifecycle/remote/remote-git.ts';
 import { configureRequirementJobs, runRequirementJob } from '../../plugins/lifecycle/remote/requirement-job.ts';
 import { runLifecycleOnWorkers } from '../../plugins/lifecycle/remote/run-on-workers.ts';
 import { readWorkflowState } from '../../plugins/lifecycle/record-stage.ts';
@@ -161,6 +162,24 @@ describe('lifecycle run on workers (in-process dispatcher, git remote)', () => {
     const { entries, states } = remoteJournal(t.remote, 'epsilon');
     assert.equal(states.at(-1)?.status, 'COMMITTED');
     assert.equal(entries.filter((e) => e.row.startsWith('test')).length, 1, 'the interrupted test is recorded once');
+  });
+
+  it('a worker that lost its job cannot overwrite the checkpoint the worker that took it over pushed', async () => {
+    const t = await setup(['theta'], { external: true });
+    await writeFile(t.external, JSON.stringify(script('test')));
+    const stop = new AbortController();
+    await t.run({ signal: stop.signal, onStage: (_s, stage) => stage === 'test' && stop.abort() });
+    // The first worker's view of the checkpoint, then another worker finishes the job and moves it on.
+    const seen = gitIn(t.remote, 'rev-parse', 'refs/sluice/checkpoints/theta').trim();
+    await writeFile(t.external, JSON.stringify(script()));
+    assert.equal((await t.run()).requirements[0].outcome, 'committed');
+    const clone = join(t.workdir, 'theta');
+    const late = gitIn(clone, 'commit-tree', `${seen}^{tree}`, '-p', `${seen}^`, '-m', 'a late checkpoint').trim();
+    await assert.rejects(
+      pushRef(t.kernel.host, clone, t.remote, late, 'refs/sluice/checkpoints/theta', seen),
+      (e: SluiceError) => e.code === 'GIT_FAILED' && /another worker moved it/.test(e.message),
+    );
+    assert.equal(remoteJournal(t.remote, 'theta').states.at(-1)?.status, 'COMMITTED', 'the newer checkpoint stays');
   });
 
   it('a remote that refuses the push fails the job with git’s own error, not a hang', async () => {

@@ -131,4 +131,20 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
     });
     await q.close();
   });
+
+  const ciUrl = process.env.SLUICE_TEST_REDIS_URL;
+  it('the Redis server .ci/run started (SLUICE_TEST_REDIS_URL) works a job', {
+    skip: ciUrl ? false : 'SLUICE_TEST_REDIS_URL is not set (.ci/run sets it)',
+  }, async (t) => {
+    const q = createRedisQueue({ url: ciUrl! });
+    handlers(q, []);
+    const local = createLocalQueue({ concurrency: 1 });
+    handlers(local, []);
+    const w = await startWorker({ url: ciUrl!, dispatcher: local, delegates: [], workdir: '/ci', graceMs: 0 });
+    t.after(async () => {
+      await w.stop();
+      await q.close();
+    });
+    assert.deepEqual(await q.run('test:echo', { text: 'ci' }), { text: 'CI', attempt: 1, workdir: '/ci' });
+  });
 });

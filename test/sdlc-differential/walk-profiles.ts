@@ -88,14 +88,14 @@ export function describeShard(shard: number): void {
             const wrote = await writeStage(dir, phase, stage, projectType, compliance);
             const mine = await sluiceCli(dir, ['gate', '--json']);
             assert.ok(mine.code === 0 || mine.code === 1, `sluice gate at ${phase.id}/${stage}: exit ${mine.code} ${mine.stderr}`);
-            let ours: { phase: string; results: SluiceRow[] };
+            let ours: { phase: { id: string }; results: SluiceRow[] };
             try {
               ours = JSON.parse(mine.stdout) as typeof ours;
             } catch {
               throw new Error(`sluice gate --json at ${phase.id}/${stage} printed no JSON (exit ${mine.code}):\n${mine.stdout}\n${mine.stderr}`);
             }
             const theirs = await driver.rows(dir);
-            assert.equal(ours.phase, phase.id);
+            assert.equal(ours.phase.id, phase.id);
             assert.equal(theirs.phase, phase.id);
             for (const r of theirs.rows) compared.add(referenceKey(r));
             for (const r of ours.results) compared.add(sluiceKey(r));

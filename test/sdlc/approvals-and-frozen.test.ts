@@ -15,7 +15,7 @@ const stateText = (dir: string) => readFile(join(dir, '.sdlc', 'state.yaml'), 'u
 
 interface NextJson {
   status: string;
-  unapproved: string[];
+  unapproved: { id: string }[];
   manual: { id: string }[];
   entry?: HistoryEntry;
 }
@@ -49,7 +49,7 @@ describe('next --confirmed approves the manual gates it listed (seed §6 step 5)
     const entry = json<NextJson>(advanced.stdout).entry!;
     assert.deepEqual(
       entry.approvals?.map((a) => a.gate),
-      listed.unapproved,
+      listed.unapproved.map((m) => m.id),
       'each listed gate, on its own',
     );
     assert.ok(entry.approvals?.every((a) => a.signed_by === 'Ana Ruiz' && a.via === 'confirmed' && a.at === entry.at));
@@ -77,7 +77,7 @@ describe('next --confirmed approves the manual gates it listed (seed §6 step 5)
     );
     assert.match(await stateText(dir), /history: \[\]/, 'nothing written');
 
-    const approve = doc.unapproved.flatMap((id) => ['--approve', id]);
+    const approve = doc.unapproved.flatMap(({ id }) => ['--approve', id]);
     const advanced = await cli(dir, 'next', ...approve, '--signed-by', 'Ana Ruiz', '--confirmed', '--json', ...(await signArgs(dir)));
     assert.equal(advanced.code, 0, advanced.stderr);
     assert.ok(json<NextJson>(advanced.stdout).entry!.approvals!.every((a) => a.via === 'approve'));
@@ -238,8 +238,11 @@ describe('init', () => {
         assert.match(text, /<!-- REQUIRED: .+ -->/, `${phase.slug}/${name} has a starter template`);
       }
     }
-    const gate = json<{ blockers: string[] }>((await cli(dir, 'gate', '--json')).stdout);
-    assert.ok(gate.blockers.includes('G2:problem-statement.md'), 'an unfilled template does not pass G2');
+    const gate = json<{ blockers: { id: string }[] }>((await cli(dir, 'gate', '--json')).stdout);
+    assert.ok(
+      gate.blockers.some((b) => b.id === 'G2:problem-statement.md'),
+      'an unfilled template does not pass G2',
+    );
   });
 
   it('--force keeps the profile and the name unless given, refuses over history without --confirmed, and keeps a backup', async () => {
@@ -247,7 +250,7 @@ describe('init', () => {
     const mine = join(dir, '.sdlc', 'artifacts', '00-discovery', 'problem-statement.md');
     await writeFile(mine, '# Problem\n\nClaims wait 9 days.\n');
     await writeCurrentArtifacts(await sdlcKernel(dir));
-    const ids = json<NextJson>((await cli(dir, 'next', '--json')).stdout).unapproved.flatMap((id) => ['--approve', id]);
+    const ids = json<NextJson>((await cli(dir, 'next', '--json')).stdout).unapproved.flatMap(({ id }) => ['--approve', id]);
     const signed = await cli(dir, 'next', ...ids, '--signed-by', 'Ana', '--confirmed', ...(await signArgs(dir)));
     assert.equal(signed.code, 0, signed.stderr);
     const withHistory = await stateText(dir);

@@ -27,18 +27,21 @@ describe('sluice SDLC commands: every exit code of DESIGN.md through the real CL
 
     const blocked = await cli(dir, 'gate', '--json');
     assert.equal(blocked.code, 1);
-    const gate = JSON.parse(blocked.stdout) as { blocked: boolean; blockers: string[] };
+    const gate = JSON.parse(blocked.stdout) as { blocked: boolean; blockers: { id: string; gate: string; severity: string }[] };
     assert.equal(gate.blocked, true);
     // init leaves a starter template per required artifact: present (G1) but not filled in (G2).
-    assert.ok(gate.blockers.includes('G2:constitution.md'), gate.blockers.join(', '));
+    const blocker = gate.blockers.find((b) => b.id === 'G2:constitution.md');
+    assert.ok(blocker, gate.blockers.map((b) => b.id).join(', '));
+    assert.equal(blocker.gate, 'G2-completeness', 'a blocker is an object: its gate and severity without a second lookup');
+    assert.equal(blocker.severity, 'MUST');
 
     await writeCurrentArtifacts(await sdlcKernel(dir));
     const review = await cli(dir, 'next', '--json');
     assert.equal(review.code, 1);
-    const doc = JSON.parse(review.stdout) as { status: string; unapproved: string[] };
+    const doc = JSON.parse(review.stdout) as { status: string; unapproved: { id: string }[] };
     assert.equal(doc.status, 'review-required');
     assert.equal(doc.unapproved.length, 4);
-    const approve = doc.unapproved.flatMap((id) => ['--approve', id]);
+    const approve = doc.unapproved.flatMap(({ id }) => ['--approve', id]);
 
     const dryRun = await cli(dir, 'next', ...approve, '--signed-by', 'Ana Ruiz');
     assert.equal(dryRun.code, 0, dryRun.stderr);
@@ -50,7 +53,7 @@ describe('sluice SDLC commands: every exit code of DESIGN.md through the real CL
     const moved = JSON.parse(advanced.stdout) as { status: string; next: { id: string }; entry: { approvals: { gate: string; signed_by: string }[] } };
     assert.equal(moved.status, 'advanced');
     assert.equal(moved.next.id, '1');
-    assert.deepEqual(moved.entry.approvals.map((a) => a.gate).sort(), [...doc.unapproved].sort());
+    assert.deepEqual(moved.entry.approvals.map((a) => a.gate).sort(), doc.unapproved.map((m) => m.id).sort());
 
     const [unknownPhase, skipUnconfirmed] = await Promise.all([
       cli(dir, 'gate', '--phase', '42'),
@@ -104,7 +107,7 @@ async function readyProject() {
   const kernel = await sdlcKernel(dir);
   await sluice(kernel, 'init');
   await writeCurrentArtifacts(kernel);
-  const approve = data<{ unapproved: string[] }>(await sluice(kernel, 'next')).unapproved;
+  const approve = data<{ unapproved: { id: string }[] }>(await sluice(kernel, 'next')).unapproved.map((m) => m.id);
   return { dir, approve };
 }
 

@@ -112,7 +112,7 @@ describe('bad input: a clear error, exit 2, nothing written', () => {
   it('usage errors of next, reenter and init are exit 2 with the reason; a partial approval without --confirmed is review required (1)', async () => {
     const { dir, kernel } = await project();
     await writeCurrentArtifacts(kernel);
-    const ids = data<{ unapproved: string[] }>(await sluice(kernel, 'next')).unapproved;
+    const ids = data<{ unapproved: { id: string }[] }>(await sluice(kernel, 'next')).unapproved.map((m) => m.id);
     const cases: [Outcome, number, RegExp][] = [
       [
         await sluice(kernel, 'next', { approve: ['G7:not-a-gate'], signedBy: 'Ana', confirmed: true }),
@@ -182,7 +182,7 @@ history:
 `;
     await writeFile(statePath(dir), foreign);
     const gate = await sluice(kernel, 'gate');
-    assert.equal(data(gate).phase, '1', 'current_phase: 1 is phase "1"');
+    assert.equal(data<{ phase: { id: string } }>(gate).phase.id, '1', 'current_phase: 1 is phase "1"');
     await sluice(kernel, 'reenter', { justification: 'Stakeholder map incomplete' }, ['0']);
     const state = await readState(kernel);
     assert.equal(String(state.current_phase), '0');

@@ -15,7 +15,7 @@ const referenceFile = (rel: string) => readFile(join(REFERENCE, rel), 'utf8').ca
 
 interface NextData {
   status: string;
-  unapproved: string[];
+  unapproved: { id: string }[];
   manual: { id: string; gate: string; severity: string }[];
   results: { gate: string; id?: string; passed: boolean | null; severity: string; framework?: string }[];
 }

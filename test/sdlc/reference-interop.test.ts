@@ -95,7 +95,7 @@ describe("after any sluice write the reference's scripts still run", { skip }, (
     assert.match(await readFile(join(dir, '.sdlc/state.yaml'), 'utf8'), /created_at: "\d{4}-/);
     await step('gate', ['gate'], [1]);
     await writeCurrentArtifacts(kernel);
-    const ids = (JSON.parse((await cli(dir, 'next', '--json')).stdout) as { unapproved: string[] }).unapproved.flatMap((id) => ['--approve', id]);
+    const ids = (JSON.parse((await cli(dir, 'next', '--json')).stdout) as { unapproved: { id: string }[] }).unapproved.flatMap(({ id }) => ['--approve', id]);
     // The enterprise pack requires signed approvals: a throwaway key listed in .sdlc/allowed_signers.
     const { sign } = await signingFor(kernel);
     const signArgs = sign ? ['--sign', sign] : [];

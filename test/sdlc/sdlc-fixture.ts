@@ -68,7 +68,7 @@ export async function writeCurrentArtifacts(kernel: Kernel, coveragePct = 95): P
 export async function passPhase(kernel: Kernel, signer = 'Ana Ruiz'): Promise<{ review: Outcome; advance: Outcome }> {
   await writeCurrentArtifacts(kernel);
   const review = await sluice(kernel, 'next');
-  const unapproved = (review.data as { unapproved?: string[] }).unapproved ?? [];
+  const unapproved = ((review.data as { unapproved?: { id: string }[] }).unapproved ?? []).map((m) => m.id);
   const advance = await sluice(kernel, 'next', { approve: unapproved, signedBy: signer, confirmed: true, ...(await signingFor(kernel)) });
   if (advance.exitCode !== 0) throw new Error(`could not pass phase: ${advance.human}`);
   return { review, advance };

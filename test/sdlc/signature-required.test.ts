@@ -15,8 +15,8 @@ const readState = async (dir: string) => parse(await readFile(join(dir, '.sdlc',
 
 async function advance(dir: string, ...flags: string[]) {
   await writeCurrentArtifacts(await sdlcKernel(dir));
-  const review = JSON.parse((await runSluice(dir, ['next', '--json'])).stdout) as { unapproved: string[] };
-  return runSluice(dir, ['next', ...review.unapproved.flatMap((id) => ['--approve', id]), ...flags, '--confirmed', '--json']);
+  const review = JSON.parse((await runSluice(dir, ['next', '--json'])).stdout) as { unapproved: { id: string }[] };
+  return runSluice(dir, ['next', ...review.unapproved.flatMap(({ id }) => ['--approve', id]), ...flags, '--confirmed', '--json']);
 }
 
 describe('a profile that requires signed approvals (enterprise pack)', { skip: sshKeygenMissing }, () => {

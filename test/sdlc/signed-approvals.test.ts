@@ -33,8 +33,8 @@ const readState = async (dir: string) => parse(await readFile(statePath(dir), 'u
 /** Approves every manual gate of the current phase and confirms, with extra flags (--sign, --signed-by). */
 async function advance(dir: string, ...flags: string[]) {
   await writeCurrentArtifacts(await sdlcKernel(dir));
-  const review = JSON.parse((await runSluice(dir, ['next', '--json'])).stdout) as { unapproved: string[] };
-  return runSluice(dir, ['next', ...review.unapproved.flatMap((id) => ['--approve', id]), ...flags, '--confirmed', '--json']);
+  const review = JSON.parse((await runSluice(dir, ['next', '--json'])).stdout) as { unapproved: { id: string }[] };
+  return runSluice(dir, ['next', ...review.unapproved.flatMap(({ id }) => ['--approve', id]), ...flags, '--confirmed', '--json']);
 }
 
 async function audit(dir: string): Promise<{ code: number | null; doc: AuditDoc; human: string }> {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createKernel, defineCommand, SluiceError, type CommandIO, type Kernel } from '../../../core/index.ts';
 import { createNodeHost } from '../../host-node/index.ts';
+import { DemoOutput } from './cli-outputs.ts';
 
 /**
  * `sluice demo`: sluice's main job on a built-in example, with no AI CLI installed. In a fresh folder
@@ -14,6 +15,7 @@ export const demoCommand = defineCommand({
   summary: 'run the SDLC gates, a requirement lifecycle and a skill tune on a built-in example (no AI CLI needed)',
   options: [{ flags: '--dir <folder>', description: 'where to build the example (must be empty or new; default: a new temp folder)' }],
   examples: ['sluice demo', 'sluice demo --dir ./sluice-demo --json'],
+  output: DemoOutput,
   async run({ options }, { io, signal }) {
     const dir = await demoFolder(options.dir as string | undefined);
     const say = (line: string) => io.print(io.style.dim(`  ${line}`));

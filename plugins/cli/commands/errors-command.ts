@@ -1,4 +1,5 @@
 import { defineCommand, listErrorCodes, SluiceError } from '../../../core/index.ts';
+import { ErrorsOutput } from './cli-outputs.ts';
 
 const EXIT_MEANING: Record<number, string> = { 0: 'ok', 1: 'blocked', 2: 'usage', 3: 'busy' };
 
@@ -8,6 +9,7 @@ export const errorsCommand = defineCommand({
   summary: 'list every error code with the plugin that owns it, its exit code and what to do about it',
   args: ['[code]'],
   examples: ['sluice errors', 'sluice errors LIFECYCLE_RULE', 'sluice errors --json'],
+  output: ErrorsOutput,
   async run({ args }, { io }) {
     const wanted = (args[0] as string | undefined)?.toUpperCase();
     const codes = listErrorCodes()

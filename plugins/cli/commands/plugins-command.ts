@@ -1,4 +1,5 @@
 import { defineCommand, type Kernel, compareText } from '../../../core/index.ts';
+import { PluginsOutput } from './cli-outputs.ts';
 
 interface PluginsReport {
   plugins: { name: string; version?: string; enforce?: string; source: string; loadMs: number }[];
@@ -7,8 +8,8 @@ interface PluginsReport {
   workflows: { name: string; plugin: string; description: string }[];
   commands: { name: string; plugin: string; summary: string }[];
   hooks: { name: string; kind: string; observer: boolean; declaredBy: string; handlers: string[] }[];
-  jobs: string[];
-  schemas: string[];
+  jobs: { name: string }[];
+  schemas: { name: string; kind: 'file' | 'output'; plugin: string }[];
 }
 
 export async function collectPlugins(kernel: Kernel): Promise<PluginsReport> {
@@ -32,14 +33,15 @@ export async function collectPlugins(kernel: Kernel): Promise<PluginsReport> {
     hooks: kernel.hooks
       .list()
       .map((h) => ({ name: h.name, kind: h.kind, observer: h.observer, declaredBy: h.declaredBy, handlers: h.handlers.map((x) => x.plugin) })),
-    jobs: kernel.queue.jobNames(),
-    schemas: kernel.schemas.names(),
+    jobs: kernel.queue.jobNames().map((name) => ({ name })),
+    schemas: kernel.schemas.entries().map(({ value }) => ({ name: value.name, kind: value.kind ?? 'file', plugin: value.plugin })),
   };
 }
 
 export const pluginsCommand = defineCommand({
   name: 'plugins',
   summary: 'list loaded plugins, gate types, delegates, workflows, commands and hooks',
+  output: PluginsOutput,
   async run(_input, { kernel, io }) {
     const r = await collectPlugins(kernel);
     const s = io.style;

@@ -1,4 +1,5 @@
 import { defineCommand, SluiceError, TRUSTED_HASH_ENV, type CommandContext, type TrustReview } from '../../../core/index.ts';
+import { TrustOutput } from './cli-outputs.ts';
 
 const MARK = { added: '+', changed: '~', removed: '-' } as const;
 
@@ -40,6 +41,7 @@ export const trustCommand = defineCommand({
     { flags: '--revoke', description: 'forget the trust given to this project' },
   ],
   examples: ['sluice trust', 'sluice trust --show', 'sluice trust --revoke'],
+  output: TrustOutput,
   async run({ options }, ctx) {
     const { trust } = ctx.kernel;
     if (options.revoke) {

@@ -16,7 +16,17 @@ import { openTrustStore, trustStorePath } from './trust-store.ts';
  * They never load config plugins, so an untrusted workspace cannot run code through them (the
  * SessionStart hook runs `handoff` on every session).
  */
-export const COMMANDS_WITHOUT_PROJECT_CODE: ReadonlySet<string> = new Set(['status', 'audit', 'report', 'handoff', 'specs', 'trust', 'guard', 'hooks']);
+export const COMMANDS_WITHOUT_PROJECT_CODE: ReadonlySet<string> = new Set([
+  'status',
+  'audit',
+  'report',
+  'handoff',
+  'specs',
+  'trust',
+  'guard',
+  'hooks',
+  'queue',
+]);
 
 /**
  * Commands that work without project code but say more with it (help lists plugin commands,

@@ -1,3 +1,4 @@
+import { LifecycleNextOutput } from './lifecycle-outputs.ts';
 import { defineCommand } from '../../../core/index.ts';
 import { createLifecycleContext } from '../lifecycle-context.ts';
 import { nextInvocation, readWorkflowState } from '../record-stage.ts';
@@ -10,6 +11,7 @@ export const lifecycleNextCommand = defineCommand({
   summary: 'say which stage runs next and how to invoke it (runs nothing)',
   args: ['<slug>'],
   examples: ['sluice lifecycle next parse-durations --json'],
+  output: LifecycleNextOutput,
   async run({ args }, ctx) {
     const slug = checkSlug(args[0]);
     const lc = createLifecycleContext(ctx.kernel, ctx.cwd);

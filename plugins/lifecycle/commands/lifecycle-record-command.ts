@@ -1,3 +1,4 @@
+import { LifecycleRecordOutput } from './lifecycle-outputs.ts';
 import { defineCommand, SluiceError } from '../../../core/index.ts';
 import { createLifecycleContext } from '../lifecycle-context.ts';
 import { checkSlug } from '../slug.ts';
@@ -18,6 +19,7 @@ export const lifecycleRecordCommand = defineCommand({
     'sluice lifecycle record parse-durations test --orchestrator prizmkit-workflow',
     'sluice lifecycle record parse-durations unblock --resolution "restarted postgres"',
   ],
+  output: LifecycleRecordOutput,
   async run({ args, options }, ctx) {
     const slug = checkSlug(args[0]);
     const stage = args[1] === 'unblock' ? 'unblock' : parseStage(args[1] as string);

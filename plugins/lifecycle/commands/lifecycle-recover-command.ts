@@ -1,3 +1,4 @@
+import { LifecycleRecoverOutput } from './lifecycle-outputs.ts';
 import { defineCommand } from '../../../core/index.ts';
 import { createLifecycleContext } from '../lifecycle-context.ts';
 import { nextInvocation } from '../record-stage.ts';
@@ -9,6 +10,7 @@ export const lifecycleRecoverCommand = defineCommand({
   args: ['<slug>'],
   options: [{ flags: '--orchestrator <id>', description: 'who is recovering; must match the recorded orchestrator' }],
   examples: ['sluice lifecycle recover parse-durations'],
+  output: LifecycleRecoverOutput,
   async run({ args, options }, ctx) {
     const { recoverRequirement } = await import('../recovery/recover-requirement.ts');
     const lc = createLifecycleContext(ctx.kernel, ctx.cwd);
@@ -25,7 +27,7 @@ export const lifecycleRecoverCommand = defineCommand({
       data: {
         ...summarizeState(slug, r.state),
         steps: r.steps,
-        previous: r.previous,
+        previous: r.previous && { status: r.previous.status, completedStages: r.previous.completed_stages, nextStage: r.previous.next_stage },
         removed: r.removed,
         added: r.added,
         written: r.written,

@@ -1,6 +1,7 @@
 import { defineCommand, errorCodeEntry, SluiceError, type Kernel } from '../../../core/index.ts';
 import { createLifecycleContext, type LifecycleContext } from '../lifecycle-context.ts';
 import type { RequirementOutcome, RunLifecycleOptions, RunSummary } from '../runner/run-lifecycle.ts';
+import { LifecycleRunOutput } from './lifecycle-outputs.ts';
 
 const EXIT: Record<RequirementOutcome['outcome'], number> = { committed: 0, blocked: 1, 'awaiting-authorization': 1, interrupted: 1, busy: 3, failed: 2 };
 
@@ -20,6 +21,7 @@ export const lifecycleRunCommand = defineCommand({
     },
   ],
   examples: ['sluice lifecycle run --to claude --concurrency 4', 'sluice lifecycle run parse-durations fix-123 --to script --script demo.yaml --json'],
+  output: LifecycleRunOutput,
   async run({ args, options }, ctx) {
     const backend = options.to as string | undefined;
     if (!backend) throw new SluiceError('USAGE', { field: '--to', message: 'name the delegate backend with --to (see `sluice plugins`)' });
@@ -73,13 +75,14 @@ export const lifecycleRunCommand = defineCommand({
   },
 });
 
-/** Local (this workspace) by default; with --remote (or a distributed queue) one durable job per requirement, each in its own clone. */
+/**
+ * Local (this workspace) by default; with --remote, or a distributed queue (--queue), one durable job per
+ * requirement on the kernel's dispatcher, each in its own clone: in this process, or on `sluice worker`s.
+ */
 async function chooseRunner(kernel: Kernel, remote: string | undefined): Promise<(lc: LifecycleContext, o: RunLifecycleOptions) => Promise<RunSummary>> {
-  if (remote === undefined) return (await import('../runner/run-lifecycle.ts')).runLifecycle;
+  if (remote === undefined && kernel.dispatcher.kind === 'local') return (await import('../runner/run-lifecycle.ts')).runLifecycle;
   const { runLifecycleOnWorkers } = await import('../remote/run-on-workers.ts');
-  const { inProcessDispatcher } = await import('../remote/requirement-job.ts');
-  const dispatcher = inProcessDispatcher(kernel);
-  return (lc, o) => runLifecycleOnWorkers(lc, { ...o, remote, dispatcher });
+  return (lc, o) => runLifecycleOnWorkers(lc, { ...o, ...(remote === undefined ? {} : { remote }), dispatcher: kernel.dispatcher });
 }
 
 function positiveInt(value: unknown, flag: string, max: number): number {

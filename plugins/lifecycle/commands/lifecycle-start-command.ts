@@ -1,3 +1,4 @@
+import { LifecycleStartOutput } from './lifecycle-outputs.ts';
 import { defineCommand } from '../../../core/index.ts';
 import { createLifecycleContext } from '../lifecycle-context.ts';
 import { nextInvocation } from '../record-stage.ts';
@@ -18,6 +19,7 @@ export const lifecycleStartCommand = defineCommand({
     'sluice lifecycle start parse-durations --goal "accept 1h30m style timeouts"',
     'sluice lifecycle start fix-123 --kind bugfix --orchestrator prizmkit-workflow',
   ],
+  output: LifecycleStartOutput,
   async run({ args, options }, ctx) {
     const slug = args[0] as string;
     const lc = createLifecycleContext(ctx.kernel, ctx.cwd);

@@ -1,3 +1,4 @@
+import { LifecycleStatusOutput } from './lifecycle-outputs.ts';
 import { join } from 'pathe';
 import { defineCommand, toSluiceError } from '../../../core/index.ts';
 import { createLifecycleContext } from '../lifecycle-context.ts';
@@ -13,6 +14,7 @@ export const lifecycleStatusCommand = defineCommand({
   summary: 'show the workflow state of requirements (all, or the ones named)',
   args: ['[slugs...]'],
   examples: ['sluice lifecycle status', 'sluice lifecycle status parse-durations --json'],
+  output: LifecycleStatusOutput,
   async run({ args }, ctx) {
     const lc = createLifecycleContext(ctx.kernel, ctx.cwd);
     const named = ((args[0] as string[] | undefined) ?? []).map(checkSlug);

@@ -1,22 +1,25 @@
 import type { Style } from '../../../core/index.ts';
 import type { WorkflowState } from '../state/workflow-state-schema.ts';
 
-/** The fields of a workflow state people and scripts look at first. */
+/**
+ * The fields of a workflow state people and scripts look at first, named in the --json convention
+ * (camelCase); `blocker` is the stored record, shown as the state file has it.
+ */
 export function summarizeState(slug: string, s: WorkflowState) {
   return {
     slug,
-    artifact_dir: s.artifact_dir,
+    artifactDir: s.artifact_dir,
     orchestrator: s.orchestrator,
     status: s.status,
     stage: s.stage,
-    stage_result: s.stage_result,
-    completed_stages: s.completed_stages,
-    next_stage: s.next_stage,
-    resume_from: s.resume_from,
-    repair_scope: s.repair_scope,
-    repair_round: s.repair_round,
-    review_round: s.review_round,
-    env_recovery_round: s.env_recovery_round,
+    stageResult: s.stage_result,
+    completedStages: s.completed_stages,
+    nextStage: s.next_stage,
+    resumeFrom: s.resume_from,
+    repairScope: s.repair_scope,
+    repairRound: s.repair_round,
+    reviewRound: s.review_round,
+    envRecoveryRound: s.env_recovery_round,
     blocker: s.blocker,
     /** Each recorded stage's artifact and the format it was recognised as. */
     artifacts: Object.fromEntries(Object.entries(s.results).map(([stage, r]) => [stage, { file: r.evidence, format: r.format ?? null }])),

@@ -2,8 +2,7 @@ import { lstat, readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { parse as parseYaml } from 'yaml';
-import { isInside } from '../../../core/index.ts';
+import { isInside, yamlLibrary } from '../../../core/index.ts';
 import { CommitGrantSchema, type CommitGrant } from './commit-grant.ts';
 
 /**
@@ -45,7 +44,7 @@ export async function readUserConfigGrant(file: string, workTree: string): Promi
   if ((info.mode & 0o077) !== 0) return { refused: `${file} can be read or written by others (mode ${(info.mode & 0o777).toString(8)}; chmod 600 it)` };
   let raw: unknown;
   try {
-    raw = parseYaml(await readFile(file, 'utf8'));
+    raw = yamlLibrary().parse(await readFile(file, 'utf8'));
   } catch (error) {
     return { refused: `${file} cannot be parsed: ${(error as Error).message.split('\n')[0]}` };
   }

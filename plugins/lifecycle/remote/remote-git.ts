@@ -15,22 +15,28 @@ const CHECKPOINT_IDENTITY = {
   GIT_COMMITTER_EMAIL: 'sluice@localhost',
 };
 
+/**
+ * Talking to a remote never waits for a person: no credential prompt (runGit), and ssh in batch mode
+ * unless the operator configured ssh for git, so a worker without access fails with git's error.
+ */
+const remoteEnv = (host: Host): Record<string, string> => ({ GIT_SSH_COMMAND: host.env('GIT_SSH_COMMAND') ?? 'ssh -o BatchMode=yes' });
+
 /** The sha a remote ref points at, or null when it does not exist. A remote that cannot be read is GIT_FAILED with git's words. */
 export async function remoteRefSha(host: Host, cwd: string, remote: string, ref: string): Promise<string | null> {
-  const out = await git(host, cwd, ['ls-remote', '--', remote, ref]);
+  const out = await git(host, cwd, ['ls-remote', '--', remote, ref], { env: remoteEnv(host) });
   const line = out.split('\n').find((l) => l.endsWith(`\t${ref}`));
   return line ? line.split('\t')[0] : null;
 }
 
 /** A fresh clone of the remote in `dir` (which must not exist), with nothing checked out yet. */
 export async function cloneRemote(host: Host, parent: string, remote: string, dir: string): Promise<void> {
-  await git(host, parent, ['clone', '--quiet', '--no-checkout', '--', remote, dir]);
+  await git(host, parent, ['clone', '--quiet', '--no-checkout', '--', remote, dir], { env: remoteEnv(host) });
 }
 
 /** Makes sure `sha` is in the clone (a base commit not on any branch is fetched by id); else a clear error. */
 export async function ensureCommit(host: Host, root: string, remote: string, sha: string, what: string): Promise<void> {
   if ((await runGit(host, root, ['cat-file', '-e', `${sha}^{commit}`])).code === 0) return;
-  const fetched = await runGit(host, root, ['fetch', '--quiet', 'origin', sha]);
+  const fetched = await runGit(host, root, ['fetch', '--quiet', 'origin', sha], { env: remoteEnv(host) });
   if (fetched.code === 0 && (await runGit(host, root, ['cat-file', '-e', `${sha}^{commit}`])).code === 0) return;
   throw new SluiceError('GIT_FAILED', {
     message: `${what} ${sha.slice(0, 12)} is not on ${remote}: push it there first (workers take the project from the remote)`,
@@ -39,7 +45,7 @@ export async function ensureCommit(host: Host, root: string, remote: string, sha
 
 /** Fetches one remote ref into the same local name and returns its sha. */
 export async function fetchRef(host: Host, root: string, ref: string): Promise<string> {
-  await git(host, root, ['fetch', '--quiet', 'origin', `+${ref}:${ref}`]);
+  await git(host, root, ['fetch', '--quiet', 'origin', `+${ref}:${ref}`], { env: remoteEnv(host) });
   return (await git(host, root, ['rev-parse', '--verify', `${ref}^{commit}`])).trim();
 }
 
@@ -83,7 +89,9 @@ export async function makeCheckpoint(host: Host, root: string, records: readonly
  * job (another took it over) cannot overwrite the newer checkpoint. Git's own refusal is the error.
  */
 export async function pushRef(host: Host, root: string, remote: string, sha: string, ref: string, expected: string | null): Promise<void> {
-  const r = await runGit(host, root, ['push', '--quiet', '--porcelain', `--force-with-lease=${ref}:${expected ?? ''}`, 'origin', `${sha}:${ref}`]);
+  const r = await runGit(host, root, ['push', '--quiet', '--porcelain', `--force-with-lease=${ref}:${expected ?? ''}`, 'origin', `${sha}:${ref}`], {
+    env: remoteEnv(host),
+  });
   if (r.code === 0) return;
   const said = [...r.stderr.split('\n'), ...r.stdout.split('\n')]
     .map((l) => l.trim())

@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, join } from 'pathe';
-import { createLocalQueue, realPathInside, type JobContext, type JobQueue, type JsonValue, type Kernel } from '../../../core/index.ts';
+import { realPathInside, type JobContext, type JsonValue, type Kernel } from '../../../core/index.ts';
 import type { AuthorizeOptions } from '../commit/authorize-commit.ts';
 import { JOURNAL_DIR } from '../journal/requirement-journal.ts';
 import { createLifecycleContext, type LifecycleContext } from '../lifecycle-context.ts';
@@ -96,7 +96,7 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
   const { host } = kernel;
   const settings = hostSettings.get(kernel) ?? {};
   const slug = checkSlug(payload.slug);
-  const workdir = (job as JobContext & { workdir?: string }).workdir ?? settings.workdir ?? join(kernel.projectRoot, '.sluice', 'clones');
+  const workdir = job.workdir ?? settings.workdir ?? join(kernel.projectRoot, '.sluice', 'clones');
   const dir = join(workdir, slug);
   await host.mkdir(workdir);
   await host.remove(dir, { recursive: true }).catch(() => {});
@@ -189,11 +189,4 @@ function checkpointMessage(slug: string, state: WorkflowState, base: string): st
 function projectScript(extra: { [key: string]: JsonValue }, root: string): Record<string, unknown> {
   const script = extra.script;
   return typeof script === 'string' && script !== '' && !isAbsolute(script) ? { ...extra, script: join(root, script) } : extra;
-}
-
-/** The durable-job queue of an in-process run: the same handler a worker runs, on this machine. */
-export function inProcessDispatcher(kernel: Kernel): JobQueue {
-  const queue = createLocalQueue({ concurrency: kernel.queue.stats().concurrency });
-  queue.register('lifecycle:requirement', (payload, job) => runRequirementJob(kernel, payload, job), 'sluice:lifecycle');
-  return queue;
 }

@@ -64,10 +64,8 @@ export async function runLifecycleOnWorkers(lc: LifecycleContext, o: RunOnWorker
             label: slug,
             signal: abort.signal,
             needs: [o.backend],
-            onProgress: (data: unknown) => {
-              run.stage(slug, (data as RequirementJobProgress | null)?.stage ?? null);
-            },
-          } as Parameters<JobQueue['run']>[2]);
+            onProgress: (data) => run.stage(slug, (data as RequirementJobProgress | null)?.stage ?? null),
+          });
           const why = refused.get(slug);
           const localRecords = result.checkpoint
             ? await adoptCheckpoint(lc, remote, slug, result.checkpoint).catch((e) => toSluiceError(e).message)

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { isNode, isPair, isScalar, LineCounter, visit, type Document } from 'yaml';
-import { CodecError, issueMessage, parseYamlDocument, yamlCodec } from '../../../core/index.ts';
+import type { Document, LineCounter } from 'yaml';
+import { CodecError, issueMessage, parseYamlDocument, yamlCodec, yamlLibrary } from '../../../core/index.ts';
 
 /** One problem in one file: where (the YAML path and line) and what. */
 export interface Violation {
@@ -24,6 +24,7 @@ export interface YamlCheck<T> {
 
 /** Line and column of the node at `path`, or of its nearest existing ancestor (a missing key points at its map). */
 function position(doc: Document, lines: LineCounter, path: readonly (string | number)[]): { line?: number; column?: number } {
+  const { isNode } = yamlLibrary();
   for (let n = path.length; n >= 0; n--) {
     const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
     if (isNode(node) && node.range) {
@@ -54,6 +55,7 @@ export function yamlViolations<S extends v.GenericSchema>(
   o: YamlCheckOptions = { quote: true },
 ): YamlCheck<v.InferOutput<S>> {
   const quote = o.quote ?? true;
+  const { isPair, isScalar, LineCounter, visit } = yamlLibrary();
   const lines = new LineCounter();
   let doc: Document;
   try {

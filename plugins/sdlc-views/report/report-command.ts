@@ -1,4 +1,5 @@
 import { defineCommand } from '../../../core/index.ts';
+import { ReportOutput } from '../view-outputs.ts';
 
 /** `sluice report`: self-contained HTML pages for stakeholders. */
 export const reportCommand = defineCommand({
@@ -10,6 +11,7 @@ export const reportCommand = defineCommand({
     { flags: '--out <path>', description: 'output file (or folder with --all); default .sdlc/reports/' },
   ],
   examples: ['sluice report', 'sluice report --phase 7', 'sluice report --all --out docs/sdlc'],
+  output: ReportOutput,
   async run(input, ctx) {
     const { runReport } = await import('./run-report.ts');
     return runReport(input, ctx);

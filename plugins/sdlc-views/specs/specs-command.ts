@@ -1,4 +1,5 @@
 import { defineCommand } from '../../../core/index.ts';
+import { SpecsOutput } from '../view-outputs.ts';
 
 /** `sluice specs`: counts by status and risk from the spec files' own frontmatter. */
 export const specsCommand = defineCommand({
@@ -9,6 +10,7 @@ export const specsCommand = defineCommand({
     { flags: '--wip-cap <n>', description: 'exit 1 (WIP_CAP_BREACHED) when more than N specs are in flight' },
   ],
   examples: ['sluice specs', 'sluice specs --wip-cap 3', 'sluice specs --repo ../service --json'],
+  output: SpecsOutput,
   async run(input, ctx) {
     const { runSpecs } = await import('./run-specs.ts');
     return runSpecs(input, ctx);

@@ -1,4 +1,5 @@
 import { defineCommand } from '../../../core/index.ts';
+import { GateOutput } from './sdlc-outputs.ts';
 
 export const gateCommand = defineCommand({
   name: 'gate',
@@ -8,6 +9,7 @@ export const gateCommand = defineCommand({
     { flags: '--junit <file>', description: 'also write the results as JUnit XML (a failing MUST gate is a failure)' },
   ],
   examples: ['sluice gate', 'sluice gate --phase build --json', 'sluice gate --junit sluice-gates.xml'],
+  output: GateOutput,
   async run({ options }, { kernel, io, signal }) {
     const { checkPhase } = await import('../gating/check-phase.ts');
     const { renderResults, renderSummary, runData, phaseData, phaseTitle } = await import('./render-results.ts');
@@ -43,6 +45,6 @@ export const gateCommand = defineCommand({
       renderSummary(r.run, s),
       verdict,
     ].join('\n');
-    return { exitCode: blocked ? 1 : 0, data: { ...runData(r.run), phaseInfo: phaseData(r.phase), current: r.current, blocked }, human };
+    return { exitCode: blocked ? 1 : 0, data: { phase: phaseData(r.phase), current: r.current, blocked, ...runData(r.run) }, human };
   },
 });

@@ -1,5 +1,6 @@
 import { defineCommand } from '../../../core/index.ts';
 import type { ProjectType } from '../state/state-schema.ts';
+import { InitOutput } from './sdlc-outputs.ts';
 
 export const initCommand = defineCommand({
   name: 'init',
@@ -23,6 +24,7 @@ export const initCommand = defineCommand({
     { flags: '--confirmed', description: 'with --force on a project that has history: agree to start the history over' },
   ],
   examples: ['sluice init', 'sluice init --profile enterprise --name "Claims API" --type service', 'sluice init --force --confirmed'],
+  output: InitOutput,
   async run({ options }, { kernel, io }) {
     const { initProject } = await import('../project/init-project.ts');
     const r = await initProject(kernel, {

@@ -1,5 +1,6 @@
 import { SIGN_OPTION } from '../signing/sign-option.ts';
 import { defineCommand } from '../../../core/index.ts';
+import { NextOutput } from './sdlc-outputs.ts';
 
 export const nextCommand = defineCommand({
   name: 'next',
@@ -20,6 +21,7 @@ export const nextCommand = defineCommand({
     'sluice next --approve G7:scope-boundaries-are-unambiguous-a-reader-can --signed-by "Ana Ruiz"',
     'sluice next --signed-by "Ana Ruiz" --confirmed',
   ],
+  output: NextOutput,
   async run({ options }, { kernel, io, signal }) {
     const { nextPhase } = await import('../transition/next-phase.ts');
     const { renderNext } = await import('./render-next.ts');

@@ -1,5 +1,6 @@
 import { SIGN_OPTION } from '../signing/sign-option.ts';
 import { defineCommand } from '../../../core/index.ts';
+import { MoveOutput } from './sdlc-outputs.ts';
 
 export const reenterCommand = defineCommand({
   name: 'reenter',
@@ -11,6 +12,7 @@ export const reenterCommand = defineCommand({
     SIGN_OPTION,
   ],
   examples: ['sluice reenter 3 --justification "Foundation rails gap discovered during the Build loop"'],
+  output: MoveOutput,
   async run({ args, options }, { kernel, io }) {
     const { reenterPhase } = await import('../transition/move-phase.ts');
     const { renderGuidance } = await import('./render-next.ts');

@@ -1,4 +1,5 @@
 import { defineCommand } from '../../../core/index.ts';
+import { RefreezeOutput } from './sdlc-outputs.ts';
 
 export const refreezeCommand = defineCommand({
   name: 'refreeze',
@@ -14,6 +15,7 @@ export const refreezeCommand = defineCommand({
     },
   ],
   examples: ['sluice refreeze .sdlc/profile.yaml --reason "Coverage minimum raised to 85% by the QA board" --signed-by "Ana Ruiz"'],
+  output: RefreezeOutput,
   async run({ args, options }, { kernel, io, cwd }) {
     const { refreezeFiles } = await import('../transition/refreeze.ts');
     const files = (Array.isArray(args[0]) ? args[0] : args).map(String);

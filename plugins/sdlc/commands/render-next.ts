@@ -4,7 +4,7 @@ import type { PhaseDefinition } from '../registry/registry-schema.ts';
 import { requiredArtifacts } from '../registry/required-artifacts.ts';
 import type { ProjectType } from '../state/state-schema.ts';
 import type { NextReport } from '../transition/next-phase.ts';
-import { phaseData, phaseTitle, renderResults, renderSummary, runData } from './render-results.ts';
+import { gateRef, phaseData, phaseTitle, renderResults, renderSummary, runData } from './render-results.ts';
 import { personLabel } from '../signing/person-label.ts';
 
 /** What to do in the phase just entered: the seed's "next phase guidance". */
@@ -29,7 +29,7 @@ export function renderNext(r: NextReport, s: Style): { human: string; data: unkn
     phase: phaseData(r.phase),
     next: phaseData(r.next),
     ...(r.run ? runData(r.run) : {}),
-    unapproved: r.unapproved.map(approvalId),
+    unapproved: r.unapproved.map(gateRef),
     approvals: r.approvals,
     ...(r.entry ? { entry: r.entry } : {}),
     ...(r.artifactDir ? { artifactDir: r.artifactDir } : {}),

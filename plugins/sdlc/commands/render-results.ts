@@ -1,4 +1,5 @@
 import type { GateResult, Style } from '../../../core/index.ts';
+import { approvalId } from '../gating/gate-verdict.ts';
 import type { PhaseGateRun } from '../gating/run-phase-gates.ts';
 import type { PhaseDefinition } from '../registry/registry-schema.ts';
 
@@ -32,15 +33,26 @@ export function renderSummary(run: PhaseGateRun, s: Style): string {
   return `Gates: ${parts.join(', ')}${warn}`;
 }
 
-/** Plain-data form of a run for --json. */
+/**
+ * A result named in a list (blockers, warnings, manual, unapproved): the same object everywhere, with
+ * the id `next --approve` takes and what was checked, so a script needs no second lookup in `results`.
+ */
+export const gateRef = (r: GateResult) => ({
+  id: approvalId(r),
+  gate: r.gate,
+  check: r.check ?? r.artifact ?? '',
+  severity: r.severity,
+  message: r.message,
+});
+
+/** Plain-data form of a run for --json (the phase it ran in is the document's `phase` object). */
 export function runData(run: PhaseGateRun) {
   return {
-    phase: run.phase,
     summary: run.summary,
     results: run.results,
-    blockers: run.blockers.map((r) => r.id ?? r.gate),
-    warnings: run.warnings.map((r) => r.id ?? r.gate),
-    manual: run.manual.map((r) => ({ id: r.id, gate: r.gate, check: r.check ?? r.artifact, severity: r.severity })),
+    blockers: run.blockers.map(gateRef),
+    warnings: run.warnings.map(gateRef),
+    manual: run.manual.map(gateRef),
   };
 }
 

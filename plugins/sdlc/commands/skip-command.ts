@@ -1,6 +1,7 @@
 import { SIGN_OPTION } from '../signing/sign-option.ts';
 import { defineCommand, SluiceError } from '../../../core/index.ts';
 import '../sdlc-errors.ts';
+import { MoveOutput } from './sdlc-outputs.ts';
 
 export const skipCommand = defineCommand({
   name: 'skip',
@@ -12,6 +13,7 @@ export const skipCommand = defineCommand({
     SIGN_OPTION,
   ],
   examples: ['sluice skip --justification "No deployment: the library ships through npm by CI" --confirmed'],
+  output: MoveOutput,
   async run({ options }, { kernel, io }) {
     const justification = (options.justification as string | undefined)?.trim();
     if (!justification) throw new SluiceError('USAGE', { field: '--justification', message: 'a justification is required: it is recorded in history' });

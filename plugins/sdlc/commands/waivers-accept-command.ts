@@ -1,5 +1,6 @@
 import { SIGN_OPTION } from '../signing/sign-option.ts';
 import { defineCommand, escapeControl } from '../../../core/index.ts';
+import { WaiversAcceptOutput } from './sdlc-outputs.ts';
 
 export const waiversAcceptCommand = defineCommand({
   name: 'waivers accept',
@@ -16,6 +17,7 @@ export const waiversAcceptCommand = defineCommand({
     'sluice waivers accept --signed-by "Ana Ruiz" --reason "Budget is set by the client board in week 3"',
     'sluice waivers accept constraints.md --sign ~/.ssh/id_ed25519 --json',
   ],
+  output: WaiversAcceptOutput,
   async run({ args, options }, { kernel, io, signal }) {
     const { acceptWaivers } = await import('../waivers/accept-waivers.ts');
     const { personLabel } = await import('../signing/person-label.ts');

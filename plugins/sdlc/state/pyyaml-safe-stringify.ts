@@ -1,4 +1,4 @@
-import { Document, isScalar, parse, visit } from 'yaml';
+import { yamlLibrary } from '../../../core/index.ts';
 
 /**
  * YAML that PyYAML (YAML 1.1, what the reference's Python scripts use) reads back as the same data.
@@ -8,6 +8,7 @@ import { Document, isScalar, parse, visit } from 'yaml';
  * are written double-quoted, as the reference's own template writes its timestamps.
  */
 export function stringifyForPyYaml(value: unknown): string {
+  const { Document, visit } = yamlLibrary();
   const doc = new Document(value, { aliasDuplicateObjects: false });
   visit(doc, {
     Scalar(_key, node) {
@@ -23,7 +24,7 @@ const MAYBE_TYPED = /^[-+.0-9~<=yYnNoOtTfF]/;
 function readsAsOtherThanString(s: string): boolean {
   if (!MAYBE_TYPED.test(s) || s.length > 64 || /[\n#]|: /.test(s)) return false;
   try {
-    return typeof parse(`v: ${s}`, { version: '1.1', schema: 'yaml-1.1' })?.v !== 'string';
+    return typeof yamlLibrary().parse(`v: ${s}`, { version: '1.1', schema: 'yaml-1.1' })?.v !== 'string';
   } catch {
     return false;
   }

@@ -1,5 +1,5 @@
-import { isPair, isScalar, LineCounter, visit, type Document, type Node } from 'yaml';
-import { CodecError, parseYamlDocument, yamlToData, type Codec } from '../../../core/index.ts';
+import type { Document, LineCounter, Node } from 'yaml';
+import { CodecError, parseYamlDocument, yamlLibrary, yamlToData, type Codec } from '../../../core/index.ts';
 import { stringifyForPyYaml } from './pyyaml-safe-stringify.ts';
 
 /**
@@ -39,7 +39,7 @@ function remember(text: string, value: unknown): void {
 
 function parseChecked(text: string): unknown {
   if (text.trim() === '') throw new CodecError('file is empty');
-  const lineCounter = new LineCounter();
+  const lineCounter = new (yamlLibrary().LineCounter)();
   // merge: `<<: *defaults` keys, as PyYAML (YAML 1.1) writes and reads them.
   const doc = parseYamlDocument(text, { lineCounter, uniqueKeys: true, merge: true });
   const first = doc.errors[0];
@@ -59,6 +59,7 @@ function parseChecked(text: string): unknown {
 }
 
 function firstMergeKey(doc: Document): number | undefined {
+  const { isScalar, visit } = yamlLibrary();
   let offset: number | undefined;
   visit(doc, {
     Pair(_key, pair) {
@@ -73,6 +74,7 @@ function firstMergeKey(doc: Document): number | undefined {
 }
 
 function checkKeys(doc: Document, lineCounter: LineCounter): void {
+  const { isScalar, visit } = yamlLibrary();
   let problem: CodecError | undefined;
   visit(doc, {
     Map(_key, map, path) {
@@ -104,5 +106,6 @@ function checkKeys(doc: Document, lineCounter: LineCounter): void {
 
 /** The map keys leading to a node, from the visitor's ancestor list (sequence positions are left out). */
 function dottedPath(path: readonly unknown[]): string[] {
+  const { isPair, isScalar } = yamlLibrary();
   return path.filter((node) => isPair(node) && isScalar(node.key)).map((pair) => String((pair as { key: { value: unknown } }).key.value));
 }

@@ -3,6 +3,8 @@
 // advance_phase.py, Design's artifacts filled): paired runs, alternating which tool goes first, so
 // machine load hits both alike. Reported as the median of the per-pair ratios (sluice ÷ reference;
 // target ≤ 0.5 for both), with NODE_EXTRA_CA_CERTS unset and set (Node reads that bundle at startup).
+// `gate` and `status` repeat on an unchanged project, so their YAML comes from the parse cache;
+// `gateWithoutParseCache` is the first run after a change, every file parsed.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -76,11 +78,16 @@ export async function referencePaired(): Promise<Record<string, unknown>> {
       target: 'ratio <= 0.5',
     };
     for (const [label, env] of variants) {
-      const sluice = (args: string[]) => () => timedRun(process.execPath, [entry, '--cwd', dir, ...args], env);
+      const sluice =
+        (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+        () =>
+          timedRun(process.execPath, [entry, '--cwd', dir, ...args], { ...env, ...extra });
       const ref = (script: string) => () => timedRun('python3', [join(scripts, script), '--state', state], base);
       out[label] = {
         gate: await pair(sluice(['gate']), ref('check_gates.py')),
         status: await pair(sluice(['status']), ref('generate_status.py')),
+        // The first gate after the state changed parses every file: the parse cache turned off.
+        gateWithoutParseCache: await pair(sluice(['gate'], { SLUICE_NO_CACHE: '1' }), ref('check_gates.py')),
       };
     }
     return out;

@@ -1,0 +1,42 @@
+import * as v from 'valibot';
+import { commandOutput } from '../../core/index.ts';
+
+/** The --json documents of `sluice worker` and `sluice queue status|retry|drain`. */
+
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const JobView = v.strictObject({
+  id: v.string(),
+  queue: v.string(),
+  job: v.string(),
+  label: v.optional(v.string()),
+  key: v.optional(v.string()),
+  needs: v.array(v.string()),
+  worker: v.optional(v.string()),
+  reason: v.optional(v.string()),
+});
+
+export const QueueStatusOutput = commandOutput({
+  url: v.string(),
+  counts: v.strictObject({ waiting: Count, running: Count, delayed: Count, completed: Count, failed: Count }),
+  workers: v.array(
+    v.strictObject({
+      id: v.string(),
+      host: v.string(),
+      pid: v.number(),
+      delegates: v.array(v.string()),
+      concurrency: v.number(),
+      startedAt: v.string(),
+      running: v.pipe(v.array(v.string()), v.description('Ids of the jobs it runs now (see `running` for the jobs).')),
+      stopping: v.boolean(),
+    }),
+  ),
+  running: v.array(JobView),
+  failed: v.array(JobView),
+  unserved: v.pipe(v.array(v.array(v.string())), v.description('Delegate sets waiting jobs need that no live worker has.')),
+});
+
+export const QueueRetryOutput = commandOutput({ retried: v.array(v.string()), missing: v.array(v.string()) });
+
+export const QueueDrainOutput = commandOutput({ removed: v.pipe(v.array(JobView), v.description('The jobs taken out of the queue (they had not started).')) });
+
+export const WorkerOutput = commandOutput({ worker: v.string(), done: Count, failed: Count, handedBack: Count });

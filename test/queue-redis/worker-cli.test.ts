@@ -1,0 +1,254 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import * as v from 'valibot';
+import { QueueDrainOutput, QueueRetryOutput, QueueStatusOutput } from '../../plugins/queue-redis/queue-outputs.ts';
+import { reap, spawnReaped } from '../helpers/reap-children.ts';
+import { freePort, redisServerMissing, startRedisServer, type TestRedis } from '../helpers/redis-server.ts';
+import { startWorkerProcess, type WorkerProcess } from '../helpers/sluice-worker.ts';
+import { trustedEnv } from '../helpers/trusted-env.ts';
+import { sluiceBundle } from '../sdlc/sluice-cli.ts';
+import { acmeDurablePlugin } from './acme-durable-plugin.ts';
+
+type TestContext = { after(fn: () => unknown): void };
+
+/** A trusted project whose plugin dispatches `acme:work` jobs; its workers and orchestrators share it. */
+async function project(t: TestContext) {
+  const dir = await mkdtemp(join(tmpdir(), 'sluice-queue-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'acme.mjs'), acmeDurablePlugin);
+  await writeFile(join(dir, 'sluice.config.yaml'), 'plugins: [./acme.mjs]\n');
+  return { dir, env: await trustedEnv(dir), bin: await sluiceBundle() };
+}
+
+type Project = Awaited<ReturnType<typeof project>>;
+
+/** Runs a sluice command line; `done` resolves when it exits (the process is reaped at teardown). */
+function sluice(t: TestContext, p: Project, args: string[]) {
+  const child = spawnReaped(process.execPath, [p.bin, ...args], {
+    cwd: p.dir,
+    env: { ...process.env, NO_COLOR: '1', ...p.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  t.after(() => reap(child));
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
+  return { child, done };
+}
+
+const log = (p: Project) => (existsSync(join(p.dir, 'work.log')) ? readFileSync(join(p.dir, 'work.log'), 'utf8').trim().split('\n') : []);
+
+/** Waits (polling the file, no clock in any assertion) until work.log has a line matching `re`. */
+async function logged(p: Project, re: RegExp): Promise<void> {
+  while (!log(p).some((l) => re.test(l))) await new Promise((r) => setTimeout(r, 20));
+}
+
+function worker(t: TestContext, p: Project, redis: TestRedis, args: string[] = []): WorkerProcess {
+  const w = startWorkerProcess({ after: (fn) => redis.beforeStop(fn) }, { bin: p.bin, cwd: p.dir, url: redis.url, args, env: p.env });
+  t.after(() => reap(w.child));
+  return w;
+}
+
+describe('sluice worker and --queue through the CLI', { skip: redisServerMissing() }, () => {
+  it('two worker processes work the jobs; without --queue the same command works them in-process', async (t) => {
+    const redis = await startRedisServer(t);
+    const p = await project(t);
+    const workers = [worker(t, p, redis, ['--concurrency', '2']), worker(t, p, redis, ['--concurrency', '2'])];
+    await Promise.all(workers.map((w) => w.ready));
+    const items = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const remote = await sluice(t, p, ['acme-run', ...items, '--queue', redis.url, '--json']).done;
+    assert.equal(remote.code, 0, remote.stderr);
+    const doc = JSON.parse(remote.stdout);
+    assert.equal(doc.kind, 'redis');
+    assert.deepEqual(
+      doc.results.map((r: { item: string }) => r.item),
+      items,
+    );
+    const workerPids = workers.map((w) => w.child.pid);
+    for (const r of doc.results) {
+      assert.ok(workerPids.includes(r.pid), `job ${r.item} ran in ${r.pid}, not a worker`);
+      assert.equal(r.attempt, 1);
+      assert.equal(r.workdir, join(p.dir, '.sluice', 'worker'));
+    }
+    assert.deepEqual(doc.progress.map((x: { item: string }) => x.item).sort(), items, 'progress reached the orchestrator');
+    // Each item worked exactly once.
+    assert.deepEqual(
+      log(p)
+        .filter((l) => l.startsWith('end '))
+        .map((l) => l.split(' ')[1])
+        .sort(),
+      items,
+    );
+
+    const local = await sluice(t, p, ['acme-run', ...items, '--json']).done;
+    assert.equal(local.code, 0, local.stderr);
+    const localDoc = JSON.parse(local.stdout);
+    assert.equal(localDoc.kind, 'local');
+    assert.deepEqual(
+      localDoc.results.map((r: { item: string }) => r.item),
+      items,
+    );
+    for (const r of localDoc.results) assert.ok(!workerPids.includes(r.pid));
+  });
+
+  it('SIGTERM: the worker takes no new job and lets a running one finish within its grace period', async (t) => {
+    const redis = await startRedisServer(t);
+    const p = await project(t);
+    const w = worker(t, p, redis, ['--grace', '600']);
+    await w.ready;
+    const run = sluice(t, p, ['acme-run', 'h', '--hold', 'h', '--queue', redis.url, '--json']);
+    await logged(p, /^start h /);
+    w.child.kill('SIGTERM');
+    await w.printed(/stopping: 1 running job/);
+    await writeFile(join(p.dir, 'release'), '');
+    const r = await run.done;
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).results[0].pid, w.child.pid);
+    assert.equal(await w.exited, 143);
+    assert.match(w.stdout(), /stopped: 1 done, 0 failed, 0 handed back/);
+  });
+
+  it('SIGTERM past the grace period hands the running job back; another worker resumes it (attempt 2)', async (t) => {
+    const redis = await startRedisServer(t);
+    const p = await project(t);
+    const first = worker(t, p, redis, ['--grace', '0']);
+    await first.ready;
+    const run = sluice(t, p, ['acme-run', 'h', '--hold', 'h', '--queue', redis.url, '--json']);
+    await logged(p, new RegExp(`^start h ${first.child.pid} 1$`));
+    first.child.kill('SIGTERM');
+    assert.equal(await first.exited, 143);
+    assert.match(first.stdout(), /handed-back acme:work h/);
+    await writeFile(join(p.dir, 'release'), '');
+    const second = worker(t, p, redis);
+    const r = await run.done;
+    assert.equal(r.code, 0, r.stderr);
+    const result = JSON.parse(r.stdout).results[0];
+    assert.equal(result.pid, second.child.pid);
+    assert.equal(result.attempt, 2);
+    assert.deepEqual(log(p), [`start h ${first.child.pid} 1`, `abort h ${first.child.pid}`, `start h ${second.child.pid} 2`, `end h ${second.child.pid}`]);
+  });
+
+  it('a SIGKILLed worker: its job is taken over by another worker once its lease runs out', async (t) => {
+    const redis = await startRedisServer(t);
+    const p = await project(t);
+    const dead = worker(t, p, redis, ['--lease', '1']);
+    await dead.ready;
+    const run = sluice(t, p, ['acme-run', 'k', '--hold', 'k', '--queue', redis.url, '--json']);
+    await logged(p, /^start k /);
+    dead.child.kill('SIGKILL');
+    await dead.exited;
+    await writeFile(join(p.dir, 'release'), '');
+    const heir = worker(t, p, redis, ['--lease', '1']);
+    const r = await run.done;
+    assert.equal(r.code, 0, r.stderr);
+    const result = JSON.parse(r.stdout).results[0];
+    assert.equal(result.pid, heir.child.pid);
+    assert.equal(result.attempt, 2);
+    assert.equal(log(p).filter((l) => l.startsWith('end k')).length, 1, 'worked to the end once');
+  });
+
+  it('Redis restarted mid-run (append-only file on): nothing is lost, every job finishes', async (t) => {
+    const redis = await startRedisServer(t);
+    const p = await project(t);
+    const w = worker(t, p, redis, ['--concurrency', '3']);
+    await w.ready;
+    const run = sluice(t, p, ['acme-run', 'x', 'h', 'y', '--hold', 'h', '--queue', redis.url, '--json']);
+    await logged(p, /^start h /);
+    await redis.restart();
+    await writeFile(join(p.dir, 'release'), '');
+    const r = await run.done;
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(
+      JSON.parse(r.stdout).results.map((x: { item: string }) => x.item),
+      ['x', 'h', 'y'],
+    );
+  });
+
+  it('SIGTERM to the orchestrator cancels its jobs: a waiting one leaves the queue, a running handler is aborted', async (t) => {
+    const redis = await startRedisServer(t);
+    const p = await project(t);
+    const w = worker(t, p, redis, ['--delegates', 'script']);
+    await w.ready;
+    const run = sluice(t, p, ['acme-run', 'h', 'z', '--hold', 'h', '--needs', 'script', '--queue', redis.url]);
+    const waiting = sluice(t, p, ['acme-run', 'q', '--needs', 'claude', '--queue', redis.url]);
+    await logged(p, /^start h /);
+    let counts: { waiting: number; running: number };
+    do counts = JSON.parse((await sluice(t, p, ['queue', 'status', '--queue', redis.url, '--json']).done).stdout).counts;
+    while (counts.waiting === 0);
+    run.child.kill('SIGTERM');
+    waiting.child.kill('SIGTERM');
+    assert.equal((await run.done).code, 143);
+    assert.equal((await waiting.done).code, 143);
+    await logged(p, new RegExp(`^abort h ${w.child.pid}$`));
+    const after = JSON.parse((await sluice(t, p, ['queue', 'status', '--queue', redis.url, '--json']).done).stdout);
+    assert.equal(after.counts.waiting + after.counts.delayed, 0, 'the waiting job was removed');
+    assert.ok(!log(p).some((l) => l.startsWith('start q')));
+  });
+
+  it('status names the workers and a job no worker can take; drain cancels it and its caller exits 1', async (t) => {
+    const redis = await startRedisServer(t);
+    const p = await project(t);
+    const w = worker(t, p, redis, ['--delegates', 'script']);
+    await w.ready;
+    const run = sluice(t, p, ['acme-run', 'z', '--needs', 'claude', '--queue', redis.url]);
+    let status: { counts: { waiting: number }; workers: { pid: number; delegates: string[] }[]; unserved: string[][] };
+    do {
+      const s = await sluice(t, p, ['queue', 'status', '--queue', redis.url, '--json']).done;
+      assert.equal(s.code, 0, s.stderr);
+      status = v.parse(QueueStatusOutput, JSON.parse(s.stdout));
+    } while (status.counts.waiting === 0);
+    assert.deepEqual(
+      status.workers.map((x) => [x.pid, x.delegates]),
+      [[w.child.pid, ['script']]],
+    );
+    assert.deepEqual(status.unserved, [['claude']]);
+    const drained = await sluice(t, p, ['queue', 'drain', '--queue', redis.url, '--json']).done;
+    assert.equal(drained.code, 0, drained.stderr);
+    assert.equal(v.parse(QueueDrainOutput, JSON.parse(drained.stdout)).removed[0].label, 'z');
+    const r = await run.done;
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /QUEUE_CANCELLED: .*removed from the queue/);
+  });
+
+  it('a failed job fails its caller like in-process; queue retry runs it again', async (t) => {
+    const redis = await startRedisServer(t);
+    const p = await project(t);
+    const w = worker(t, p, redis);
+    await w.ready;
+    await writeFile(join(p.dir, 'fail-f'), '');
+    const local = await sluice(t, p, ['acme-run', 'f']).done;
+    const remote = await sluice(t, p, ['acme-run', 'f', '--queue', redis.url]).done;
+    assert.notEqual(local.code, 0);
+    assert.equal(remote.code, local.code);
+    assert.equal(remote.stderr.split('\n')[0].replace(/^error (\w+):.*$/, '$1'), local.stderr.split('\n')[0].replace(/^error (\w+):.*$/, '$1'));
+    assert.match(remote.stderr, /item f cannot be worked/);
+    const failed = v.parse(QueueStatusOutput, JSON.parse((await sluice(t, p, ['queue', 'status', '--queue', redis.url, '--json']).done).stdout));
+    assert.equal(failed.counts.failed, 1);
+    assert.match(failed.failed[0].reason ?? '', /item f cannot be worked/);
+    await rm(join(p.dir, 'fail-f'));
+    const retried = await sluice(t, p, ['queue', 'retry', '--queue', redis.url, '--json']).done;
+    assert.deepEqual(v.parse(QueueRetryOutput, JSON.parse(retried.stdout)).retried, [failed.failed[0].id]);
+    await logged(p, /^end f /);
+  });
+
+  it('Redis unreachable: exit 2 naming the URL, for a dispatching command and for a worker', async (t) => {
+    const p = await project(t);
+    const url = `redis://127.0.0.1:${await freePort()}/0`;
+    for (const args of [
+      ['acme-run', 'a', '--queue', url],
+      ['worker', '--queue', url],
+    ]) {
+      const r = await sluice(t, p, args).done;
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr.split('\n')[0], new RegExp(`^error QUEUE_UNREACHABLE: cannot reach the queue at ${url.replace(/[/.]/g, '\\$&')}`));
+    }
+  });
+});
