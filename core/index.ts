@@ -33,6 +33,8 @@ export { loadConfig, CONFIG_FILES, type LoadedConfig } from './config/load-confi
 export { resolveInside, realPathInside, isInside } from './paths/inside.ts';
 export { createSecretRedactor, createStreamRedactor, isSecretName, redactSecrets, type SecretRedactor } from './secrets/redact-secrets.ts';
 export { compareText } from './text/compare-text.ts';
+export { splitFrontmatter, type Frontmatter } from './text/frontmatter.ts';
+export { fillPlaceholders, loadBundledPrompt, type BundledPrompt } from './delegate/bundled-prompt.ts';
 export { sha256, canonicalJson, makeManifest, diffSubjects, type TrustSubject, type TrustManifest, type TrustChange } from './trust/trust-subject.ts';
 export { configSubjects, pluginSubjects, delegateSubject, commandSubject, delegateCodeSettings, DATA_ONLY_DELEGATE_KEYS } from './trust/config-subjects.ts';
 export {

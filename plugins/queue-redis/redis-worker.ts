@@ -99,7 +99,34 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
     throw new WaitingError();
   }
 
+  /**
+   * Listening on several queues (one per delegate set), each BullMQ worker would take `concurrency`
+   * jobs: past the limit all of them pause, so jobs this one cannot start now stay free for other workers.
+   */
+  let taken = 0;
+  function throttle(): void {
+    if (workers.size < 2 || stopping) return;
+    const full = taken >= concurrency;
+    for (const w of workers.values()) {
+      if (full && !w.isPaused()) void w.pause(true).catch(() => {});
+      else if (!full && w.isPaused()) void w.resume().catch(() => {});
+    }
+  }
+
   async function processJob(job: Job, token: string | undefined, signal?: AbortSignal): Promise<unknown> {
+    taken++;
+    throttle();
+    try {
+      // Fetched by a lane just before it paused: back to the queue, for a worker with room.
+      if (taken > concurrency) return await handBack(job, token, false);
+      return await workJob(job, token, signal);
+    } finally {
+      taken--;
+      throttle();
+    }
+  }
+
+  async function workJob(job: Job, token: string | undefined, signal?: AbortSignal): Promise<unknown> {
     const wire = job.data as WireJob & { handedBack?: number };
     const jobId = job.id!;
     const m = member(job.queueName, jobId);

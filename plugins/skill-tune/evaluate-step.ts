@@ -1,8 +1,8 @@
-import type { DelegateResult } from '../../core/index.ts';
+import { fillPlaceholders, type DelegateResult } from '../../core/index.ts';
 import type { EvaluationRecord, IterationState } from './iteration-state-schema.ts';
 import { extractScoreHeuristically, parseEvaluationJson, type ParsedEvaluation } from './parse-evaluation.ts';
 import { filesSection, historySection, skillsSection } from './prompt-sections.ts';
-import { loadPrompt, renderPrompt } from './prompt-templates.ts';
+import { loadPrompt } from './prompt-templates.ts';
 import { renderEvaluationMarkdown } from './evaluation-markdown.ts';
 import { callRole, failureOf } from './tune-delegate.ts';
 import { inRun, workspacePaths as P, type TuneRun } from './tune-workspace.ts';
@@ -22,7 +22,7 @@ export async function evaluateIteration(run: TuneRun, state: IterationState, rou
   const skillsText = await skillsSection(host, skills);
   const executionText = await executionSection(run, state, round);
   const prompt = (attempt: number, retryNote: string) =>
-    renderPrompt(template, {
+    fillPlaceholders(template, {
       iteration: round,
       skill: key,
       attempt,

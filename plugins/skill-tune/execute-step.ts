@@ -1,7 +1,7 @@
-import type { DelegateResult } from '../../core/index.ts';
+import { fillPlaceholders, type DelegateResult } from '../../core/index.ts';
 import type { ExecutionRecord, IterationState, SkillExecutionRecord } from './iteration-state-schema.ts';
 import { filesSection, skillsSection } from './prompt-sections.ts';
-import { loadPrompt, renderPrompt } from './prompt-templates.ts';
+import { loadPrompt } from './prompt-templates.ts';
 import { copyTree, listTree } from './skill-folders.ts';
 import { recordExecutionProgress } from './state-transitions.ts';
 import { callRole, failureOf } from './tune-delegate.ts';
@@ -66,7 +66,7 @@ async function executeGroup(run: TuneRun, state: IterationState, round: number, 
     await host.remove(artifacts, { recursive: true });
     await host.mkdir(artifacts);
     run.say(`iteration ${round}: executing ${key} on ${state.backends.executor}${attempts > 1 ? ' (retry)' : ''}`);
-    const prompt = renderPrompt(template, {
+    const prompt = fillPlaceholders(template, {
       iteration: round,
       max_iterations: state.max_iterations,
       skill: key,

@@ -1,7 +1,8 @@
 import { join } from 'pathe';
+import { fillPlaceholders } from '../../core/index.ts';
 import type { ImprovementRecord, IterationState } from './iteration-state-schema.ts';
 import { bulletList } from './prompt-sections.ts';
-import { loadPrompt, renderPrompt } from './prompt-templates.ts';
+import { loadPrompt } from './prompt-templates.ts';
 import { checkSkillFolder, SKILL_FILE } from './read-skill.ts';
 import { changedPaths, copyTree, diffTrees, listTree, syncTree } from './skill-folders.ts';
 import { renderChangesMarkdown } from './changes-markdown.ts';
@@ -60,7 +61,7 @@ export async function improveIteration(run: TuneRun, state: IterationState, roun
     skillPaths.push(`- \`${s.id}/\` — skill "${s.name}": ${files.map((f) => `\`${s.id}/${f}\``).join(', ')}`);
   }
   const template = await loadPrompt(host, 'improve');
-  const prompt = renderPrompt(template, {
+  const prompt = fillPlaceholders(template, {
     iteration: round,
     skill: targets.join(','),
     attempt: 1,

@@ -1,4 +1,5 @@
-import { SluiceError, type Host } from '../../core/index.ts';
+import * as v from 'valibot';
+import { loadBundledPrompt, type Host } from '../../core/index.ts';
 
 /**
  * The bundled prompts in `skills/skill-tune/` (markdown + frontmatter). Their first body line,
@@ -6,25 +7,11 @@ import { SluiceError, type Host } from '../../core/index.ts';
  */
 export type PromptRole = 'execute' | 'evaluate' | 'improve';
 
-const cache = new Map<PromptRole, string>();
+/** The frontmatter documents the prompt (name, description, mode); only `role` is relied on. */
+const TunePromptFrontmatterSchema = v.looseObject({ role: v.picklist(['execute', 'evaluate', 'improve']) });
 
 export async function loadPrompt(host: Host, role: PromptRole): Promise<string> {
-  const hit = cache.get(role);
-  if (hit !== undefined) return hit;
-  const path = host.asset('skills', 'skill-tune', `${role}.md`);
-  const text = await host.readText(path);
-  const body = text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '');
-  cache.set(role, body);
-  return body;
-}
-
-/** Fills `{{name}}` placeholders in one pass (inserted text is never re-scanned). */
-export function renderPrompt(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (_all, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new SluiceError('INTERNAL', { message: `prompt placeholder {{${name}}} has no value` });
-    return String(value);
-  });
+  return (await loadBundledPrompt(host, ['skills', 'skill-tune', `${role}.md`], TunePromptFrontmatterSchema)).body;
 }
 
 /** A text block for a prompt: fenced with a fence longer than any backtick run inside it. */

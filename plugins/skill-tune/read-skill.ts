@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { basename, dirname, join } from 'pathe';
-import { CodecError, HostNotFoundError, realPathInside, SluiceError, yamlCodec, type Host, type Kernel } from '../../core/index.ts';
+import { CodecError, HostNotFoundError, realPathInside, SluiceError, splitFrontmatter, yamlCodec, type Host, type Kernel } from '../../core/index.ts';
 import { SKILL_ID } from './iteration-state-schema.ts';
 import './tune-errors.ts';
 
@@ -28,11 +28,11 @@ export type SkillCheck = { ok: true; skill: SkillDocument } | { ok: false; field
 
 /** Validates the text of a SKILL.md. Pure; never throws. */
 export function checkSkillText(text: string): SkillCheck {
-  const m = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/.exec(text);
+  const m = splitFrontmatter(text);
   if (!m) return { ok: false, field: 'frontmatter', message: 'SKILL.md must start with YAML frontmatter between --- lines' };
   let data: unknown;
   try {
-    data = m[1].trim() === '' ? {} : yamlCodec.parse(m[1]);
+    data = m.yaml.trim() === '' ? {} : yamlCodec.parse(m.yaml);
   } catch (error) {
     const where = error instanceof CodecError && error.line !== undefined ? `line ${error.line + 1}` : 'frontmatter';
     return { ok: false, field: where, message: `frontmatter is not valid YAML: ${error instanceof Error ? error.message : String(error)}` };
@@ -45,7 +45,7 @@ export function checkSkillText(text: string): SkillCheck {
     const field = v.getDotPath(issue) ?? 'frontmatter';
     return { ok: false, field, message: issue.received === 'undefined' ? `frontmatter field ${field} is missing` : issue.message };
   }
-  const body = m[2];
+  const { body } = m;
   if (body.trim() === '') return { ok: false, field: 'body', message: 'SKILL.md has no instructions after the frontmatter' };
   return { ok: true, skill: { name: parsed.output.name, description: parsed.output.description, body } };
 }

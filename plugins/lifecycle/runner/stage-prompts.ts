@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { parseDataText, SluiceError, validateData, yamlCodec, type Host } from '../../../core/index.ts';
+import { fillPlaceholders, loadBundledPrompt, SluiceError, type BundledPrompt, type Host } from '../../../core/index.ts';
 import { STAGES, type Stage } from '../transition-table.ts';
 
 /**
@@ -23,40 +23,21 @@ export const StagePromptFrontmatterSchema = v.object({
 export const PROMPT_VARIABLES = ['slug', 'stage', 'skill', 'artifact_dir', 'situation', 'changed_files', 'previous_error'] as const;
 export type PromptVariables = Record<(typeof PROMPT_VARIABLES)[number], string>;
 
-export interface StagePrompt {
-  meta: v.InferOutput<typeof StagePromptFrontmatterSchema>;
-  body: string;
-  file: string;
-}
+export type StagePrompt = BundledPrompt<v.InferOutput<typeof StagePromptFrontmatterSchema>>;
 
-const cache = new Map<string, Promise<StagePrompt>>();
-
-export function loadStagePrompt(host: Host, stage: Stage): Promise<StagePrompt> {
-  const file = host.asset('skills', 'lifecycle', `${stage}.md`);
-  let pending = cache.get(file);
-  if (!pending) {
-    pending = readStagePrompt(host, file, stage);
-    pending.catch(() => cache.delete(file));
-    cache.set(file, pending);
-  }
-  return pending;
-}
-
-async function readStagePrompt(host: Host, file: string, stage: Stage): Promise<StagePrompt> {
-  const text = await host.readText(file);
-  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n([\s\S]*)$/.exec(text);
-  if (!m) throw new SluiceError('STATE_INVALID', { file, message: 'stage prompt has no YAML frontmatter' });
-  const meta = validateData(StagePromptFrontmatterSchema, parseDataText(m[1], yamlCodec, file), file);
+/** `skills/lifecycle/<stage>.md`, checked to be that stage's prompt and to use only the known placeholders. */
+export async function loadStagePrompt(host: Host, stage: Stage): Promise<StagePrompt> {
+  const prompt = await loadBundledPrompt(host, ['skills', 'lifecycle', `${stage}.md`], StagePromptFrontmatterSchema);
+  const { meta, body, file } = prompt;
   if (meta.stage !== stage) throw new SluiceError('STATE_INVALID', { file, field: 'stage', message: `prompt is for ${meta.stage}, expected ${stage}` });
-  const unknown = [...m[2].matchAll(/\{\{(\w+)\}\}/g)].map((x) => x[1]).filter((name) => !(PROMPT_VARIABLES as readonly string[]).includes(name));
+  const unknown = [...body.matchAll(/\{\{(\w+)\}\}/g)].map((x) => x[1]).filter((name) => !(PROMPT_VARIABLES as readonly string[]).includes(name));
   if (unknown.length > 0) throw new SluiceError('STATE_INVALID', { file, message: `unknown placeholder {{${unknown[0]}}}` });
-  return { meta, body: m[2], file };
+  return prompt;
 }
 
 export function renderStagePrompt(prompt: StagePrompt, vars: PromptVariables): string {
   return (
-    prompt.body
-      .replace(/\{\{(\w+)\}\}/g, (_, name: keyof PromptVariables) => vars[name])
+    fillPlaceholders(prompt.body, vars)
       .replace(/\n{3,}/g, '\n\n')
       .trimEnd() + '\n'
   );

@@ -1,8 +1,9 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { splitFrontmatter } from '../../../core/index.ts';
 import { OPEN_READ_FLAGS, requireRegular } from '../../host-node/index.ts';
 import { specFile, type SpecFile } from './spec-backlog-types.ts';
-import { findFrontmatter, parseFrontmatter } from './spec-frontmatter.ts';
+import { parseFrontmatter } from './spec-frontmatter.ts';
 import { openSpecScanCache, statStamp, type SpecScanCache } from './spec-scan-cache.ts';
 
 /** Frontmatter sits at the top; most specs are read with one small read. */
@@ -22,7 +23,7 @@ function readHead(path: string, buffer: Buffer): { text: string; stats: Stats } 
     requireRegular(path, stats);
     let n = readSync(fd, buffer, 0, buffer.length, 0);
     let text = buffer.toString('utf8', 0, n);
-    if (n < buffer.length || findFrontmatter(text) !== null) return { text, stats };
+    if (n < buffer.length || splitFrontmatter(text) !== null) return { text, stats };
     const size = Math.min(stats.size, MAX_SPEC_BYTES);
     const big = Buffer.allocUnsafe(size);
     n = readSync(fd, big, 0, size, 0);
@@ -45,7 +46,7 @@ export function readSpec(file: string, text: string): SpecFile {
   const parsed = parseFrontmatter(text);
   const base = file.slice(file.lastIndexOf('/') + 1);
   // The reference skips files without frontmatter; one not named like a spec is a README or an index.
-  if (!parsed.ok && findFrontmatter(text) === undefined && !/^\d+-/.test(base)) return { file, notSpec: true };
+  if (!parsed.ok && splitFrontmatter(text) === undefined && !/^\d+-/.test(base)) return { file, notSpec: true };
   if (!parsed.ok) return { file, error: parsed.message };
   const d = parsed.data;
   let spec = asText(d.spec);

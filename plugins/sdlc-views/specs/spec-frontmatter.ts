@@ -1,30 +1,7 @@
 import { CORE_SCHEMA, load as loadPlainYaml } from 'js-yaml';
-import { checkDataShape, CodecError, yamlCodec } from '../../../core/index.ts';
-
-/** The YAML between the opening `---` line and the closing `---` (or `...`) line of a markdown file. */
-export interface FrontmatterBlock {
-  yaml: string;
-  /** 1-based line of the first YAML line in the file (the line after `---`). */
-  firstLine: number;
-}
+import { checkDataShape, CodecError, splitFrontmatter, yamlCodec } from '../../../core/index.ts';
 
 export type FrontmatterResult = { ok: true; data: Record<string, unknown> } | { ok: false; message: string };
-
-const OPENING = /^\uFEFF?---[ \t]*\r?\n/;
-const CLOSING = /^(?:---|\.\.\.)[ \t]*\r?$/m;
-
-/**
- * Finds the frontmatter block. Returns `undefined` when the file does not open with `---`,
- * and `null` when it opens one but never closes it (within `text`).
- */
-export function findFrontmatter(text: string): FrontmatterBlock | undefined | null {
-  const open = OPENING.exec(text);
-  if (!open) return undefined;
-  const rest = text.slice(open[0].length);
-  const close = CLOSING.exec(rest);
-  if (!close) return null;
-  return { yaml: rest.slice(0, close.index), firstLine: 2 };
-}
 
 /**
  * Parses a markdown file's frontmatter with the YAML library (so quoting, `#` inside strings,
@@ -32,7 +9,7 @@ export function findFrontmatter(text: string): FrontmatterBlock | undefined | nu
  * is capped and duplicate keys are refused. Errors name the line in the markdown file.
  */
 export function parseFrontmatter(text: string): FrontmatterResult {
-  const block = findFrontmatter(text);
+  const block = splitFrontmatter(text);
   if (block === undefined) return { ok: false, message: 'no frontmatter (the file must start with a --- line)' };
   if (block === null) return { ok: false, message: 'frontmatter is not closed by a --- line' };
   if (block.yaml.trim() === '') return { ok: false, message: 'frontmatter is empty' };
