@@ -289,7 +289,8 @@ async function failedJob(url: string, s: Sandbox): Promise<string> {
 async function queueCommand(command: string, s: Sandbox): Promise<Expectation> {
   if (!redisBase) return { skip: redisMissing };
   const url = `${redisBase}/${nextDb++ % 16}`;
-  const line = s.example.replace(/redis:\/\/queue\.internal:6379\/\d+/, url).replace('/var/tmp/sluice', join(s.dir, '..', 'worker'));
+  const line = s.example.replace(/redis:\/\/[^\s/]+(\/\d+)?/, url).replace('/var/tmp/sluice', join(s.dir, '..', 'worker'));
+  if (command === 'demo') return { line, output: /lifecycle/i };
   if (command === 'worker') return { line, stopWhen: /ready on/, codes: [0, 143], output: /stopped: 0 done/ };
   if (command === 'queue status') return { line, output: /"waiting": 0|0 waiting/ };
   // drain: a job nobody works is removed; retry: a job a worker failed goes back.
@@ -307,7 +308,7 @@ export const RECIPES: Record<string, (command: string, s: Sandbox) => Promise<Ex
   schema: async () => ({}),
   plugins: async () => ({}),
   errors: async () => ({ output: /USAGE|LIFECYCLE_RULE/ }),
-  demo: async () => ({ output: /sdlc|lifecycle/i }),
+  demo: async (command, s) => (s.example.includes('--queue') ? queueCommand(command, s) : { output: /sdlc|lifecycle/i }),
   delegate,
   trust,
   guard: hooks,
