@@ -19,7 +19,7 @@ const CHECKPOINT_IDENTITY = {
  * Talking to a remote never waits for a person: no credential prompt (runGit), and ssh in batch mode
  * unless the operator configured ssh for git, so a worker without access fails with git's error.
  */
-const remoteEnv = (host: Host): Record<string, string> => ({ GIT_SSH_COMMAND: host.env('GIT_SSH_COMMAND') ?? 'ssh -o BatchMode=yes' });
+export const remoteEnv = (host: Host): Record<string, string> => ({ GIT_SSH_COMMAND: host.env('GIT_SSH_COMMAND') ?? 'ssh -o BatchMode=yes' });
 
 /** The sha a remote ref points at, or null when it does not exist. A remote that cannot be read is GIT_FAILED with git's words. */
 export async function remoteRefSha(host: Host, cwd: string, remote: string, ref: string): Promise<string | null> {
