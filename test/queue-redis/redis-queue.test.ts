@@ -28,7 +28,7 @@ function handlers(q: JobQueue, log: string[], g = gates()) {
   q.register('test:echo', async ({ text, gate }, ctx) => {
     log.push(`start ${text}`);
     ctx.progress?.({ at: text });
-    if (gate) await g.wait(gate);
+    if (gate) await Promise.race([g.wait(gate), new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted'))))]);
     log.push(`end ${text}`);
     return { text: text.toUpperCase(), attempt: ctx.attempt ?? 0, workdir: ctx.workdir ?? null };
   });
@@ -140,6 +140,24 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
     g.open('held');
     assert.equal((await next).text, 'NEXT');
     assert.equal((await held).text, 'HELD');
+  });
+
+  it('Redis gone for good mid-run: the caller stops with QUEUE_UNREACHABLE, and the worker still stops', async (t) => {
+    const redis = await startRedisServer(t);
+    const q = createRedisQueue({ url: redis.url, pollMs: 50, lostAfterMs: 0 });
+    handlers(q, []);
+    redis.beforeStop(() => q.close());
+    const log: string[] = [];
+    const { w } = await worker(redis, { log });
+    const run = q.run('test:echo', { text: 'held', gate: 'never' });
+    while (!log.includes('start held')) await new Promise((r) => setTimeout(r, 10));
+    await redis.stop();
+    await assert.rejects(run, (e: unknown) => {
+      assert.ok(isSluiceError(e, 'QUEUE_UNREACHABLE'), String(e));
+      assert.match(e.message, new RegExp(`lost the queue at ${redis.url.replace(/[/.]/g, '\\$&')}`));
+      return true;
+    });
+    await w.stop();
   });
 
   it('Redis unreachable: QUEUE_UNREACHABLE (exit 2) naming the URL', async () => {
