@@ -7,6 +7,7 @@ import { stringify } from 'yaml';
 import { evidence, writeFiles } from '../lifecycle/lifecycle-fixture.ts';
 import { sdlcKernel, walkTo, writeCurrentArtifacts } from '../sdlc/sdlc-fixture.ts';
 import { spawnReaped } from '../helpers/reap-children.ts';
+import { sshKeygenMissing } from '../helpers/ssh-keys.ts';
 import { runProcess } from '../helpers/run-cli.ts';
 
 /**
@@ -100,6 +101,7 @@ async function sdlcProject(command: string, s: Sandbox): Promise<Expectation> {
     await writeFiles(s.dir, {
       '.sdlc/artifacts/00-discovery/constraints.md': '# Constraints\n\nWAIVED: Dana Whitfield — budget is set by the client board in week 3\n\nBudget: TBD\n',
     });
+    if (s.example.includes('--sign') && sshKeygenMissing) return { skip: sshKeygenMissing };
     if (s.example.includes('--sign')) {
       // The person's own key at the example's path, listed as an allowed signer.
       await mkdir(join(s.env.HOME, '.ssh'), { recursive: true, mode: 0o700 });
