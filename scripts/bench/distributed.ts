@@ -3,6 +3,7 @@
 // the per-job overhead of the Redis queue over the in-process dispatcher (target ≤ 10 ms). Needs
 // redis-server (Debian's package); the section reports why it skipped without it.
 // BENCH_DISTRIBUTED_N (default 40) and BENCH_DISTRIBUTED_DELAY_MS (default 200) shrink a trial run.
+import { availableParallelism, loadavg } from 'node:os';
 import { queueOverhead } from './distributed-parts/queue-overhead.ts';
 import { throughput } from './distributed-parts/lifecycle-throughput.ts';
 import { redisMissing, startRedis } from './distributed-parts/redis-process.ts';
@@ -38,6 +39,9 @@ export async function run(): Promise<Record<string, unknown>> {
       perRequirementOverheadMsOneWorker: Math.round(one.wallMs / N - stages * DELAY_MS),
       queueOverhead: overhead,
       nodeExtraCaCerts: process.env.NODE_EXTRA_CA_CERTS ? 'set' : 'unset',
+      // A requirement job's own work (clone, git per stage, checkpoint pushes) is CPU: 4 workers scale only
+      // as far as free cores let them, so the ratio is read against these.
+      host: { cpus: availableParallelism(), loadAverage1m: Math.round(loadavg()[0] * 10) / 10 },
     };
   } finally {
     await redis.stop();
