@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join } from 'pathe';
 import * as v from 'valibot';
 import { readBounded } from '../../host-node/index.ts';
 import { CommitGrantSchema } from './commit-grant.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join } from 'pathe';
 import { sluiceVersion } from '../../../core/index.ts';
 import { readBoundedSync } from '../../host-node/index.ts';
 
