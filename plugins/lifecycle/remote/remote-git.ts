@@ -23,9 +23,14 @@ export const remoteEnv = (host: Host): Record<string, string> => ({ GIT_SSH_COMM
 
 /** The sha a remote ref points at, or null when it does not exist. A remote that cannot be read is GIT_FAILED with git's words. */
 export async function remoteRefSha(host: Host, cwd: string, remote: string, ref: string): Promise<string | null> {
-  const out = await git(host, cwd, ['ls-remote', '--', remote, ref], { env: remoteEnv(host) });
-  const line = out.split('\n').find((l) => l.endsWith(`\t${ref}`));
-  return line ? line.split('\t')[0] : null;
+  return (await remoteRefShas(host, cwd, remote, [ref]))[0];
+}
+
+/** Several remote refs read in one round trip (one git process), in the order asked; null where absent. */
+export async function remoteRefShas(host: Host, cwd: string, remote: string, refs: readonly string[]): Promise<(string | null)[]> {
+  const out = await git(host, cwd, ['ls-remote', '--', remote, ...refs], { env: remoteEnv(host) });
+  const lines = out.split('\n');
+  return refs.map((ref) => lines.find((l) => l.endsWith(`\t${ref}`))?.split('\t')[0] ?? null);
 }
 
 /** A fresh clone of the remote in `dir` (which must not exist), with nothing checked out yet. */
@@ -68,8 +73,8 @@ export async function restoreCheckpoint(host: Host, root: string, slug: string, 
  * plus the requirement's state and journal even where git ignores them. Built in a private index, so the
  * real index (and with it the fingerprint) is untouched.
  */
-export async function checkpointTree(host: Host, root: string, records: readonly string[]): Promise<string> {
-  const index = `${(await git(host, root, ['rev-parse', '--absolute-git-dir'])).trim()}/sluice-checkpoint.index`;
+export async function checkpointTree(host: Host, root: string, records: readonly string[], gitDir?: string): Promise<string> {
+  const index = `${gitDir ?? (await absoluteGitDir(host, root))}/sluice-checkpoint.index`;
   const env = { GIT_INDEX_FILE: index };
   try {
     await git(host, root, ['read-tree', 'HEAD'], { env });
@@ -88,15 +93,37 @@ export async function checkpointCommit(host: Host, root: string, tree: string, m
   return (await git(host, root, ['commit-tree', tree, '-p', 'HEAD', '-F', '-'], { env: CHECKPOINT_IDENTITY, input: `${message}\n` })).trim();
 }
 
+/** The clone's git directory (asked once per job: every checkpoint's private index lives there). */
+export async function absoluteGitDir(host: Host, root: string): Promise<string> {
+  return (await git(host, root, ['rev-parse', '--absolute-git-dir'])).trim();
+}
+
+/** One ref update: `sha` to `ref`, only if the remote ref is still `expected` (null: absent). */
+export interface RefUpdate {
+  sha: string;
+  ref: string;
+  expected: string | null;
+}
+
 /**
  * Pushes `sha` to `ref` only if the remote ref is still `expected` (null: absent): a worker that lost its
  * job (another took it over) cannot overwrite the newer checkpoint. Git's own refusal is the error.
  */
 export async function pushRef(host: Host, root: string, remote: string, sha: string, ref: string, expected: string | null): Promise<void> {
-  const r = await runGit(host, root, ['push', '--quiet', '--porcelain', `--force-with-lease=${ref}:${expected ?? ''}`, 'origin', `${sha}:${ref}`], {
-    env: remoteEnv(host),
-  });
+  await pushRefs(host, root, remote, [{ sha, ref, expected }]);
+}
+
+/**
+ * Several compare-and-swap ref updates in one push, all or none (--atomic): one git process and one
+ * round trip, and a refused lease on any ref leaves every ref as it was.
+ */
+export async function pushRefs(host: Host, root: string, remote: string, updates: readonly RefUpdate[]): Promise<void> {
+  const leases = updates.map((u) => `--force-with-lease=${u.ref}:${u.expected ?? ''}`);
+  const atomic = updates.length > 1 ? ['--atomic'] : [];
+  const specs = updates.map((u) => `${u.sha}:${u.ref}`);
+  const r = await runGit(host, root, ['push', '--quiet', '--porcelain', ...atomic, ...leases, 'origin', ...specs], { env: remoteEnv(host) });
   if (r.code === 0) return;
+  const ref = updates.map((u) => u.ref).join(', ');
   const said = [...r.stderr.split('\n'), ...r.stdout.split('\n')]
     .map((l) => l.trim())
     .filter((l) => /^(fatal|error|remote|!)|\[rejected\]|\[remote rejected\]/i.test(l) && !/^To /.test(l));

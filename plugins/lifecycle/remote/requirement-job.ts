@@ -14,6 +14,7 @@ import type { Stage } from '../transition-table.ts';
 import { git } from '../workspace/run-git.ts';
 import { acceptJobGrant } from './job-grant.ts';
 import {
+  absoluteGitDir,
   checkoutBranch,
   checkpointRef,
   cloneRemote,
@@ -23,7 +24,9 @@ import {
   checkpointCommit,
   checkpointTree,
   pushRef,
+  pushRefs,
   remoteRefSha,
+  remoteRefShas,
   requirementBranch,
   restoreCheckpoint,
   treeOf,
@@ -103,7 +106,9 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
   await host.remove(dir, { recursive: true }).catch(() => {});
   await cloneRemote(host, workdir, payload.remote, dir);
 
-  let last = await remoteRefSha(host, dir, payload.remote, checkpointRef(slug));
+  const branchRef = `refs/heads/${requirementBranch(slug)}`;
+  // Both refs in one round trip: the checkpoint to resume from, and the branch the commit's push must find.
+  let [last, branchThere] = await remoteRefShas(host, dir, payload.remote, [checkpointRef(slug), branchRef]);
   let resumedFrom: string | undefined;
   if (last !== null) {
     const checkpoint = await fetchRef(host, dir, checkpointRef(slug));
@@ -133,12 +138,21 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
 
   const records = [`${JOURNAL_DIR}/${slug}.jsonl`, `${WORKFLOWS_DIR}/${slug}.json`];
   let lastTree = resumedFrom ? await treeOf(host, dir, resumedFrom) : null;
+  const gitDir = await absoluteGitDir(host, dir);
+  let branchPushed = false;
   const checkpoint = async (state: WorkflowState) => {
     // The state and journal are in the tree, so an unchanged tree is nothing new (a resume that only re-read its state).
-    const tree = await checkpointTree(host, dir, records);
+    const tree = await checkpointTree(host, dir, records, gitDir);
     if (tree === lastTree) return;
     const sha = await checkpointCommit(host, dir, tree, checkpointMessage(slug, state, payload.base));
-    await pushRef(host, dir, payload.remote, sha, checkpointRef(slug), last);
+    const update = { sha, ref: checkpointRef(slug), expected: last };
+    if (state.status === 'COMMITTED' && !branchPushed) {
+      // The commit goes to sluice/<slug> in the same atomic push as the checkpoint recording it (HEAD is the commit).
+      const head = await headSha(host, dir);
+      await pushRefs(host, dir, payload.remote, [update, { sha: head, ref: branchRef, expected: branchThere }]);
+      branchThere = head;
+      branchPushed = true;
+    } else await pushRef(host, dir, payload.remote, sha, checkpointRef(slug), last);
     last = sha;
     lastTree = tree;
   };
@@ -171,7 +185,7 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
     await checkpoint(await readWorkflowState(lc, slug));
   }
   if (last !== null) result.checkpoint = last;
-  if (outcome.outcome === 'committed') result.branch = await pushCommit(lc, payload.remote, slug);
+  if (outcome.outcome === 'committed') result.branch = branchPushed ? requirementBranch(slug) : await pushCommit(lc, payload.remote, slug);
   return result;
 }
 
