@@ -78,9 +78,9 @@ export async function checkpointTree(host: Host, root: string, records: readonly
   const env = { GIT_INDEX_FILE: index };
   try {
     await git(host, root, ['read-tree', 'HEAD'], { env });
-    await git(host, root, ['add', '-A', '--', '.'], { env });
-    // sluice's runtime folder (transcripts, locks) is this machine's, never part of a checkpoint.
-    await git(host, root, ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', '.sluice'], { env });
+    // sluice's runtime folder (transcripts, locks) is this machine's, never part of a checkpoint: excluded
+    // in the same `add` (its pathspecs are constants, so magic is safe here), not removed by another git process.
+    await git(host, root, ['add', '-A', '--', ':(top)', ':(top,exclude).sluice'], { env, pathspecMagic: true });
     await git(host, root, ['add', '-f', '--', ...records], { env });
     return (await git(host, root, ['write-tree'], { env })).trim();
   } finally {

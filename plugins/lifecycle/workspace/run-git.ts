@@ -15,7 +15,14 @@ const utf8 = new TextDecoder();
  * Runs git without a shell, with stable output (C locale, no pager, no prompts) and literal pathspecs,
  * so a path like `*.ts` or `:(glob)x` means exactly that file.
  */
-export async function runGit(host: Host, root: string, args: readonly string[], o: { input?: string; env?: Record<string, string> } = {}): Promise<GitResult> {
+export interface GitOptions {
+  input?: string;
+  env?: Record<string, string>;
+  /** Only for a call whose pathspecs are sluice's own constants: lets `:(exclude)` mean exclude. */
+  pathspecMagic?: boolean;
+}
+
+export async function runGit(host: Host, root: string, args: readonly string[], o: GitOptions = {}): Promise<GitResult> {
   const out: Uint8Array[] = [];
   const err: Uint8Array[] = [];
   let size = 0;
@@ -25,7 +32,7 @@ export async function runGit(host: Host, root: string, args: readonly string[], 
   };
   const r = await host.spawn({
     command: 'git',
-    args: ['--literal-pathspecs', '-c', 'core.quotepath=off', ...args],
+    args: [...(o.pathspecMagic ? [] : ['--literal-pathspecs']), '-c', 'core.quotepath=off', ...args],
     cwd: root,
     env: { LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_OPTIONAL_LOCKS: '0', ...o.env },
     ...(o.input === undefined ? {} : { input: o.input }),
@@ -43,7 +50,7 @@ export async function runGit(host: Host, root: string, args: readonly string[], 
 }
 
 /** Like runGit, but a non-zero exit is an error carrying git's own first line. */
-export async function git(host: Host, root: string, args: readonly string[], o: { input?: string; env?: Record<string, string> } = {}): Promise<string> {
+export async function git(host: Host, root: string, args: readonly string[], o: GitOptions = {}): Promise<string> {
   const r = await runGit(host, root, args, o);
   if (r.code !== 0) {
     const line = r.stderr.split('\n').find((l) => l.trim() !== '') ?? `exit code ${r.code}`;
