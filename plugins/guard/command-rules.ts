@@ -179,9 +179,26 @@ function judgeFind(argv: ShellWord[], s: ShellScope): Decision {
 const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace']);
 const GIT_PATH_WRITERS = new Set(['checkout', 'restore', 'rm', 'mv', 'reset', 'stash', 'clean', 'switch']);
 
-function judgeGit(argv: ShellWord[], j: CommandJudge): Decision {
+/** Where git's subcommand is, past its global options. */
+function gitSubcommandAt(argv: ShellWord[]): number {
   let i = 1;
   while (i < argv.length && argv[i]!.text.startsWith('-')) i += GIT_VALUED.has(argv[i]!.text) ? 2 : 1;
+  return i;
+}
+
+/**
+ * Programs whose standard input is only data, never code or paths to act on: a here-document they
+ * read needs no judging beyond its substitutions (shells, interpreters, xargs, git apply… are not here).
+ */
+const DATA_READERS = new Set(['cat', 'tee', 'head', 'tail', 'wc', 'grep', 'sort', 'uniq', 'cut', 'tr', 'base64', 'jq', 'echo', 'printf', ':', 'true']);
+
+export function readsHeredocAsData(cmd: Unwrapped): boolean {
+  if (cmd.name === 'git') return cmd.argv[gitSubcommandAt(cmd.argv)]?.text === 'commit';
+  return DATA_READERS.has(cmd.name);
+}
+
+function judgeGit(argv: ShellWord[], j: CommandJudge): Decision {
+  const i = gitSubcommandAt(argv);
   const sub = argv[i]?.text;
   const rest = argv.slice(i);
   if (sub === 'commit') {
