@@ -20,6 +20,7 @@ type Parse = (source: string, options?: { mode?: 'bash' | 'posix' }) => ShellNod
 interface Walk {
   parse: Parse;
   rawText: string;
+  rewriteHeredocs: boolean;
   depth: number;
   decision: Decision;
   /** Set while walking a text whose quoted here-document bodies were swapped for placeholders. */
@@ -33,14 +34,15 @@ interface HeredocSeen {
   placeholders: string[];
 }
 
-export function judgeShell(command: string, scope: ShellScope): Decision {
-  const walk: Walk = { parse, rawText: command, depth: 0, decision: allow };
+/** `rewriteHeredocs: false` judges here-document bodies as commands, as before the rewrite (the tests' reference). */
+export function judgeShell(command: string, scope: ShellScope, rewriteHeredocs = true): Decision {
+  const walk: Walk = { parse, rawText: command, depth: 0, decision: allow, rewriteHeredocs };
   judgeText(command, scope, walk);
   return walk.decision;
 }
 
 function judgeText(text: string, scope: ShellScope, walk: Walk): void {
-  const rewrite = rewriteQuotedHeredocs(text);
+  const rewrite = walk.rewriteHeredocs ? rewriteQuotedHeredocs(text) : undefined;
   if (rewrite && judgeRewritten(rewrite, scope, walk)) return;
   let ast: ShellNode;
   try {
@@ -67,12 +69,12 @@ function judgeRewritten(rewrite: HeredocRewrite, scope: ShellScope, walk: Walk):
   const seen: HeredocSeen = { bodies: rewrite.bodies, readers: [], placeholders: [] };
   const inner: Walk = { ...walk, decision: allow, heredocs: seen };
   node(ast, scope, inner);
-  const once = (ks: string[], k: string) => ks.filter((x) => x === k).length === 1;
+  // bash-parser repeats a substitution's tree in the next command's assignment, so a body may be met twice.
   const keys = rewrite.bodies.map((_, k) => String(k));
   const matched =
-    seen.readers.length === keys.length &&
-    seen.placeholders.length === keys.length &&
-    keys.every((k) => once(seen.placeholders, k) && seen.readers.some((r) => r.k === k && r.data));
+    seen.readers.every((r) => r.data && keys.includes(r.k)) &&
+    seen.placeholders.every((k) => keys.includes(k)) &&
+    keys.every((k) => seen.placeholders.includes(k) && seen.readers.some((r) => r.k === k));
   if (matched) add(walk, inner.decision);
   return matched;
 }
