@@ -108,15 +108,20 @@ const result = await build({
   sourcemap: 'linked',
   metafile: true,
   legalComments: 'none',
-  // core/store/yaml-library.ts loads dist/yaml.cjs (built below) on first use, not with every command.
-  define: { __SLUICE_VERSION__: JSON.stringify(pkg.version), __SLUICE_BUNDLED_YAML__: 'true' },
+  define: { __SLUICE_VERSION__: JSON.stringify(pkg.version) },
   // yaml (and other CJS dependencies) call require(); give the ESM bundle one.
   banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" },
   // tsx loads .ts plugins with its own loader; it must stay a real package, not bundled code.
   // bullmq + ioredis (1.3 MB) load only for --queue / `sluice worker`: installed dependencies, not bundled.
   external: ['tsx', 'tsx/*', 'bullmq', 'ioredis'],
   // A bare `sluice guard` (Claude Code's PreToolUse hook, run before every tool call) loads dist/guard.cjs alone.
-  plugins: [loadAtRunTime(/plugins[\\/]cli[\\/]main\.ts$/, '../guard/guard-main.ts', './guard.cjs'), yamlAsEsm],
+  plugins: [
+    loadAtRunTime(/plugins[\\/]cli[\\/]main\.ts$/, '../guard/guard-main.ts', './guard.cjs'),
+    // The bundle loads dist/yaml.cjs (built below) on first use, not with every command; core's own module is the plain import.
+    swapModule(/core[\\/]store[\\/][^\\/]+\.ts$/, './yaml-library.ts', 'plugins/host-node/lazy-yaml-library.ts'),
+    swapModule(/core[\\/]index\.ts$/, './store/yaml-library.ts', 'plugins/host-node/lazy-yaml-library.ts'),
+    yamlAsEsm,
+  ],
   logLevel: 'warning',
 });
 // The guard as two self-contained CommonJS files, no shared chunks: guard.cjs, and guard-shell.cjs with

@@ -121,7 +121,13 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     }
   });
   schemas.add('config', 'core', { name: 'config', plugin: 'core', description: 'sluice.config.yaml / sluice.config.json', schema: SluiceConfigSchema });
-  schemas.add('error-output', 'core', { name: 'error-output', plugin: 'core', description: 'any command --json when it fails with an error', schema: ErrorOutputSchema, kind: 'output' });
+  schemas.add('error-output', 'core', {
+    name: 'error-output',
+    plugin: 'core',
+    description: 'any command --json when it fails with an error',
+    schema: ErrorOutputSchema,
+    kind: 'output',
+  });
 
   // Project plugins are code from the work tree: nothing of them is read as a module until trusted.
   if (config.plugins.length > 0) await trust.require(await pluginSubjects(host, projectRoot, configFile, config.plugins));
@@ -149,7 +155,13 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
         commands.add(c.name, name, c);
         if (c.output) {
           const schemaName = outputSchemaName(c.name);
-          schemas.add(schemaName, name, { name: schemaName, plugin: name, description: `\`sluice ${c.name} --json\` output`, schema: commandDocumentSchema(c.output), kind: 'output' });
+          schemas.add(schemaName, name, {
+            name: schemaName,
+            plugin: name,
+            description: `\`sluice ${c.name} --json\` output`,
+            schema: commandDocumentSchema(c.output),
+            kind: 'output',
+          });
         }
       },
       registerJob: (job, handler) => queue.register(job, handler, name),

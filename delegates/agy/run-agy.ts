@@ -1,6 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join } from 'pathe';
 import type { DelegateAttempt, DelegateRequest, DelegateRunContext, Kernel } from '../../core/index.ts';
 import { meaningfulLine, processFailure, runCliProcess, type CliProcessOutcome } from '../cli-process/index.ts';
 import { agyArgs, agyPromptVia, agyStdinPrompt } from './args.ts';

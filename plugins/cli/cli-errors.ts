@@ -9,6 +9,11 @@ export const cliErrors = defineErrorCodes('sluice:cli', {
     title: 'the trust store is not private to you',
     hint: 'it must be your own file, mode 600 in a folder only you can write, outside the project',
   },
+  DEMO_WORKER_FAILED: {
+    exit: usage,
+    title: 'a worker process of `sluice demo --queue` did not start',
+    hint: 'run `sluice worker --queue URL` yourself to see why (is the Redis server up?)',
+  },
 });
 
 type CliErrorCodes = typeof cliErrors;

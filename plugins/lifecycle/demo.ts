@@ -63,13 +63,17 @@ export async function runLifecycleDemo(kernel: Kernel, projectDir: string = kern
   const run = { slugs, backend: 'script', extra: { script: demoScriptPath(host) }, signal: o.signal };
   let summary: RunSummary;
   if (o.workers) {
+    // Workers verify the grants they get with the user's key (there is no flag to name another): make one if needed.
+    const { createGrantKeyIfMissing, defaultGrantKeyFile } = await import('./commit/signed-grant.ts');
+    const keyFile = o.workers.grantKeyFile ?? defaultGrantKeyFile();
+    if (await createGrantKeyIfMissing(keyFile)) say(`lifecycle: made a commit-grant key at ${keyFile} (mode 0600) to sign the workers' grants`);
     const remote = await publishRepository(kernel, projectDir);
     say(`lifecycle: one job per requirement for the workers, cloning ${remote}`);
     const { runLifecycleOnWorkers } = await import('./remote/run-on-workers.ts');
     summary = await runLifecycleOnWorkers(lc, {
       ...run,
       dispatcher: o.workers.dispatcher,
-      authorize: { hostGrant, ...(o.workers.grantKeyFile ? { grantKeyFile: o.workers.grantKeyFile } : {}) },
+      authorize: { hostGrant, grantKeyFile: keyFile },
     });
     // The workers pushed the commits to sluice/<slug>; fetch them so the project shows them too.
     await git(host, projectDir, ['fetch', '-q', 'origin', '+refs/heads/sluice/*:refs/remotes/origin/sluice/*']);

@@ -66,3 +66,13 @@ export async function probeRedis(target: RedisTarget): Promise<void> {
     client.disconnect();
   }
 }
+
+/** `promise`'s value, or undefined once `ms` passed (closing connections to a Redis that is gone must not hang an exit). */
+export function within<T>(ms: number, promise: Promise<T>): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}

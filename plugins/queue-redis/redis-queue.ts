@@ -17,7 +17,7 @@ import {
   type QueueStats,
 } from '../../core/index.ts';
 import { enqueueKey, member, releaseKey } from './key-order.ts';
-import { connectionOptions, openClient, probeRedis } from './redis-connection.ts';
+import { connectionOptions, openClient, probeRedis, within } from './redis-connection.ts';
 import { names, PREFIX, queueNameFor, type WireJob } from './queue-names.ts';
 import { parseRedisUrl, type RedisTarget } from './redis-url.ts';
 import { decodeError } from './wire-error.ts';
@@ -30,6 +30,8 @@ export interface RedisQueueOptions {
   onProgress?(event: QueueProgressEvent): void;
   /** How often unfinished jobs are re-read in case an event was missed (Redis restarted); default 2000 ms. */
   pollMs?: number;
+  /** How long Redis may stay away mid-run before the callers get QUEUE_UNREACHABLE; default 60 s. */
+  lostAfterMs?: number;
 }
 
 export interface RedisJobQueue extends JobQueue {
@@ -168,8 +170,34 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
     }
   }
 
+  let lastContact = Date.now();
+  let polling = false;
+  /** Re-reads unfinished jobs; when Redis stays away too long, the callers stop waiting (their jobs stay queued). */
   async function pollAll(): Promise<void> {
-    for (const id of [...pending.keys()]) await check(id);
+    if (polling) return;
+    polling = true;
+    try {
+      const alive =
+        pending.size === 0 ||
+        (await within(
+          1000,
+          client!.ping().then(
+            () => true,
+            () => false,
+          ),
+        ));
+      if (alive) {
+        lastContact = Date.now();
+        for (const id of [...pending.keys()]) await check(id);
+      } else if (Date.now() - lastContact > (options.lostAfterMs ?? 60_000)) {
+        const lost = new SluiceError('QUEUE_UNREACHABLE', {
+          message: `lost the queue at ${target.display} for over ${Math.round((options.lostAfterMs ?? 60_000) / 1000)} s (its jobs stay queued); run the command again to resume`,
+        });
+        for (const p of [...pending.values()]) settle(p, { error: lost });
+      }
+    } finally {
+      polling = false;
+    }
   }
 
   async function cancel(p: Pending): Promise<void> {
@@ -268,7 +296,8 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
       if (poller) clearInterval(poller);
       const opened = await Promise.allSettled([...lanes.values()]);
       lanes.clear();
-      for (const o of opened) if (o.status === 'fulfilled') await Promise.allSettled([o.value.events.close(), o.value.queue.close()]);
+      // Bounded: closing connections to a Redis that is gone must not hang the command's exit.
+      for (const o of opened) if (o.status === 'fulfilled') await within(2000, Promise.allSettled([o.value.events.close(), o.value.queue.close()]));
       client?.disconnect();
       idle = [];
     },

@@ -4,7 +4,7 @@ import { DelayedError, Job, Queue, UnrecoverableError, WaitingError, Worker } fr
 import type { Redis } from 'ioredis';
 import { SluiceError, type JobName, type JobPayload, type JobQueue, type JsonValue } from '../../core/index.ts';
 import { member, releaseKey, splitMember, takeKey } from './key-order.ts';
-import { connectionOptions, openClient, probeRedis } from './redis-connection.ts';
+import { connectionOptions, openClient, probeRedis, within } from './redis-connection.ts';
 import { names, needsOf, PREFIX, type WireJob } from './queue-names.ts';
 import { parseRedisUrl } from './redis-url.ts';
 import { encodeError } from './wire-error.ts';
@@ -99,7 +99,34 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
     throw new WaitingError();
   }
 
+  /**
+   * Listening on several queues (one per delegate set), each BullMQ worker would take `concurrency`
+   * jobs: past the limit all of them pause, so jobs this one cannot start now stay free for other workers.
+   */
+  let taken = 0;
+  function throttle(): void {
+    if (workers.size < 2 || stopping) return;
+    const full = taken >= concurrency;
+    for (const w of workers.values()) {
+      if (full && !w.isPaused()) void w.pause(true).catch(() => {});
+      else if (!full && w.isPaused()) void w.resume().catch(() => {});
+    }
+  }
+
   async function processJob(job: Job, token: string | undefined, signal?: AbortSignal): Promise<unknown> {
+    taken++;
+    throttle();
+    try {
+      // Fetched by a lane just before it paused: back to the queue, for a worker with room.
+      if (taken > concurrency) return await handBack(job, token, false);
+      return await workJob(job, token, signal);
+    } finally {
+      taken--;
+      throttle();
+    }
+  }
+
+  async function workJob(job: Job, token: string | undefined, signal?: AbortSignal): Promise<unknown> {
     const wire = job.data as WireJob & { handedBack?: number };
     const jobId = job.id!;
     const m = member(job.queueName, jobId);
@@ -189,8 +216,11 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
       stopped ??= (async () => {
         stopping = true;
         o.onEvent?.({ type: 'stopping', running: running.size });
-        await Promise.all([...workers.values()].map((w) => w.pause(true).catch(() => {})));
-        await announce(redis, info(), BEAT_MS).catch(() => {});
+        await within(2000, Promise.all([...workers.values()].map((w) => w.pause(true).catch(() => {}))));
+        await within(
+          2000,
+          announce(redis, info(), BEAT_MS).catch(() => {}),
+        );
         await settleWithin(o.graceMs, () => running.size === 0);
         // Past the grace period: running handlers are cancelled and their jobs go back to the queue.
         for (const entry of running.values()) {
@@ -199,9 +229,13 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
         }
         await settleWithin(10_000, () => running.size === 0);
         clearInterval(beat);
-        await Promise.allSettled([...workers.values()].map((w) => w.close(running.size > 0)));
-        await Promise.allSettled([...queues.values()].map((q) => q.close()));
-        await withdraw(redis, id).catch(() => {});
+        // Bounded: a worker stopping while Redis is gone must still exit.
+        await within(5000, Promise.allSettled([...workers.values()].map((w) => w.close(running.size > 0))));
+        await within(2000, Promise.allSettled([...queues.values()].map((q) => q.close())));
+        await within(
+          2000,
+          withdraw(redis, id).catch(() => {}),
+        );
         subscriber.disconnect();
         redis.disconnect();
       })();

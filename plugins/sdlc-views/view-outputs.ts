@@ -54,6 +54,8 @@ export const AuditOutput = v.looseObject({
   gates: v.array(
     v.looseObject({ gate: v.string(), results: Count, passed: Count, failed: Count, manual: Count, passRate: v.number(), phases: v.array(v.string()) }),
   ),
+  alwaysPassing: v.array(v.strictObject({ gate: v.string(), results: Count, passRate: v.number() })),
+  failingOverHalf: v.array(v.strictObject({ gate: v.string(), results: Count, failRate: v.number() })),
   approvals: v.array(v.looseObject({ phase: v.string(), gate: v.string(), at: v.string() })),
   skips: v.array(v.looseObject({ from: v.string(), to: v.string(), at: v.string() })),
   reentries: v.array(v.looseObject({ from: v.string(), to: v.string(), at: v.string() })),
@@ -61,7 +63,11 @@ export const AuditOutput = v.looseObject({
   signatures: v.looseObject({ required: v.boolean(), entries: v.array(v.looseObject({ index: Count, status: v.string() })), problems: Count }),
 });
 
-export const ReportOutput = commandOutput({ files: v.array(v.string()), phases: v.array(v.string()), index: v.optional(v.string()) });
+export const ReportOutput = commandOutput({
+  files: v.pipe(v.array(v.string()), v.description('Every file written, the index first when there is one.')),
+  pages: v.array(v.strictObject({ phase: v.string(), file: v.string() })),
+  index: v.optional(v.string()),
+});
 
 export const SpecsOutput = commandOutput({
   repo: v.string(),

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join } from 'pathe';
 import { kernelRootedAt, SluiceError, type Kernel } from '../../core/index.ts';
 import { DEMO_OWNER, DEMO_PROJECT } from './demo/artifact-texts.ts';
 import { runCommand } from './demo/run-command.ts';

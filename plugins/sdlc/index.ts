@@ -14,7 +14,7 @@ export { findComplianceFile } from './profile/pack-compliance.ts';
 export { expectedChecksums, frozenDrift } from './project/frozen-files.ts';
 export { checkState, openProject } from './project/open-project.ts';
 export type { SdlcProject } from './project/open-project.ts';
-export { parseCacheDir, parseWithCache } from './project/parsed-file-cache.ts';
+export { parseCacheDir, parseWithCache, readCacheEntry, writeCacheEntry } from './project/disk-cache.ts';
 export { sdlcPaths } from './project/project-paths.ts';
 export { readSdlcFile } from './project/read-sdlc-file.ts';
 export { bundledRegistryPath } from './registry/bundled-registry-path.ts';

@@ -1,7 +1,7 @@
 import { join, relative } from 'pathe';
 import { isInside, SluiceError, type Kernel } from '../../core/index.ts';
 import { copyTree } from './skill-folders.ts';
-import { startTune } from './tune-setup.ts';
+import { TUNE_JOB, tuneJobs } from './tune-job.ts';
 import { PRESETS } from './tune-settings.ts';
 
 export interface TuneDemoResult {
@@ -34,27 +34,30 @@ export async function runTuneDemo(
   await copyTree(host, host.asset('plugins', 'skill-tune', 'demo', DEMO_SKILL), skillDir);
   const script = join(projectDir, DEMO_SCRIPT);
   await host.writeAtomic(script, await host.readText(host.asset('plugins', 'skill-tune', 'demo', 'demo-script.yaml')));
-  const result = await startTune(
-    kernel,
-    {
-      skillArgs: [relative(kernel.projectRoot, skillDir)],
-      scenario:
-        'Write release notes for version 2.4.0 from these merged changes: "fix null check in parser", "add --verbose flag", "drop Node 18", "speed up cold start".',
-      mode: 'single',
-      preset: 'quick',
-      maxIterations: PRESETS.quick.maxIterations,
-      threshold: PRESETS.quick.threshold,
-      backends: { executor: 'script', evaluator: 'script', improver: 'script' },
-      // A replayed script has no judgement of its own to inflate; the report still says so.
-      selfEvaluationAcknowledged: true,
-    },
-    {
-      runDir: relative(kernel.projectRoot, join(projectDir, '.sluice', 'runs')),
-      delegateExtra: { script: relative(kernel.projectRoot, script) },
-      say: o.say,
-      signal: o.signal,
-    },
-  );
+  const plan = {
+    skillArgs: [relative(kernel.projectRoot, skillDir)],
+    scenario:
+      'Write release notes for version 2.4.0 from these merged changes: "fix null check in parser", "add --verbose flag", "drop Node 18", "speed up cold start".',
+    mode: 'single' as const,
+    preset: 'quick' as const,
+    maxIterations: PRESETS.quick.maxIterations,
+    threshold: PRESETS.quick.threshold,
+    backends: { executor: 'script', evaluator: 'script', improver: 'script' },
+    // A replayed script has no judgement of its own to inflate; the report still says so.
+    selfEvaluationAcknowledged: true,
+  };
+  const [job] = tuneJobs(kernel.projectRoot, plan, {
+    spread: false,
+    runDir: relative(kernel.projectRoot, join(projectDir, '.sluice', 'runs')),
+    delegateExtra: { script: relative(kernel.projectRoot, script) },
+  });
+  // The durable-job queue: in this process, or a worker's with `sluice demo --queue`.
+  const result = await kernel.dispatcher.run(TUNE_JOB, job, {
+    signal: o.signal,
+    label: `tune ${DEMO_SKILL}`,
+    needs: ['script'],
+    onProgress: (line) => void (typeof line === 'string' && o.say?.(line)),
+  });
   return {
     runDir: result.runDir,
     reportPath: result.reportPath,

@@ -9,14 +9,17 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the sluice CLI from source (node + tsx), as a user would run the command. */
-export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+export interface RunOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** Runs a program with `input` on stdin and collects its output (the child is reaped at exit or after the timeout). */
+export function runProcess(command: string, args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawnReaped(process.execPath, ['--import=tsx', entry, ...args], {
-      cwd: options.cwd,
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawnReaped(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d) => (stdout += d));
@@ -30,4 +33,9 @@ export function runCli(args: string[], options: { cwd?: string; env?: Record<str
     });
     child.stdin!.end(options.input ?? '');
   });
+}
+
+/** Runs the sluice CLI from source (node + tsx), as a user would run the command. */
+export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+  return runProcess(process.execPath, ['--import=tsx', entry, ...args], { ...options, env: { ...process.env, NO_COLOR: '1', ...options.env } });
 }

@@ -66,6 +66,15 @@ describe('sluice lifecycle run --remote (CLI)', () => {
     );
   });
 
+  it('with --queue, a project without origin and no --remote is a usage error (exit 2) before anything is queued', async () => {
+    const root = await makeRepo();
+    await writeFiles(root, { '.prizmkit/specs/north/spec.md': '# north\n' });
+    // Nothing listens on port 1: the usage error comes first, without touching the queue.
+    const r = await runCli(['--cwd', root, 'lifecycle', 'run', 'north', '--to', 'script', '--queue', 'redis://127.0.0.1:1/0'], { env });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /USAGE.*no `origin`; name one with --remote URL/);
+  });
+
   it('a remote that cannot be read fails every requirement with git’s error', async () => {
     const p = await projects();
     const r = await runCli(['--cwd', p.orchestrator, 'lifecycle', 'run', 'north', '--to', 'script', '--remote', join(p.remote, 'missing.git'), '--json'], {

@@ -182,6 +182,16 @@ describe('lifecycle run on workers (in-process dispatcher, git remote)', () => {
     assert.equal(remoteJournal(t.remote, 'theta').states.at(-1)?.status, 'COMMITTED', 'the newer checkpoint stays');
   });
 
+  it('a base commit that is not on the remote fails the job saying so, before any stage runs', async () => {
+    const t = await setup(['iota']);
+    gitIn(t.root, 'commit', '-q', '--allow-empty', '-m', 'not pushed');
+    const summary = await t.run();
+    assert.equal(summary.requirements[0].outcome, 'failed');
+    assert.equal(summary.requirements[0].error?.code, 'GIT_FAILED');
+    assert.match(summary.requirements[0].error?.message ?? '', /the base commit [0-9a-f]{12} is not on .*project\.git: push it there first/);
+    assert.equal(t.calls.size, 0);
+  });
+
   it('a remote that refuses the push fails the job with git’s own error, not a hang', async () => {
     const t = await setup(['zeta']);
     await writeFile(join(t.remote, 'hooks', 'pre-receive'), '#!/bin/sh\necho "no push rights for this worker" >&2\nexit 1\n', { mode: 0o755 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createLocalQueue, isSluiceError, SluiceError, type JobQueue } from '../../core/index.ts';
-import { createRedisQueue, startWorker, type RunningWorker, type WorkerEvent } from '../../plugins/queue-redis/index.ts';
+import { createRedisQueue, openAdmin, startWorker, type RunningWorker, type WorkerEvent } from '../../plugins/queue-redis/index.ts';
 import { redisServerMissing, startRedisServer, type TestRedis } from '../helpers/redis-server.ts';
 
 declare module '../../core/queue/job-queue.ts' {
@@ -28,7 +28,7 @@ function handlers(q: JobQueue, log: string[], g = gates()) {
   q.register('test:echo', async ({ text, gate }, ctx) => {
     log.push(`start ${text}`);
     ctx.progress?.({ at: text });
-    if (gate) await g.wait(gate);
+    if (gate) await Promise.race([g.wait(gate), new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted'))))]);
     log.push(`end ${text}`);
     return { text: text.toUpperCase(), attempt: ctx.attempt ?? 0, workdir: ctx.workdir ?? null };
   });
@@ -118,6 +118,46 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
     assert.equal((await p).text, 'NEEDS-CLAUDE');
     assert.ok(claude.includes('start needs-claude'));
     assert.ok(!plain.includes('start needs-claude'));
+  });
+
+  it('a full worker leaves jobs of its other delegate queues to other workers', async (t) => {
+    const redis = await startRedisServer(t);
+    const q = orchestrator(redis);
+    const admin = await openAdmin(redis.url);
+    redis.beforeStop(() => admin.close());
+    const busyLog: string[] = [];
+    const g = gates();
+    const busy = await worker(redis, { log: busyLog, delegates: ['claude', 'shell'], concurrency: 1, g });
+    const held = q.run('test:echo', { text: 'held', gate: 'held' }, { needs: ['shell'], label: 'held' });
+    while (!busyLog.includes('start held')) await new Promise((r) => setTimeout(r, 10));
+    const next = q.run('test:echo', { text: 'next', gate: 'next' }, { needs: ['claude'], label: 'next' });
+    // The busy worker listens on the claude queue too, but has no room: the job waits for another worker.
+    const other = await worker(redis, { delegates: ['claude'], g });
+    let ranOn: string | undefined;
+    while (!(ranOn = (await admin.status()).running.find((j) => j.label === 'next')?.worker)) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(ranOn, other.w.id, `next runs on ${ranOn}, busy is ${busy.w.id}`);
+    g.open('next');
+    g.open('held');
+    assert.equal((await next).text, 'NEXT');
+    assert.equal((await held).text, 'HELD');
+  });
+
+  it('Redis gone for good mid-run: the caller stops with QUEUE_UNREACHABLE, and the worker still stops', async (t) => {
+    const redis = await startRedisServer(t);
+    const q = createRedisQueue({ url: redis.url, pollMs: 50, lostAfterMs: 0 });
+    handlers(q, []);
+    redis.beforeStop(() => q.close());
+    const log: string[] = [];
+    const { w } = await worker(redis, { log });
+    const run = q.run('test:echo', { text: 'held', gate: 'never' });
+    while (!log.includes('start held')) await new Promise((r) => setTimeout(r, 10));
+    await redis.stop();
+    await assert.rejects(run, (e: unknown) => {
+      assert.ok(isSluiceError(e, 'QUEUE_UNREACHABLE'), String(e));
+      assert.match(e.message, new RegExp(`lost the queue at ${redis.url.replace(/[/.]/g, '\\$&')}`));
+      return true;
+    });
+    await w.stop();
   });
 
   it('Redis unreachable: QUEUE_UNREACHABLE (exit 2) naming the URL', async () => {

@@ -239,6 +239,30 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     await logged(p, /^end f /);
   });
 
+  it('queue: in sluice.config.yaml selects the Redis queue like --queue; the flag wins; a bad value names the field', async (t) => {
+    const redis = await startRedisServer(t);
+    const p = await project(t);
+    await writeFile(join(p.dir, 'sluice.config.yaml'), `plugins: [./acme.mjs]\nqueue: ${redis.url}\n`);
+    const configured = { ...p, env: await trustedEnv(p.dir) };
+    const w = worker(t, configured, redis);
+    await w.ready;
+    const r = await sluice(t, configured, ['acme-run', 'c', '--json']).done;
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.equal(doc.kind, 'redis');
+    assert.equal(doc.results[0].pid, w.child.pid);
+    const unreachable = `redis://127.0.0.1:${await freePort()}/0`;
+    const flag = await sluice(t, configured, ['acme-run', 'c', '--queue', unreachable]).done;
+    assert.equal(flag.code, 2);
+    assert.match(flag.stderr, /QUEUE_UNREACHABLE: cannot reach the queue at redis:\/\/127\.0\.0\.1:\d+\/0/);
+    await writeFile(join(p.dir, 'sluice.config.yaml'), 'plugins: [./acme.mjs]\nqueue: http://elsewhere\n');
+    const bad = await sluice(t, p, ['acme-run', 'c', '--json']).done;
+    assert.equal(bad.code, 2);
+    const error = JSON.parse(bad.stdout).error;
+    assert.equal(error.code, 'CONFIG_INVALID');
+    assert.equal(error.field, 'queue');
+  });
+
   it('Redis unreachable: exit 2 naming the URL, for a dispatching command and for a worker', async (t) => {
     const p = await project(t);
     const url = `redis://127.0.0.1:${await freePort()}/0`;

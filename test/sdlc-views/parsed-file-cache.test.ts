@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { MAX_CACHE_ENTRIES, parseCacheDir, parseWithCache } from '../../plugins/sdlc/project/parsed-file-cache.ts';
+import { MAX_CACHE_ENTRIES, parseCacheDir, parseWithCache } from '../../plugins/sdlc/project/disk-cache.ts';
 import type { StatusView } from '../../plugins/sdlc-views/model/status-view.ts';
 import { removeCliBundle, sluice, sluiceJson } from './views-cli.ts';
 

@@ -123,8 +123,15 @@ describe('gate audit', () => {
       '2',
     );
     const a = auditGates(state);
-    assert.deepEqual(a.alwaysPassing, ['G2-completeness']);
-    assert.deepEqual(a.failingOverHalf, ['G6-quality'], 'G3 fails exactly half: not over');
+    assert.deepEqual(
+      a.alwaysPassing.map((g) => g.gate),
+      ['G2-completeness'],
+    );
+    assert.deepEqual(
+      a.failingOverHalf.map((g) => g.gate),
+      ['G6-quality'],
+      'G3 fails exactly half: not over',
+    );
     assert.equal(a.gates.find((g) => g.gate === 'G6-quality')!.failRate, 0.667);
     const accepted = a.overrides.filter((o) => o.kind === 'warning-accepted');
     assert.deepEqual(

@@ -2,8 +2,7 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CliRun } from '../helpers/run-cli.ts';
-import { spawnReaped } from '../helpers/reap-children.ts';
+import { runProcess, type CliRun } from '../helpers/run-cli.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let bundle: Promise<string> | undefined;
@@ -43,18 +42,7 @@ export function sluiceBundle(): Promise<string> {
 /** `sluice --cwd DIR ARGS` as a child process of the bundled CLI. */
 export async function runSluice(dir: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const entry = await sluiceBundle();
-  return new Promise((resolve, reject) => {
-    const child = spawnReaped(process.execPath, [entry, '--cwd', dir, ...args], {
-      env: { ...process.env, NO_COLOR: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d) => (stdout += d));
-    child.stderr!.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess(process.execPath, [entry, '--cwd', dir, ...args], { env: { ...process.env, NO_COLOR: '1', ...env } });
 }
 
 /** Newest modification time of the code the bundle is made of. */

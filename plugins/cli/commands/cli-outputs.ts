@@ -58,4 +58,7 @@ export const DemoOutput = commandOutput({
     durationMs: v.number(),
   }),
   tune: v.looseObject({ runDir: Path, reportPath: Path, chartPath: Path, reason: v.string(), scores: v.array(v.nullable(v.number())) }),
+  /** With --queue: the queue and the worker processes the demo started (and stopped). */
+  queue: v.optional(v.string()),
+  workers: v.optional(v.array(v.strictObject({ pid: v.number(), workdir: Path }))),
 });

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { createKernel, defineCommand, SluiceError, type CommandIO, type Kernel } from '../../../core/index.ts';
 import { createNodeHost } from '../../host-node/index.ts';
 import { DemoOutput } from './cli-outputs.ts';
+import type { DemoWorkers } from './demo-workers.ts';
 
 /**
  * `sluice demo`: sluice's main job on a built-in example, with no AI CLI installed. In a fresh folder
@@ -14,14 +15,31 @@ export const demoCommand = defineCommand({
   name: 'demo',
   summary: 'run the SDLC gates, a requirement lifecycle and a skill tune on a built-in example (no AI CLI needed)',
   options: [{ flags: '--dir <folder>', description: 'where to build the example (must be empty or new; default: a new temp folder)' }],
-  examples: ['sluice demo', 'sluice demo --dir ./sluice-demo --json'],
+  examples: ['sluice demo', 'sluice demo --dir ./sluice-demo --json', 'sluice demo --queue redis://127.0.0.1:6380'],
   output: DemoOutput,
-  async run({ options }, { io, signal }) {
+  async run({ options }, { io, signal, kernel }) {
     const dir = await demoFolder(options.dir as string | undefined);
     const say = (line: string) => io.print(io.style.dim(`  ${line}`));
     const progress = io.progress('sluice demo');
+    // With --queue the lifecycle and the tune run as durable jobs on two worker processes the demo starts.
+    const queue = kernel.config.queue;
+    let fleet: DemoWorkers | undefined;
+    const opened: Kernel[] = [];
+    let shownQueue: string | undefined;
     try {
       io.print(io.style.bold(`sluice demo in ${dir}`));
+      if (queue !== undefined) {
+        shownQueue = (await import('../../queue-redis/index.ts')).redactUrl(queue);
+        io.print(`\n${io.style.bold('0. Workers')} ${io.style.dim(`(two \`sluice worker\` processes on ${shownQueue})`)}`);
+        progress.update('starting workers');
+        const { startDemoWorkers } = await import('./demo-workers.ts');
+        fleet = await startDemoWorkers(queue, join(dir, 'workers'), 2, { say });
+      }
+      const demoKernel = async (root: string) => {
+        const k = await kernelFor(root, queue);
+        opened.push(k);
+        return k;
+      };
 
       io.print(`\n${io.style.bold('1. SDLC phases and gates')} ${io.style.dim('(starter profile, Discovery → Close)')}`);
       progress.update('SDLC: walking the phases');
@@ -40,7 +58,12 @@ export const demoCommand = defineCommand({
       progress.update('lifecycle: running requirements');
       const lifecycleDir = join(dir, 'lifecycle-project');
       const { runLifecycleDemo } = await import('../../lifecycle/demo.ts');
-      const lifecycle = await runLifecycleDemo(await demoKernel(lifecycleDir), lifecycleDir, { say, signal });
+      const lifecycleKernel = await demoKernel(lifecycleDir);
+      const lifecycle = await runLifecycleDemo(lifecycleKernel, lifecycleDir, {
+        say,
+        signal,
+        ...(queue === undefined ? {} : { workers: { dispatcher: lifecycleKernel.dispatcher } }),
+      });
 
       io.print(`\n${io.style.bold('3. Skill tuning')} ${io.style.dim('(execute → evaluate → improve until the threshold)')}`);
       progress.update('skill tune: iterating');
@@ -49,10 +72,14 @@ export const demoCommand = defineCommand({
       const tune = await runTuneDemo(await demoKernel(tuneDir), tuneDir, { say, signal });
       progress.done();
 
-      const data = { dir, sdlc: { ...sdlc, reportIndex }, lifecycle, tune };
+      const workers = fleet?.workers;
+      const data = { dir, sdlc: { ...sdlc, reportIndex }, lifecycle, tune, ...(workers ? { queue: shownQueue, workers } : {}) };
       return { exitCode: 0, data, human: summary(io, data) };
     } finally {
       progress.done();
+      // Redis connections first (they would keep the process alive), then the workers.
+      await Promise.all(opened.map((k) => k.dispatcher.close?.()));
+      await fleet?.stop();
     }
   },
 });
@@ -69,12 +96,18 @@ async function demoFolder(requested: string | undefined): Promise<string> {
   return dir;
 }
 
-/** Each part of the demo is its own project, so it gets a kernel rooted there (with that project's config). */
-async function demoKernel(root: string): Promise<Kernel> {
+/** Each part of the demo is its own project, so it gets a kernel rooted there; with a queue URL its durable jobs go to Redis. */
+async function kernelFor(root: string, queue: string | undefined): Promise<Kernel> {
   const host = createNodeHost({ cwd: root });
   await host.mkdir(root);
   const { loadBuiltinPlugins } = await import('../builtin-manifest.ts');
-  return createKernel({ host, projectRoot: root, plugins: await loadBuiltinPlugins() });
+  const { createRedisQueue } = queue === undefined ? { createRedisQueue: undefined } : await import('../../queue-redis/index.ts');
+  return createKernel({
+    host,
+    projectRoot: root,
+    plugins: await loadBuiltinPlugins(),
+    ...(queue && createRedisQueue ? { dispatcher: (onProgress) => createRedisQueue({ url: queue, what: '--queue', onProgress }) } : {}),
+  });
 }
 
 interface DemoData {
@@ -82,6 +115,8 @@ interface DemoData {
   sdlc: { finalPhase: string; historyLength: number; approvals: number; phasesWalked: string[]; statePath: string; reportIndex: string };
   lifecycle: { requirements: { slug: string; status: string | null; commit?: string }[]; commits: unknown[] };
   tune: { reportPath: string; reason: string; scores: (number | null)[]; iterations: number };
+  queue?: string;
+  workers?: { pid: number; workdir: string }[];
 }
 
 function summary(io: CommandIO, d: DemoData): string {
@@ -96,6 +131,7 @@ function summary(io: CommandIO, d: DemoData): string {
     `            ${d.lifecycle.commits.length} commits in ${join(d.dir, 'lifecycle-project')}`,
     `  tune      ${d.tune.iterations} iterations, scores ${d.tune.scores.map((x) => (x === null ? '—' : x.toFixed(1))).join(' → ')}, stopped: ${d.tune.reason}`,
     `            report  ${s.green(d.tune.reportPath)}`,
+    ...(d.workers ? [`  workers   ${d.workers.map((w) => `pid ${w.pid}`).join(', ')} on ${d.queue} (stopped)`] : []),
   ];
   return lines.join('\n');
 }

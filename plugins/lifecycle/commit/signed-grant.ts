@@ -1,6 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'pathe';
 import * as v from 'valibot';
 import { readBounded } from '../../host-node/index.ts';
 import { CommitGrantSchema } from './commit-grant.ts';
@@ -35,6 +36,21 @@ export function defaultGrantKeyFile(): string {
 export function signCommitGrant(grant: SignedGrant, key: string | Uint8Array): string {
   const payload = Buffer.from(JSON.stringify(grant)).toString('base64url');
   return `${payload}.${createHmac('sha256', key).update(payload).digest('hex')}`;
+}
+
+/**
+ * Makes a random key (mode 0600) where none is; an existing file is never replaced. Returns whether it
+ * made one. For code that both signs and verifies on this machine (`sluice demo --queue`).
+ */
+export async function createGrantKeyIfMissing(keyFile: string): Promise<boolean> {
+  await mkdir(dirname(keyFile), { recursive: true, mode: 0o700 });
+  try {
+    await writeFile(keyFile, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
 }
 
 /** The signing key (its trailing newline from `echo` removed), or null when it cannot be read. */

@@ -1,6 +1,6 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { join } from 'pathe';
 import * as v from 'valibot';
 import { isInside, yamlLibrary } from '../../../core/index.ts';
 import { CommitGrantSchema, type CommitGrant } from './commit-grant.ts';

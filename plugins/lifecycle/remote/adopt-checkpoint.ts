@@ -3,7 +3,7 @@ import { journalPath, verifyJournal } from '../journal/requirement-journal.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { workflowStatePath } from '../state/workflow-state-file.ts';
 import { git, runGit } from '../workspace/run-git.ts';
-import { checkpointRef } from './remote-git.ts';
+import { checkpointRef, remoteEnv } from './remote-git.ts';
 
 /**
  * After a remote job, the orchestrator's own records catch up with the worker's: the checkpoint is
@@ -13,7 +13,7 @@ import { checkpointRef } from './remote-git.ts';
  */
 export async function adoptCheckpoint(lc: LifecycleContext, remote: string, slug: string, checkpoint: string): Promise<string | undefined> {
   const ref = checkpointRef(slug);
-  const fetched = await runGit(lc.host, lc.root, ['fetch', '--quiet', '--', remote, `+${ref}:${ref}`]);
+  const fetched = await runGit(lc.host, lc.root, ['fetch', '--quiet', '--', remote, `+${ref}:${ref}`], { env: remoteEnv(lc.host) });
   if (fetched.code !== 0) return `cannot fetch ${ref}: ${fetched.stderr.trim().split('\n')[0]}`;
   const journalFile = `.prizmkit/state/journal/${slug}.jsonl`;
   const stateFile = `.prizmkit/state/workflows/${slug}.json`;

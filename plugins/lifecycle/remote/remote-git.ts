@@ -19,7 +19,7 @@ const CHECKPOINT_IDENTITY = {
  * Talking to a remote never waits for a person: no credential prompt (runGit), and ssh in batch mode
  * unless the operator configured ssh for git, so a worker without access fails with git's error.
  */
-const remoteEnv = (host: Host): Record<string, string> => ({ GIT_SSH_COMMAND: host.env('GIT_SSH_COMMAND') ?? 'ssh -o BatchMode=yes' });
+export const remoteEnv = (host: Host): Record<string, string> => ({ GIT_SSH_COMMAND: host.env('GIT_SSH_COMMAND') ?? 'ssh -o BatchMode=yes' });
 
 /** The sha a remote ref points at, or null when it does not exist. A remote that cannot be read is GIT_FAILED with git's words. */
 export async function remoteRefSha(host: Host, cwd: string, remote: string, ref: string): Promise<string | null> {
@@ -64,24 +64,28 @@ export async function restoreCheckpoint(host: Host, root: string, slug: string, 
 }
 
 /**
- * A checkpoint commit: the whole workspace as it is (tracked changes and untracked, non-ignored files),
- * plus the requirement's state and journal even where git ignores them, on top of HEAD. Built in a private
- * index, so the real index (and with it the fingerprint) is untouched. Returns the commit's sha.
+ * A checkpoint's tree: the whole workspace as it is (tracked changes and untracked, non-ignored files),
+ * plus the requirement's state and journal even where git ignores them. Built in a private index, so the
+ * real index (and with it the fingerprint) is untouched.
  */
-export async function makeCheckpoint(host: Host, root: string, records: readonly string[], message: string): Promise<string> {
+export async function checkpointTree(host: Host, root: string, records: readonly string[]): Promise<string> {
   const index = `${(await git(host, root, ['rev-parse', '--absolute-git-dir'])).trim()}/sluice-checkpoint.index`;
-  const env = { GIT_INDEX_FILE: index, ...CHECKPOINT_IDENTITY };
+  const env = { GIT_INDEX_FILE: index };
   try {
     await git(host, root, ['read-tree', 'HEAD'], { env });
     await git(host, root, ['add', '-A', '--', '.'], { env });
     // sluice's runtime folder (transcripts, locks) is this machine's, never part of a checkpoint.
     await git(host, root, ['rm', '-r', '-q', '--cached', '--ignore-unmatch', '--', '.sluice'], { env });
     await git(host, root, ['add', '-f', '--', ...records], { env });
-    const tree = (await git(host, root, ['write-tree'], { env })).trim();
-    return (await git(host, root, ['commit-tree', tree, '-p', 'HEAD', '-F', '-'], { env, input: `${message}\n` })).trim();
+    return (await git(host, root, ['write-tree'], { env })).trim();
   } finally {
     await host.remove(index).catch(() => {});
   }
+}
+
+/** The checkpoint commit of a tree, on top of HEAD (the base, or the requirement's commit). */
+export async function checkpointCommit(host: Host, root: string, tree: string, message: string): Promise<string> {
+  return (await git(host, root, ['commit-tree', tree, '-p', 'HEAD', '-F', '-'], { env: CHECKPOINT_IDENTITY, input: `${message}\n` })).trim();
 }
 
 /**
@@ -108,7 +112,7 @@ export async function headSha(host: Host, root: string): Promise<string> {
   return (await git(host, root, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
 }
 
-/** The tree and first parent of a commit, to tell whether a new checkpoint would say anything new. */
-export async function treeAndParent(host: Host, root: string, commit: string): Promise<string> {
-  return (await git(host, root, ['log', '-1', '--format=%T %P', commit])).trim();
+/** The tree of a commit. */
+export async function treeOf(host: Host, root: string, commit: string): Promise<string> {
+  return (await git(host, root, ['rev-parse', '--verify', `${commit}^{tree}`])).trim();
 }

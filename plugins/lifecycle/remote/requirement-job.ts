@@ -20,12 +20,13 @@ import {
   ensureCommit,
   fetchRef,
   headSha,
-  makeCheckpoint,
+  checkpointCommit,
+  checkpointTree,
   pushRef,
   remoteRefSha,
   requirementBranch,
   restoreCheckpoint,
-  treeAndParent,
+  treeOf,
 } from './remote-git.ts';
 
 /** One requirement's durable job: everything a worker needs, as JSON. */
@@ -131,12 +132,15 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
   }
 
   const records = [`${JOURNAL_DIR}/${slug}.jsonl`, `${WORKFLOWS_DIR}/${slug}.json`];
+  let lastTree = resumedFrom ? await treeOf(host, dir, resumedFrom) : null;
   const checkpoint = async (state: WorkflowState) => {
-    const sha = await makeCheckpoint(host, dir, records, checkpointMessage(slug, state, payload.base));
-    // Nothing new since the last checkpoint (a resumed job that only re-read its state): keep the old one.
-    if (last !== null && (await treeAndParent(host, dir, sha)) === (await treeAndParent(host, dir, last))) return;
+    // The state and journal are in the tree, so an unchanged tree is nothing new (a resume that only re-read its state).
+    const tree = await checkpointTree(host, dir, records);
+    if (tree === lastTree) return;
+    const sha = await checkpointCommit(host, dir, tree, checkpointMessage(slug, state, payload.base));
     await pushRef(host, dir, payload.remote, sha, checkpointRef(slug), last);
     last = sha;
+    lastTree = tree;
   };
 
   const authorize: AuthorizeOptions = { ...(settings.userConfigFile ? { userConfigFile: settings.userConfigFile } : {}) };

@@ -56,10 +56,10 @@ export function renderAudit(
   }
   lines.push('');
   lines.push(
-    `Always passing (≥ ${a.thresholds.alwaysPassMinResults} results, never failed or manual; may be too lenient): ${a.alwaysPassing.length ? a.alwaysPassing.join(', ') : '—'}`,
+    `Always passing (≥ ${a.thresholds.alwaysPassMinResults} results, never failed or manual; may be too lenient): ${a.alwaysPassing.length ? a.alwaysPassing.map((g) => g.gate).join(', ') : '—'}`,
   );
   lines.push(
-    `Failing over ${pct(a.thresholds.failingOver)} of results (may need adjustment): ${a.failingOverHalf.length ? s.red(a.failingOverHalf.join(', ')) : '—'}`,
+    `Failing over ${pct(a.thresholds.failingOver)} of results (may need adjustment): ${a.failingOverHalf.length ? s.red(a.failingOverHalf.map((g) => g.gate).join(', ')) : '—'}`,
   );
   const why = (j: string | null) => (j ? JSON.stringify(j) : s.dim('no justification recorded'));
   // One block per transition: who signed, why, and which results were approved.

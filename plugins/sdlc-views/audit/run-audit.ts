@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { resolve } from 'pathe';
 import type { CommandContext, CommandInput, CommandOutcome, Style } from '../../../core/index.ts';
 import {
   expectedChecksums,

@@ -110,8 +110,9 @@ export interface GateAudit {
   runs: number;
   transitions: { advances: number; skips: number; reentries: number; signoffs: number; waiverAcceptances: number };
   gates: GateRates[];
-  alwaysPassing: string[];
-  failingOverHalf: string[];
+  /** Gates that never failed (maybe too lenient), named with their counts like every list of the audit. */
+  alwaysPassing: { gate: string; results: number; passRate: number }[];
+  failingOverHalf: { gate: string; results: number; failRate: number }[];
   approvals: ApprovalNote[];
   overrides: Override[];
   waivers: WaiverNote[];
@@ -267,8 +268,10 @@ export function auditGates(state: SdlcState): GateAudit {
     runs: runs.length,
     transitions: { advances, skips: skips.length, reentries: reentries.length, signoffs, waiverAcceptances },
     gates,
-    alwaysPassing: gates.filter((g) => g.failed === 0 && g.manual === 0 && g.waived === 0 && g.results >= ALWAYS_PASS_MIN_RESULTS).map((g) => g.gate),
-    failingOverHalf: gates.filter((g) => g.failRate > FAILING_OVER).map((g) => g.gate),
+    alwaysPassing: gates
+      .filter((g) => g.failed === 0 && g.manual === 0 && g.waived === 0 && g.results >= ALWAYS_PASS_MIN_RESULTS)
+      .map((g) => ({ gate: g.gate, results: g.results, passRate: g.passRate })),
+    failingOverHalf: gates.filter((g) => g.failRate > FAILING_OVER).map((g) => ({ gate: g.gate, results: g.results, failRate: g.failRate })),
     approvals,
     overrides,
     waivers,

@@ -11,7 +11,8 @@ export const DEFAULT_REPORT_DIR = '.sdlc/reports';
 export interface ReportOutcome {
   /** Absolute paths written, the index first when there is one. */
   files: string[];
-  phases: string[];
+  /** Each phase's page: which phase, which file. */
+  pages: { phase: string; file: string }[];
   index?: string;
 }
 
@@ -36,7 +37,7 @@ export async function runReport(input: CommandInput, ctx: CommandContext): Promi
   const ids = selected.map((p) => phaseKey(p.id));
   const data = await collectReport(ctx.kernel, project, ids);
   const md = await createMarkdownRenderer();
-  const result: ReportOutcome = { files: [], phases: ids };
+  const result: ReportOutcome = { files: [], pages: [] };
   if (all) {
     const dir = await realPathInside(ctx.host, ctx.kernel.projectRoot, out ?? DEFAULT_REPORT_DIR, '--out');
     result.index = join(dir, 'index.html');
@@ -46,12 +47,14 @@ export async function runReport(input: CommandInput, ctx: CommandContext): Promi
       const path = join(dir, phasePageName(view.slug));
       await write(ctx, path, renderPhasePage(data, view, md, 'index.html'));
       result.files.push(path);
+      result.pages.push({ phase: view.id, file: path });
     }
   } else {
     const view = data.phases.find((p) => p.id === ids[0])!;
     const path = await realPathInside(ctx.host, ctx.kernel.projectRoot, out ?? join(DEFAULT_REPORT_DIR, phasePageName(view.slug)), '--out');
     await write(ctx, path, renderPhasePage(data, view, md));
     result.files.push(path);
+    result.pages.push({ phase: view.id, file: path });
   }
   const shown = result.files.map((f) => `  ${ctx.kernel.display(f)}`);
   const head = all ? `Wrote the index and ${ids.length} phase pages:` : `Wrote the ${data.phases.find((p) => p.id === ids[0])!.display} report:`;

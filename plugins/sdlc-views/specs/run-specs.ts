@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { resolve } from 'pathe';
 import { SluiceError, type CommandContext, type CommandInput, type CommandOutcome } from '../../../core/index.ts';
 import { renderSpecBacklog } from './render-spec-backlog.ts';
 import { parseCacheDir } from '../../sdlc/index.ts';

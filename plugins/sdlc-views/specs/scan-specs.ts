@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
+import { join } from 'pathe';
 import { splitFrontmatter } from '../../../core/index.ts';
 import { OPEN_READ_FLAGS, requireRegular } from '../../host-node/index.ts';
 import { specFile, type SpecFile } from './spec-backlog-types.ts';

@@ -1,13 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, type Stats, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import type { Stats } from 'node:fs';
 import * as v from 'valibot';
 import { sluiceVersion } from '../../../core/index.ts';
+import { readCacheEntry, writeCacheEntry } from '../../sdlc/index.ts';
 import { specFile, type SpecFile } from './spec-backlog-types.ts';
-import { readBoundedSync } from '../../host-node/index.ts';
-
-/** A cache entry set for ten thousand specs is a few MB; a FIFO or a huge file in its place is not read. */
-const MAX_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * What a scan of one `specs/` folder read, per file, keyed by the file's identity and change stamps
@@ -51,19 +47,11 @@ export interface SpecScanCache {
   save(): void;
 }
 
-function readCacheFile(path: string, dir: string): Record<string, unknown> {
-  try {
-    const parsed = v.safeParse(ScanCacheSchema, JSON.parse(readBoundedSync(path, MAX_CACHE_BYTES).toString('utf8')));
-    return parsed.success && parsed.output.dir === dir ? parsed.output.files : {};
-  } catch {
-    return {};
-  }
-}
-
-/** The cache for the spec folder `dir` (absolute) under the parse cache folder `cacheDir`. */
+/** The cache for the spec folder `dir` (absolute): one entry of the disk cache in `cacheDir`. */
 export function openSpecScanCache(cacheDir: string, dir: string, now = Date.now()): SpecScanCache {
-  const path = join(cacheDir, `specs-${createHash('sha256').update(dir).digest('hex').slice(0, 32)}.json`);
-  const before = readCacheFile(path, dir);
+  const entry = `specs-${createHash('sha256').update(dir).digest('hex').slice(0, 32)}.json`;
+  const parsed = v.safeParse(ScanCacheSchema, readCacheEntry(cacheDir, entry));
+  const before = parsed.success && parsed.output.dir === dir ? parsed.output.files : {};
   const after: Record<string, CachedSpec> = Object.create(null);
   let changed = false;
   return {
@@ -81,14 +69,8 @@ export function openSpecScanCache(cacheDir: string, dir: string, now = Date.now(
     save() {
       // Entries of deleted files go too; a scan that only hit what it had writes nothing.
       if (!changed && Object.keys(after).length === Object.keys(before).length) return;
-      try {
-        mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-        const tmp = `${path}.${process.pid}.tmp`;
-        writeFileSync(tmp, JSON.stringify({ format: FORMAT, sluice: sluiceVersion, dir, files: after }), { mode: 0o600 });
-        renameSync(tmp, path);
-      } catch {
-        // A read-only or full disk: the next scan reads the files again.
-      }
+      // A read-only or full disk: the next scan reads the files again.
+      writeCacheEntry(cacheDir, entry, { format: FORMAT, sluice: sluiceVersion, dir, files: after });
     },
   };
 }

@@ -1,4 +1,4 @@
-import { dirname, join } from 'node:path';
+import { dirname, join } from 'pathe';
 import type { Host } from '../../../core/index.ts';
 import type { PhaseDefinition } from '../registry/registry-schema.ts';
 import { requiredArtifacts } from '../registry/required-artifacts.ts';

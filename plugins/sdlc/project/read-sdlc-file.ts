@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import { parseDataText, readDataText, validateData, type ErrorCode, type Host } from '../../../core/index.ts';
 import { safeYamlCodec } from '../state/safe-yaml-codec.ts';
-import { parseCacheDir, parseWithCache } from './parsed-file-cache.ts';
+import { parseCacheDir, parseWithCache } from './disk-cache.ts';
 
 /**
  * Frozen files (registry, profile, compliance) are read by every command and rarely change; a

@@ -113,6 +113,9 @@ export async function referencePaired(): Promise<Record<string, unknown>> {
     const scripts = join(referenceRoot, 'scripts');
     const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
     delete base.NODE_EXTRA_CA_CERTS;
+    // bench.ts imports every section, and a reliability helper sets SLUICE_NO_CACHE in this process:
+    // inherited, it made every repeated run a cold one. Only gateWithoutParseCache turns the cache off.
+    delete base.SLUICE_NO_CACHE;
     const bundle = process.env.NODE_EXTRA_CA_CERTS ?? ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt'].find((f) => existsSync(f));
     const variants: [string, NodeJS.ProcessEnv][] = [['NODE_EXTRA_CA_CERTS unset', base]];
     if (bundle) variants.push([`NODE_EXTRA_CA_CERTS=${bundle}`, { ...base, NODE_EXTRA_CA_CERTS: bundle }]);

@@ -1,19 +1,50 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join } from 'pathe';
 import { sluiceVersion } from '../../../core/index.ts';
-import { readBounded } from '../../host-node/index.ts';
-
-/** Entries are parsed state and artifact files, themselves capped; a FIFO or a huge file is a miss. */
-const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+import { readBoundedSync } from '../../host-node/index.ts';
 
 /**
- * A content-addressed cache of parsed YAML data files, for the dashboard commands. Parsing YAML is most
- * of what `sluice status` costs; the same bytes always parse to the same value, so the value is kept as
- * JSON under the hash of the bytes (plus the sluice version and this format). The caller still validates
- * every value it gets back, hit or miss: the cache saves parsing, never checking.
- * `SLUICE_CACHE_DIR` moves it, `SLUICE_NO_CACHE=1` turns it off; any cache failure is a miss.
+ * sluice's one disk cache: JSON entries in a private folder (`SLUICE_CACHE_DIR`, else the user's cache
+ * folder; `SLUICE_NO_CACHE=1` turns it off). Everything in it is untrusted and optional: a missing,
+ * damaged or foreign entry is a miss, and a failed write only costs the next run its work. Node's fs
+ * directly, not the Host: entries are created owner-only (0700 folder, 0600 files), which the Host
+ * port cannot ask for, and are written without fsync (losing one costs a parse).
+ */
+
+/** Entries are parsed files and scan indexes, themselves capped; a FIFO or a huge file is a miss. */
+const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+
+/** The entry `name` in the cache folder `dir`, or undefined for anything that is not readable JSON. */
+export function readCacheEntry(dir: string, name: string): unknown {
+  try {
+    return JSON.parse(readBoundedSync(join(dir, name), MAX_ENTRY_BYTES).toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes an entry whole (temp file + rename: a reader sees all of it or none); false when it could not. */
+export function writeCacheEntry(dir: string, name: string, value: unknown): boolean {
+  try {
+    // Private to the user when this creates it; an existing folder's permissions are left alone.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const tmp = join(dir, `${name}.${process.pid}.tmp`);
+    writeFileSync(tmp, JSON.stringify(value), { mode: 0o600 });
+    renameSync(tmp, join(dir, name));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Parsed YAML data files, for the dashboard commands and the frozen files every command reads. Parsing
+ * YAML is most of what `sluice status` costs; the same bytes always parse to the same value, so the
+ * value is kept under the hash of the bytes (plus the sluice version and this format). The caller still
+ * validates every value it gets back, hit or miss: the cache saves parsing, never checking.
  */
 const FORMAT = 1;
 /** Entries beyond this many are removed oldest first, so the folder stays small. */
@@ -66,25 +97,10 @@ export interface CachedParse {
 export async function parseWithCache(dir: string | undefined, kind: string, text: string, parse: (text: string) => unknown): Promise<CachedParse> {
   if (dir === undefined) return { value: parse(text), hit: false };
   const key = createHash('sha256').update(`sluice ${sluiceVersion} cache ${FORMAT} ${kind}\0`).update(text).digest('hex');
-  const file = join(dir, `${key}.json`);
-  try {
-    return { value: JSON.parse((await readBounded(file, MAX_ENTRY_BYTES)).toString()) as unknown, hit: true };
-  } catch {
-    // A missing or damaged entry is a miss.
-  }
+  const name = `${key}.json`;
+  const cached = readCacheEntry(dir, name);
+  if (cached !== undefined) return { value: cached, hit: true };
   const value = parse(text);
-  if (jsonSafe(value)) {
-    try {
-      // Private to the user when this creates it; an existing folder's permissions are left alone.
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      // Temp file + rename: a reader sees a whole entry or none. No fsync: losing an entry costs a parse.
-      const tmp = `${file}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify(value), { mode: 0o600 });
-      await rename(tmp, file);
-      await evictOldest(dir);
-    } catch {
-      // The cache is an optimisation: a read-only or full disk only costs the next run a parse.
-    }
-  }
+  if (jsonSafe(value) && writeCacheEntry(dir, name, value)) await evictOldest(dir).catch(() => {});
   return { value, hit: false };
 }
