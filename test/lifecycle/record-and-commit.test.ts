@@ -32,8 +32,11 @@ async function readyToCommit(root: string, lc: LifecycleContext, paths = ['src/f
   await writeFiles(root, evidence.commitRequest(SLUG, paths));
 }
 
+/** A key file that does not exist: the refusals must not depend on whether this machine's user has a real grant key. */
+const MISSING_KEY_FILE = join(tmpdir(), `sluice-no-grant-key-${process.pid}`, 'commit-grant.key');
+
 async function refusedCommit(lc: LifecycleContext, reason: RegExp, io?: CommandIO, code = 'COMMIT_NOT_AUTHORIZED') {
-  await assert.rejects(runCommitStage(lc, SLUG, null, io ? { io } : {}), (e: unknown) => {
+  await assert.rejects(runCommitStage(lc, SLUG, null, { ...(io ? { io } : {}), grantKeyFile: MISSING_KEY_FILE }), (e: unknown) => {
     assert.ok(e instanceof SluiceError);
     assert.equal(e.code, code);
     assert.equal(e.exitCode, 1);
@@ -190,7 +193,7 @@ describe('commit authorization', () => {
       assert.deepEqual(r.state.commit?.authorized_by, { source: 'signed-env', mode: 'headless-ci', owner: 'runner-7' });
     };
     await attempt(repos[0], signCommitGrant(grant, 'operator-secret-0123456789abcdef'), true);
-    // refusedCommit runs without the test key file: the default location has no key here.
+    // refusedCommit names a key file that does not exist.
     await attempt(repos[1], signCommitGrant(bound(repos[1]), 'operator-secret-0123456789abcdef'), false, /cannot be verified: no key/);
     // Bound to another repository: refused here.
     const elsewhere = await makeLifecycle(repos[2], { SLUICE_COMMIT_GRANT: signCommitGrant(grant, 'operator-secret-0123456789abcdef') });

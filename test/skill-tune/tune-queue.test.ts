@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
@@ -54,6 +54,29 @@ describe('sluice tune --queue', { skip: redisServerMissing() }, () => {
     assert.deepEqual(states.map((s) => s.chain_order.join()).sort(), ['a', 'b']);
     assert.ok(states.every((s) => s.termination?.reason === 'quality_threshold_met'));
     for (const id of ['a', 'b']) assert.match(await read(join(dir, '.claude/skills', id, 'SKILL.md')), /Improved in iteration 1/);
+  });
+
+  it('reports each skill’s run: one tuned, one refused because another run holds it (exit 3, nothing lost)', async (t) => {
+    const redis = await startRedisServer(t);
+    const dir = await tuneProject({ a: skillText('a'), b: skillText('b') }, [executeAny, ...evaluateScores([90])]);
+    // A live process (this test) tunes b already.
+    await mkdir(join(dir, '.sluice', 'locks'), { recursive: true });
+    await writeFile(
+      join(dir, '.sluice', 'locks', 'tune-.claude_skills_b.lock'),
+      JSON.stringify({ pid: process.pid, hostname: hostname(), acquiredAt: new Date().toISOString() }),
+    );
+    await startWorker(redis, join(dir, 'tune.yaml'));
+    const r = await runCli(['tune', 'a,b', '--scenario', 'write it', '-y', ...scriptBackends, '--queue', redis.url, '--cwd', dir, '--json']);
+    assert.equal(r.code, 3, r.stderr);
+    const { runs } = JSON.parse(r.stdout) as { runs: { skills: string; reason?: string; error?: { code: string } }[] };
+    assert.deepEqual(
+      runs.map((x) => [x.skills, x.reason ?? x.error?.code]),
+      [
+        ['a', 'quality_threshold_met'],
+        ['b', 'LOCK_BUSY'],
+      ],
+    );
+    assert.equal((await readdir(join(dir, '.sluice', 'runs'))).length, 1, 'the refused skill left no run folder');
   });
 
   it('keeps a chain in one job, and reports as a local run does (--json)', async (t) => {
