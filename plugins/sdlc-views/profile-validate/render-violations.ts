@@ -1,5 +1,5 @@
 import type { Style } from '../../../core/index.ts';
-import type { ProfileValidation } from './run-profile-validate.ts';
+import type { ProfileValidation } from './yaml-violations.ts';
 
 /** `profile.yaml:12:21 quality.coverage_minimum: Invalid type...`, grouped by file. */
 export function renderViolations(r: ProfileValidation, s: Style): string {

@@ -24,16 +24,9 @@ import {
   type SemanticProblem,
 } from '../../sdlc/index.ts';
 import { renderViolations } from './render-violations.ts';
-import { yamlViolations, type Violation, type YamlCheck } from './yaml-violations.ts';
+import { yamlViolations, type ProfileValidation, type Violation, type YamlCheck } from './yaml-violations.ts';
 
-/** `sluice profile validate --json`. */
-export interface ProfileValidation {
-  valid: boolean;
-  profile: string;
-  /** Every file read, profile first. */
-  checked: string[];
-  violations: Violation[];
-}
+export type { ProfileValidation } from './yaml-violations.ts';
 
 const located = (check: YamlCheck<unknown>, file: string, problems: readonly SemanticProblem[]): Violation[] =>
   problems.map((p) => ({ file, path: p.path, ...check.locate(p.path), message: p.message }));

@@ -12,6 +12,15 @@ export interface Violation {
   message: string;
 }
 
+/** `sluice profile validate --json`. */
+export interface ProfileValidation {
+  valid: boolean;
+  profile: string;
+  /** Every file read, profile first. */
+  checked: string[];
+  violations: Violation[];
+}
+
 export interface YamlCheck<T> {
   violations: Violation[];
   /** The validated value when the file parsed and matched the schema. */
