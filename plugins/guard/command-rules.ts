@@ -104,7 +104,7 @@ function judgeByName(name: string, argv: ShellWord[], j: CommandJudge): Decision
   }
   if (SHELLS.has(name)) {
     const at = argv.findIndex((w, i) => i > 0 && /^-[a-z]*c$/.test(w.text));
-    if (at < 0) return allow;
+    if (at < 0) return readsStdin(argv) ? ask(`${name} runs the commands on its standard input, which sluice's guard cannot see`) : allow;
     const code = argv[at + 1];
     if (!code) return allow;
     return code.dynamic ? ask(`${name} -c runs a command computed at run time`) : j.nested(code.text, s);
@@ -135,6 +135,21 @@ function judgeByName(name: string, argv: ShellWord[], j: CommandJudge): Decision
     .map((w) => ({ w, d: checkWrite(w, s) }))
     .find((x) => x.d.verdict !== 'allow' && !x.w.dynamic);
   return given ? ask(`${name} is given ${given.w.text}; sluice cannot tell whether it changes it (${given.d.reason})`) : allow;
+}
+
+/**
+ * `echo … | sh`, `bash -s`, `sh -`: a shell with no script file runs whatever arrives on its standard
+ * input, which the guard cannot see. A script file (`bash build.sh`) is a program like any other.
+ */
+function readsStdin(argv: ShellWord[]): boolean {
+  for (let i = 1; i < argv.length; i++) {
+    const t = argv[i]!.text;
+    if (t === '--') return i + 1 >= argv.length;
+    if (t === '-' || /^-[a-zA-Z]*s/.test(t)) return true;
+    if (t === '-o' || t === '+o' || t === '-O' || t === '+O' || t === '--rcfile' || t === '--init-file') i++;
+    else if (!/^[-+]/.test(t)) return false;
+  }
+  return true;
 }
 
 /** `python -c CODE`, `node -e CODE`: code that names a record is asked about; other code is invisible to the guard. */
