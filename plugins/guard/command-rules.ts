@@ -104,7 +104,7 @@ function judgeByName(name: string, argv: ShellWord[], j: CommandJudge): Decision
   }
   if (SHELLS.has(name)) {
     const at = argv.findIndex((w, i) => i > 0 && /^-[a-z]*c$/.test(w.text));
-    if (at < 0) return allow;
+    if (at < 0) return readsStdin(argv) ? ask(`${name} runs the commands on its standard input, which sluice's guard cannot see`) : allow;
     const code = argv[at + 1];
     if (!code) return allow;
     return code.dynamic ? ask(`${name} -c runs a command computed at run time`) : j.nested(code.text, s);
@@ -135,6 +135,21 @@ function judgeByName(name: string, argv: ShellWord[], j: CommandJudge): Decision
     .map((w) => ({ w, d: checkWrite(w, s) }))
     .find((x) => x.d.verdict !== 'allow' && !x.w.dynamic);
   return given ? ask(`${name} is given ${given.w.text}; sluice cannot tell whether it changes it (${given.d.reason})`) : allow;
+}
+
+/**
+ * `echo … | sh`, `bash -s`, `sh -`: a shell with no script file runs whatever arrives on its standard
+ * input, which the guard cannot see. A script file (`bash build.sh`) is a program like any other.
+ */
+function readsStdin(argv: ShellWord[]): boolean {
+  for (let i = 1; i < argv.length; i++) {
+    const t = argv[i]!.text;
+    if (t === '--') return i + 1 >= argv.length;
+    if (t === '-' || /^-[a-zA-Z]*s/.test(t)) return true;
+    if (t === '-o' || t === '+o' || t === '-O' || t === '+O' || t === '--rcfile' || t === '--init-file') i++;
+    else if (!/^[-+]/.test(t)) return false;
+  }
+  return true;
 }
 
 /** `python -c CODE`, `node -e CODE`: code that names a record is asked about; other code is invisible to the guard. */
@@ -179,9 +194,26 @@ function judgeFind(argv: ShellWord[], s: ShellScope): Decision {
 const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace']);
 const GIT_PATH_WRITERS = new Set(['checkout', 'restore', 'rm', 'mv', 'reset', 'stash', 'clean', 'switch']);
 
-function judgeGit(argv: ShellWord[], j: CommandJudge): Decision {
+/** Where git's subcommand is, past its global options. */
+function gitSubcommandAt(argv: ShellWord[]): number {
   let i = 1;
   while (i < argv.length && argv[i]!.text.startsWith('-')) i += GIT_VALUED.has(argv[i]!.text) ? 2 : 1;
+  return i;
+}
+
+/**
+ * Programs whose standard input is only data, never code or paths to act on: a here-document they
+ * read needs no judging beyond its substitutions (shells, interpreters, xargs, git apply… are not here).
+ */
+const DATA_READERS = new Set(['cat', 'tee', 'head', 'tail', 'wc', 'grep', 'sort', 'uniq', 'cut', 'tr', 'base64', 'jq', 'echo', 'printf', ':', 'true']);
+
+export function readsHeredocAsData(cmd: Unwrapped): boolean {
+  if (cmd.name === 'git') return cmd.argv[gitSubcommandAt(cmd.argv)]?.text === 'commit';
+  return DATA_READERS.has(cmd.name);
+}
+
+function judgeGit(argv: ShellWord[], j: CommandJudge): Decision {
+  const i = gitSubcommandAt(argv);
   const sub = argv[i]?.text;
   const rest = argv.slice(i);
   if (sub === 'commit') {

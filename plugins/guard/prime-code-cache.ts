@@ -12,6 +12,7 @@ import type * as ShellGuard from './shell-guard.ts';
 const SAMPLES = [
   'npm test 2>&1 | tail -20',
   'git commit -m "$(cat <<\'EOF\'\nfix: typo\nEOF\n)"',
+  "git commit -m \"$(cat <<'EOF'\nfix(x): don't\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\"",
   'cd src && ls -la > /tmp/out.txt; echo "${HOME:-x}" >> log',
   'for f in *.ts; do sed -i s/a/b/ "$f"; done',
   'if [ -f x ]; then rm -rf build; else mkdir -p build; fi',

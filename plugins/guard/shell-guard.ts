@@ -1,9 +1,10 @@
 import parse, { type ShellNode } from '@ericcornelissen/bash-parser';
-import { judgeCommand } from './command-rules.ts';
+import { judgeCommand, readsHeredocAsData } from './command-rules.ts';
 import { allow, stricter, type Decision } from './decision.ts';
+import { BODY_PLACEHOLDER, CONSUMER_MARKER, type HeredocRewrite, rewriteQuotedHeredocs, substitutionsIn } from './heredoc-bodies.ts';
 import { checkWrite, type ShellScope } from './path-checks.ts';
 import { absolutePath } from './resolve-path.ts';
-import { commandParts, toWord, writesFile, type ShellWord } from './shell-words.ts';
+import { commandParts, type ShellWord, toWord, writesFile } from './shell-words.ts';
 import { unwrapCommand } from './unwrap-command.ts';
 
 /**
@@ -19,17 +20,30 @@ type Parse = (source: string, options?: { mode?: 'bash' | 'posix' }) => ShellNod
 interface Walk {
   parse: Parse;
   rawText: string;
+  rewriteHeredocs: boolean;
   depth: number;
   decision: Decision;
+  /** Set while walking a text whose quoted here-document bodies were swapped for placeholders. */
+  heredocs?: HeredocSeen;
 }
 
-export function judgeShell(command: string, scope: ShellScope): Decision {
-  const walk: Walk = { parse, rawText: command, depth: 0, decision: allow };
+/** What the walk met of the rewrite: each body's reader (and whether it only reads data) and placeholder. */
+interface HeredocSeen {
+  bodies: string[];
+  readers: { k: string; data: boolean }[];
+  placeholders: string[];
+}
+
+/** `rewriteHeredocs: false` judges here-document bodies as commands, as before the rewrite (the tests' reference). */
+export function judgeShell(command: string, scope: ShellScope, rewriteHeredocs = true): Decision {
+  const walk: Walk = { parse, rawText: command, depth: 0, decision: allow, rewriteHeredocs };
   judgeText(command, scope, walk);
   return walk.decision;
 }
 
 function judgeText(text: string, scope: ShellScope, walk: Walk): void {
+  const rewrite = walk.rewriteHeredocs ? rewriteQuotedHeredocs(text) : undefined;
+  if (rewrite && judgeRewritten(rewrite, scope, walk)) return;
   let ast: ShellNode;
   try {
     ast = walk.parse(text, { mode: 'bash' });
@@ -38,6 +52,63 @@ function judgeText(text: string, scope: ShellScope, walk: Walk): void {
     return;
   }
   node(ast, scope, walk);
+}
+
+/**
+ * Judges the text with its quoted here-document bodies swapped out, if the parser saw exactly the
+ * here-documents the rewrite found, each read by a command that takes its input as data only (cat,
+ * tee, git commit …). Otherwise false: the original text is judged as before (bodies as commands).
+ */
+function judgeRewritten(rewrite: HeredocRewrite, scope: ShellScope, walk: Walk): boolean {
+  let ast: ShellNode;
+  try {
+    ast = walk.parse(rewrite.text, { mode: 'bash' });
+  } catch {
+    return false;
+  }
+  const seen: HeredocSeen = { bodies: rewrite.bodies, readers: [], placeholders: [] };
+  const inner: Walk = { ...walk, decision: allow, heredocs: seen };
+  node(ast, scope, inner);
+  // bash-parser repeats a substitution's tree in the next command's assignment, so a body may be met twice.
+  const keys = rewrite.bodies.map((_, k) => String(k));
+  const matched =
+    seen.readers.every((r) => r.data && keys.includes(r.k)) &&
+    seen.placeholders.every((k) => keys.includes(k)) &&
+    keys.every((k) => seen.placeholders.includes(k) && seen.readers.some((r) => r.k === k));
+  if (matched) add(walk, inner.decision);
+  return matched;
+}
+
+/**
+ * The rewrite's own words in a simple command: a body placeholder is judged by the substitutions
+ * the body would run were it unquoted (belt and braces: a quoted body runs none); a reader's marker
+ * is recorded and taken out of its words. Returns undefined for a placeholder (nothing else to judge).
+ */
+function heredocWords(words: ShellWord[], alone: boolean, scope: ShellScope, walk: Walk): ShellWord[] | undefined {
+  const seen = walk.heredocs!;
+  const first = words[0]?.text ?? '';
+  if (alone && words.length === 1 && first.startsWith(BODY_PLACEHOLDER)) {
+    const k = first.slice(BODY_PLACEHOLDER.length);
+    seen.placeholders.push(k);
+    const subs = substitutionsIn(seen.bodies[Number(k)] ?? '');
+    if (!subs) add(walk, { verdict: 'ask', reason: "a here-document holds a substitution sluice's guard cannot read" });
+    for (const sub of subs ?? []) add(walk, nestedText(sub, scope, walk, "the command nests substitutions too deeply for sluice's guard"));
+    return undefined;
+  }
+  const marks = words.filter((w) => w.text.startsWith(CONSUMER_MARKER));
+  if (marks.length === 0) return words;
+  const rest = words.filter((w) => !marks.includes(w));
+  const cmd = unwrapCommand(rest);
+  for (const m of marks) seen.readers.push({ k: m.text.slice(CONSUMER_MARKER.length), data: cmd !== undefined && readsHeredocAsData(cmd) });
+  return rest;
+}
+
+/** A nested shell text's verdict (`sh -c`, `eval`, a here-document's substitution). */
+function nestedText(text: string, scope: ShellScope, walk: Walk, tooDeep: string): Decision {
+  if (walk.depth >= MAX_DEPTH) return { verdict: 'ask', reason: tooDeep };
+  const inner: Walk = { ...walk, depth: walk.depth + 1, decision: allow, heredocs: undefined };
+  judgeText(text, scope, inner);
+  return inner.decision;
 }
 
 function add(walk: Walk, d: Decision): void {
@@ -118,6 +189,11 @@ const PERSON_ONLY_VARIABLE = /^(SLUICE_TRUSTED_HASH|SLUICE_COMMIT_GRANT|SLUICE_S
 
 function simpleCommand(n: ShellNode, scope: ShellScope, walk: Walk): ShellScope {
   const parts = commandParts(n);
+  if (walk.heredocs) {
+    const words = heredocWords(parts.words, parts.assignments.length === 0 && parts.redirects.length === 0, scope, walk);
+    if (!words) return scope;
+    parts.words = words;
+  }
   substitutions([...parts.assignments, ...parts.words, ...parts.redirects.map((r) => r.file)], scope, walk);
   const vouching = [...parts.assignments, ...parts.words].find((w) => PERSON_ONLY_VARIABLE.test(w.text));
   if (vouching)
@@ -147,12 +223,7 @@ function simpleCommand(n: ShellNode, scope: ShellScope, walk: Walk): ShellScope 
     judgeCommand(cmd, {
       scope,
       rawText: walk.rawText,
-      nested: (text, s) => {
-        if (walk.depth >= MAX_DEPTH) return { verdict: 'ask', reason: "the command nests shells too deeply for sluice's guard" };
-        const inner: Walk = { ...walk, depth: walk.depth + 1, decision: allow };
-        judgeText(text, s, inner);
-        return inner.decision;
-      },
+      nested: (text, s) => nestedText(text, s, walk, "the command nests shells too deeply for sluice's guard"),
     }),
   );
   return scope;

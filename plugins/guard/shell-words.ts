@@ -17,7 +17,9 @@ export interface ShellRedirect {
 const GLOB = /[*?[{]/;
 
 export function toWord(node: ShellNode): ShellWord {
-  const expansions = (node.expansion as ShellNode[] | undefined) ?? [];
+  // bash-parser copies a substitution into the next command's first word with a negative offset
+  // (`echo \`date\`<newline>cat x` reads `cat` as computed): those lie before the word and are not its own.
+  const expansions = ((node.expansion as ShellNode[] | undefined) ?? []).filter((e) => ((e.loc as { start?: number } | undefined)?.start ?? 0) >= 0);
   const text = String(node.text ?? '');
   return {
     text,

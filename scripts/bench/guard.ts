@@ -23,6 +23,9 @@ process.exitCode = 0;
 `;
 
 const PARSED = 'git commit -m "$(cat <<\'EOF\'\nfix: typo\nEOF\n)"';
+/** Claude Code's own commit: a quoted heredoc body with an apostrophe, parentheses and `<…>` (heredoc-bodies.ts). */
+const CLAUDE_COMMIT =
+  "git add -A && git commit -m \"$(cat <<'EOF'\nfix(auth): don't drop the session (refresh)\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\"";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -123,6 +126,7 @@ export async function run(): Promise<Record<string, unknown>> {
         needsParser: needsParsing(PARSED, project, join(homedir(), '.config', 'sluice')),
         ...paired(guard, script, payload(project, 'Bash', { command: PARSED }), project),
       },
+      bashClaudeCommit: paired(guard, script, payload(project, 'Bash', { command: CLAUDE_COMMIT }), project),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
