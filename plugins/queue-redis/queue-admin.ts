@@ -23,11 +23,11 @@ export interface QueuedJobView {
 export interface QueueStatus {
   url: string;
   counts: { waiting: number; running: number; delayed: number; completed: number; failed: number };
-  workers: WorkerAnnouncement[];
+  workers: (Omit<WorkerAnnouncement, 'running'> & { running: { id: string }[] })[];
   running: QueuedJobView[];
   failed: QueuedJobView[];
   /** Needs of waiting jobs that no live worker can serve. */
-  unserved: string[][];
+  unserved: { needs: string[] }[];
 }
 
 /** Operator access to the queue: one connection, every sluice queue name it knows. */
@@ -68,7 +68,7 @@ export async function openAdmin(url: string, what?: string) {
       const running: QueuedJobView[] = [];
       const failed: QueuedJobView[] = [];
       const workers = await listWorkers(redis);
-      const unserved: string[][] = [];
+      const unserved: { needs: string[] }[] = [];
       for (const q of await all()) {
         const c = await q.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'completed', 'failed');
         counts.waiting += (c.waiting ?? 0) + (c.prioritized ?? 0);
@@ -80,18 +80,20 @@ export async function openAdmin(url: string, what?: string) {
         for (const j of await q.getFailed()) failed.push(view(j, firstLine(j.failedReason)));
         const needs = needsOf(q.name);
         const waiting = (c.waiting ?? 0) + (c.prioritized ?? 0) + (c.delayed ?? 0);
-        if (waiting > 0 && !workers.some((w) => needs.every((d) => w.delegates.includes(d)))) unserved.push(needs);
+        if (waiting > 0 && !workers.some((w) => needs.every((d) => w.delegates.includes(d)))) unserved.push({ needs });
       }
-      return { url: target.display, counts, workers, running, failed, unserved };
+      const shown = workers.map((w) => ({ ...w, running: w.running.map((id) => ({ id })) }));
+      return { url: target.display, counts, workers: shown, running, failed, unserved };
     },
     /** Puts failed jobs (all, or those ids) back in the queue; returns the ids retried. */
-    async retry(ids?: readonly string[]): Promise<string[]> {
-      const done: string[] = [];
+    async retry(ids?: readonly string[]): Promise<QueuedJobView[]> {
+      const done: QueuedJobView[] = [];
       for (const q of await all()) {
         for (const j of await q.getFailed()) {
           if (ids && ids.length > 0 && !ids.includes(j.id!)) continue;
+          const failedAs = view(j, j.failedReason);
           await j.retry('failed');
-          done.push(j.id!);
+          done.push(failedAs);
         }
       }
       return done;

@@ -28,7 +28,7 @@ function statusText(s: QueueStatus): string {
   if (s.running.length)
     lines.push('running:', ...s.running.map((j) => `  ${j.id}  ${j.job}${j.label ? ` ${j.label}` : ''}${j.worker ? `  on ${j.worker}` : ''}`));
   if (s.failed.length) lines.push('failed:', ...s.failed.map((j) => `  ${j.id}  ${j.job}${j.label ? ` ${j.label}` : ''}: ${j.reason}`));
-  for (const needs of s.unserved) lines.push(`warning: jobs wait for a worker with delegate(s) ${needs.join(', ')}, and no live worker has them`);
+  for (const { needs } of s.unserved) lines.push(`warning: jobs wait for a worker with delegate(s) ${needs.join(', ')}, and no live worker has them`);
   return lines.join('\n');
 }
 
@@ -52,8 +52,8 @@ export const queueRetryCommand = defineCommand({
   async run({ args }, { kernel }) {
     const ids = (args[0] as string[] | undefined) ?? [];
     const retried = await withAdmin(kernel, 'sluice queue retry', (a) => a.retry(ids));
-    const missing = ids.filter((id) => !retried.includes(id));
-    const human = [`${retried.length} failed job(s) back in the queue`, ...missing.map((id) => `not a failed job: ${id}`)].join('\n');
+    const missing = ids.filter((id) => !retried.some((j) => j.id === id)).map((id) => ({ id }));
+    const human = [`${retried.length} failed job(s) back in the queue`, ...missing.map((m) => `not a failed job: ${m.id}`)].join('\n');
     return { exitCode: missing.length > 0 ? 1 : 0, data: { retried, missing }, human };
   },
 });

@@ -26,16 +26,19 @@ export const QueueStatusOutput = commandOutput({
       delegates: v.array(v.string()),
       concurrency: v.number(),
       startedAt: v.string(),
-      running: v.pipe(v.array(v.string()), v.description('Ids of the jobs it runs now (see `running` for the jobs).')),
+      running: v.pipe(v.array(v.strictObject({ id: v.string() })), v.description('The jobs it runs now, by id (see `running` for the whole jobs).')),
       stopping: v.boolean(),
     }),
   ),
   running: v.array(JobView),
   failed: v.array(JobView),
-  unserved: v.pipe(v.array(v.array(v.string())), v.description('Delegate sets waiting jobs need that no live worker has.')),
+  unserved: v.pipe(v.array(v.strictObject({ needs: v.array(v.string()) })), v.description('Delegate sets waiting jobs need that no live worker has.')),
 });
 
-export const QueueRetryOutput = commandOutput({ retried: v.array(v.string()), missing: v.array(v.string()) });
+export const QueueRetryOutput = commandOutput({
+  retried: v.pipe(v.array(JobView), v.description('The failed jobs put back in the queue, as they were when they failed (reason: why).')),
+  missing: v.pipe(v.array(v.strictObject({ id: v.string() })), v.description('Job ids given that name no failed job.')),
+});
 
 export const QueueDrainOutput = commandOutput({ removed: v.pipe(v.array(JobView), v.description('The jobs taken out of the queue (they had not started).')) });
 

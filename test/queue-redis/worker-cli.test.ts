@@ -199,7 +199,7 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     const w = worker(t, p, redis, ['--delegates', 'script']);
     await w.ready;
     const run = sluice(t, p, ['acme-run', 'z', '--needs', 'claude', '--queue', redis.url]);
-    let status: { counts: { waiting: number }; workers: { pid: number; delegates: string[] }[]; unserved: string[][] };
+    let status: { counts: { waiting: number }; workers: { pid: number; delegates: string[] }[]; unserved: { needs: string[] }[] };
     do {
       const s = await sluice(t, p, ['queue', 'status', '--queue', redis.url, '--json']).done;
       assert.equal(s.code, 0, s.stderr);
@@ -209,7 +209,7 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
       status.workers.map((x) => [x.pid, x.delegates]),
       [[w.child.pid, ['script']]],
     );
-    assert.deepEqual(status.unserved, [['claude']]);
+    assert.deepEqual(status.unserved, [{ needs: ['claude'] }]);
     const drained = await sluice(t, p, ['queue', 'drain', '--queue', redis.url, '--json']).done;
     assert.equal(drained.code, 0, drained.stderr);
     assert.equal(v.parse(QueueDrainOutput, JSON.parse(drained.stdout)).removed[0].label, 'z');
@@ -235,7 +235,12 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     assert.match(failed.failed[0].reason ?? '', /item f cannot be worked/);
     await rm(join(p.dir, 'fail-f'));
     const retried = await sluice(t, p, ['queue', 'retry', '--queue', redis.url, '--json']).done;
-    assert.deepEqual(v.parse(QueueRetryOutput, JSON.parse(retried.stdout)).retried, [failed.failed[0].id]);
+    const back = v.parse(QueueRetryOutput, JSON.parse(retried.stdout)).retried;
+    assert.deepEqual(
+      back.map((j) => [j.id, j.job]),
+      [[failed.failed[0].id, failed.failed[0].job]],
+      'retry lists the job it put back, as the object status showed',
+    );
     await logged(p, /^end f /);
   });
 
