@@ -298,6 +298,8 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
       lanes.clear();
       // Bounded: closing connections to a Redis that is gone must not hang the command's exit.
       for (const o of opened) if (o.status === 'fulfilled') await within(2000, Promise.allSettled([o.value.events.close(), o.value.queue.close()]));
+      // A close that ran out of time leaves BullMQ's clients reconnecting forever: cut them.
+      for (const o of opened) if (o.status === 'fulfilled') await within(1000, Promise.allSettled([o.value.events.disconnect(), o.value.queue.disconnect()]));
       client?.disconnect();
       idle = [];
     },

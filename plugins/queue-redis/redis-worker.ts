@@ -232,6 +232,8 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
         // Bounded: a worker stopping while Redis is gone must still exit.
         await within(5000, Promise.allSettled([...workers.values()].map((w) => w.close(running.size > 0))));
         await within(2000, Promise.allSettled([...queues.values()].map((q) => q.close())));
+        // A close that ran out of time leaves BullMQ's clients reconnecting forever: cut them.
+        await within(1000, Promise.allSettled([...workers.values(), ...queues.values()].map((x) => x.disconnect())));
         await within(
           2000,
           withdraw(redis, id).catch(() => {}),
