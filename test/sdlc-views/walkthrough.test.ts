@@ -96,7 +96,7 @@ describe('views over a project walked with next, skip and reenter', () => {
       rows.length,
     );
     assert.ok(!doc.gates.some((g) => g.gate === 'INFO-spec-backlog'), 'INFO rows are reports, not verdicts');
-    assert.deepEqual(doc.transitions, { advances: 7, skips: 1, reentries: 1, signoffs: 0 });
+    assert.deepEqual(doc.transitions, { advances: 7, skips: 1, reentries: 1, signoffs: 0, waiverAcceptances: 0 });
     assert.deepEqual(doc.skips, [
       { from: '1', to: '2', at: state.history[1].at, justification: 'Requirements came with the RFP <b>signed</b>', approver: 'bob' },
     ]);
