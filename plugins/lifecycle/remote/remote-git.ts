@@ -59,6 +59,13 @@ export async function checkoutBranch(host: Host, root: string, slug: string, com
   await git(host, root, ['checkout', '--quiet', '-B', requirementBranch(slug), commit]);
 }
 
+/** The branch at the base commit: tried directly, and only when that fails is the base looked for (and fetched by id). */
+export async function checkoutBase(host: Host, root: string, remote: string, slug: string, base: string): Promise<void> {
+  if ((await runGit(host, root, ['checkout', '--quiet', '-B', requirementBranch(slug), base])).code === 0) return;
+  await ensureCommit(host, root, remote, base, 'the base commit');
+  await checkoutBranch(host, root, slug, base);
+}
+
 /**
  * Puts a checkpoint's workspace back as uncommitted changes on top of its parent: same HEAD, same files,
  * same index (nothing staged), so the workspace fingerprint is the one the stages recorded.
@@ -137,9 +144,4 @@ export async function pushRefs(host: Host, root: string, remote: string, updates
 /** HEAD's commit id. */
 export async function headSha(host: Host, root: string): Promise<string> {
   return (await git(host, root, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
-}
-
-/** The tree of a commit. */
-export async function treeOf(host: Host, root: string, commit: string): Promise<string> {
-  return (await git(host, root, ['rev-parse', '--verify', `${commit}^{tree}`])).trim();
 }

@@ -15,10 +15,9 @@ import { git } from '../workspace/run-git.ts';
 import { acceptJobGrant } from './job-grant.ts';
 import {
   absoluteGitDir,
-  checkoutBranch,
+  checkoutBase,
   checkpointRef,
   cloneRemote,
-  ensureCommit,
   fetchRef,
   headSha,
   checkpointCommit,
@@ -29,7 +28,6 @@ import {
   remoteRefShas,
   requirementBranch,
   restoreCheckpoint,
-  treeOf,
 } from './remote-git.ts';
 
 /** One requirement's durable job: everything a worker needs, as JSON. */
@@ -110,18 +108,21 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
   // Both refs in one round trip: the checkpoint to resume from, and the branch the commit's push must find.
   let [last, branchThere] = await remoteRefShas(host, dir, payload.remote, [checkpointRef(slug), branchRef]);
   let resumedFrom: string | undefined;
+  let resumedTree: string | null = null;
   if (last !== null) {
     const checkpoint = await fetchRef(host, dir, checkpointRef(slug));
-    const base = (await git(host, dir, ['log', '-1', '--format=%(trailers:key=Sluice-Base,valueonly)', checkpoint])).trim();
+    // Its tree and its base in one git process: the tree tells the first checkpoint whether anything changed.
+    const [tree, ...trailers] = (await git(host, dir, ['log', '-1', '--format=%T%n%(trailers:key=Sluice-Base,valueonly)', checkpoint])).split('\n');
+    const base = trailers.join('\n').trim();
     // A checkpoint of another base belongs to an earlier run of other code: this run starts over (and replaces it).
     if (base === payload.base) {
       await restoreCheckpoint(host, dir, slug, checkpoint);
       resumedFrom = checkpoint;
+      resumedTree = tree.trim();
     }
   }
   if (!resumedFrom) {
-    await ensureCommit(host, dir, payload.remote, payload.base, 'the base commit');
-    await checkoutBranch(host, dir, slug, payload.base);
+    await checkoutBase(host, dir, payload.remote, slug, payload.base);
     for (const [path, text] of Object.entries(payload.seed)) {
       const full = await realPathInside(host, dir, path, 'seed file');
       await host.mkdir(dirname(full));
@@ -137,7 +138,7 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
   }
 
   const records = [`${JOURNAL_DIR}/${slug}.jsonl`, `${WORKFLOWS_DIR}/${slug}.json`];
-  let lastTree = resumedFrom ? await treeOf(host, dir, resumedFrom) : null;
+  let lastTree = resumedTree;
   const gitDir = await absoluteGitDir(host, dir);
   let branchPushed = false;
   const checkpoint = async (state: WorkflowState) => {
