@@ -11,7 +11,7 @@ import { builtinPlugins } from '../../plugins/cli/builtin-plugins.ts';
 import { exportJsonSchema } from '../../plugins/cli/commands/export-json-schema.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
 import { redisServerMissing, startRedisServer } from '../helpers/redis-server.ts';
-import { spawnReaped } from '../helpers/reap-children.ts';
+import { runProcess } from '../helpers/run-cli.ts';
 import { evidence, makeRepo, writeFiles } from '../lifecycle/lifecycle-fixture.ts';
 import { runSluice, sluiceBundle } from '../sdlc/sluice-cli.ts';
 
@@ -43,17 +43,7 @@ interface Printed {
 
 /** The bundled CLI with stdin (the guard reads its payload there). */
 async function sluiceWithInput(dir: string, args: string[], input: string): Promise<Printed> {
-  const entry = await sluiceBundle();
-  return new Promise((resolve, reject) => {
-    const child = spawnReaped(process.execPath, [entry, '--cwd', dir, ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d) => (stdout += d));
-    child.stderr!.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin!.end(input);
-  });
+  return runProcess(process.execPath, [await sluiceBundle(), '--cwd', dir, ...args], { env: { ...process.env, NO_COLOR: '1' }, input });
 }
 
 describe('JSON outputs are an interface', () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cliBundle } from '../hardening/cli-bundle.ts';
 import { repoRoot } from '../hardening/repo-files.ts';
-import { spawnReaped } from '../helpers/reap-children.ts';
+import { runProcess } from '../helpers/run-cli.ts';
 
 interface Recorded {
   name: string;
@@ -24,20 +24,7 @@ let project: string;
 let config: string;
 
 function runGuard(input: string, cwd: string, bin = cliBundle()): Promise<GuardRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawnReaped(process.execPath, [bin, 'guard'], {
-      cwd,
-      env: { ...process.env, CLAUDE_PROJECT_DIR: project, XDG_CONFIG_HOME: config },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d) => (stdout += d));
-    child.stderr!.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin!.end(input);
-  });
+  return runProcess(process.execPath, [bin, 'guard'], { cwd, env: { ...process.env, CLAUDE_PROJECT_DIR: project, XDG_CONFIG_HOME: config }, input });
 }
 
 /** The decision as Claude Code reads it: no output is no objection. */
