@@ -44,11 +44,11 @@ const loadAtRunTime = (importer, spec, to) => ({
   },
 });
 
-/** Makes `import SPEC` in a file matching `importer` bundle the source file `to` instead. */
-const swapModule = (importer, spec, to) => ({
-  name: `swap ${spec}`,
+/** Bundles the source file `to` wherever the source file `from` is imported (both relative to the repository root). */
+const swapModule = (from, to) => ({
+  name: `swap ${from}`,
   setup(b) {
-    b.onResolve({ filter: /\.ts$/ }, (args) => (args.path === spec && importer.test(args.importer) ? { path: `${root}${to}` } : undefined));
+    b.onResolve({ filter: /\.ts$/ }, (args) => (join(args.resolveDir, args.path) === join(root, from) ? { path: join(root, to) } : undefined));
   },
 });
 
@@ -118,8 +118,7 @@ const result = await build({
   plugins: [
     loadAtRunTime(/plugins[\\/]cli[\\/]main\.ts$/, '../guard/guard-main.ts', './guard.cjs'),
     // The bundle loads dist/yaml.cjs (built below) on first use, not with every command; core's own module is the plain import.
-    swapModule(/core[\\/]store[\\/][^\\/]+\.ts$/, './yaml-library.ts', 'plugins/host-node/lazy-yaml-library.ts'),
-    swapModule(/core[\\/]index\.ts$/, './store/yaml-library.ts', 'plugins/host-node/lazy-yaml-library.ts'),
+    swapModule('core/store/yaml-library.ts', 'plugins/host-node/lazy-yaml-library.ts'),
     yamlAsEsm,
   ],
   logLevel: 'warning',
@@ -143,7 +142,7 @@ await build({
   ...guardBuild,
   entryPoints: { guard: 'plugins/guard/guard-main.ts', 'guard-shell': 'plugins/guard/shell-guard.ts', 'guard-arith': 'babylon' },
   outExtension: { '.js': '.cjs' },
-  plugins: [swapModule(/plugins[\\/]guard[\\/]decide-tool\.ts$/, './shell-guard-loader.ts', 'plugins/guard/cached-shell-guard.ts'), lazyBabylon],
+  plugins: [swapModule('plugins/guard/shell-guard-loader.ts', 'plugins/guard/cached-shell-guard.ts'), lazyBabylon],
 });
 await primeGuardCodeCache();
 // The yaml library as one self-contained CommonJS file (the guard's build settings), required
