@@ -8,7 +8,7 @@ import { ARTIFACT_KINDS, artifactDirFor, checkSlug, type ArtifactKind } from './
 import { newWorkflowState } from './state/new-workflow-state.ts';
 import { workflowStateFile } from './state/workflow-state-file.ts';
 import type { WorkflowState } from './state/workflow-state-schema.ts';
-import { checkOwnership } from './transition-table.ts';
+import { checkOwnership } from './apply-event.ts';
 
 export interface StartOptions {
   kind?: ArtifactKind;

@@ -13,7 +13,7 @@ import { createLifecycleContext } from '../../plugins/lifecycle/lifecycle-contex
 import { runLifecycle } from '../../plugins/lifecycle/runner/run-lifecycle.ts';
 import { applyTransition } from '../../plugins/lifecycle/record-stage.ts';
 import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
-import { applyEvent, type LifecycleEvent } from '../../plugins/lifecycle/transition-table.ts';
+import { applyEvent, type LifecycleEvent } from '../../plugins/lifecycle/apply-event.ts';
 import { createFingerprinter, readWorkspace } from '../../plugins/lifecycle/workspace/workspace-fingerprint.ts';
 
 export const name = 'lifecycle';

@@ -4,17 +4,8 @@ import * as v from 'valibot';
 import { newWorkflowState } from '../../plugins/lifecycle/state/new-workflow-state.ts';
 import { workflowStateInvariant } from '../../plugins/lifecycle/state/workflow-state-invariant.ts';
 import { WorkflowStateSchema, type WorkflowState } from '../../plugins/lifecycle/state/workflow-state-schema.ts';
-import {
-  applyEvent,
-  LIMITS,
-  type EventContext,
-  REPAIR_SCOPES,
-  TRANSITIONS,
-  type LifecycleEvent,
-  type RepairScope,
-  type Stage,
-  type Verdict,
-} from '../../plugins/lifecycle/transition-table.ts';
+import { LIMITS, REPAIR_SCOPES, TRANSITIONS, type RepairScope, type Stage, type Verdict } from '../../plugins/lifecycle/transition-table.ts';
+import { applyEvent, type EventContext, type LifecycleEvent } from '../../plugins/lifecycle/apply-event.ts';
 
 const NOW = '2025-01-01T00:00:00.000Z';
 const FP = { head: 'a'.repeat(40), diff: 'b'.repeat(64) };

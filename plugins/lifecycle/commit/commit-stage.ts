@@ -5,7 +5,7 @@ import { readCommitRequest } from '../readers/commit-request-reader.ts';
 import { findRequirementCommits, readGitCommit, type GitCommit } from '../readers/git-commit-reader.ts';
 import { applyTransition, assertCanRecord, readWorkflowState, type TransitionResult } from '../record-stage.ts';
 import type { CommitIntent, WorkflowState } from '../state/workflow-state-schema.ts';
-import { applyEvent, checkCanRecord } from '../transition-table.ts';
+import { applyEvent, checkCanRecord } from '../apply-event.ts';
 import { authorizeCommit, type AuthorizeOptions } from './authorize-commit.ts';
 import { computeCommitIntent, intentMismatch } from './commit-intent.ts';
 import { createCommit, filesToCommit, previewCommit, withCommitLock } from './create-commit.ts';

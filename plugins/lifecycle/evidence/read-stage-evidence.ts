@@ -5,7 +5,8 @@ import { readRetrospective } from '../readers/retrospective-reader.ts';
 import { readReviewVerdict } from '../readers/review-report-reader.ts';
 import { readTestEvidence } from '../readers/test-verdict-reader.ts';
 import type { WorkflowState } from '../state/workflow-state-schema.ts';
-import type { LifecycleEvent, Stage } from '../transition-table.ts';
+import type { Stage } from '../transition-table.ts';
+import type { LifecycleEvent } from '../apply-event.ts';
 
 export type EvidenceStage = Exclude<Stage, 'commit'>;
 
