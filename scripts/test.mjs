@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { newRunMarker, reapLeftovers } from './test/leftover-processes.mjs';
+import { tapFailures } from './test/tap-failures.mjs';
 
 const bin = (name) => `node_modules/.bin/${name}`;
 const deno = existsSync(bin('deno')) ? bin('deno') : 'node_modules/@deno/linux-x64-glibc/deno';
@@ -78,10 +79,20 @@ async function noProcessLeftBehind(label) {
 }
 
 async function tapLeg() {
+  const legStarted = Date.now();
   const { code, out } = await run('tap (node)', bin('tap'), ['--reporter=terse', ...only], { capture: true });
   await noProcessLeftBehind('tap (node)');
+  const failures = tapFailures(legStarted);
+  if (failures.length > 0) {
+    process.stdout.write(`\n=== tap (node): failing tests, from .tap/test-results\n`);
+    for (const { file, lines } of failures) process.stdout.write(`FAILED ${file}\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
+  }
   const m = /# \{ total: (\d+), pass: (\d+)(?:, fail: (\d+))?(?:, skip: (\d+))?(?:, todo: (\d+))?/.exec(out);
-  if (!m) return void failed++;
+  if (!m) {
+    process.stdout.write(`=== tap (node): no summary line from tap (exit ${code}); counting ${Math.max(1, failures.length)} failure(s)\n`);
+    failed += Math.max(1, failures.length);
+    return;
+  }
   const total = Number(m[1]);
   const pass = Number(m[2]);
   // A test that skips says why in its output (a reference missing from a user's clone); it is neither.
