@@ -4,7 +4,6 @@ import { SluiceError, type Host } from '../../../core/index.ts';
 import { runGit } from '../workspace/run-git.ts';
 import { keyValues, markdownSections } from './markdown-sections.ts';
 import { artifactExists, artifactInvalid, parseArtifactJson, readArtifact, sha256Hex, validateArtifact, type ArtifactRef } from './read-artifact.ts';
-import '../lifecycle-errors.ts';
 
 /**
  * PrizmKit v1's test evidence package, `.prizmkit/test/evidence/<evidence-id>/`: `verdict.json` (the
