@@ -120,6 +120,11 @@ export interface Host {
    * e.g. `asset('skills', 'lifecycle', 'plan.md')`: where sluice is installed is the host's to know.
    */
   asset(...parts: string[]): string;
+  /**
+   * SHA-256 of text (UTF-8) or bytes, in hex. On the port, not only in core (`sha256Hex`), so that
+   * file contents (workspace fingerprints, artifacts, frozen files) are hashed natively where the host can.
+   */
+  sha256(data: string | Uint8Array): string;
 }
 
 /** Thrown by hosts for a path that does not exist; core maps it to FILE_NOT_FOUND. */

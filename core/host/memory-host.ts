@@ -1,4 +1,5 @@
 import { dirname, join, normalize } from 'pathe';
+import { sha256Hex } from '../hash/sha256-hex.ts';
 import { compareText } from '../text/compare-text.ts';
 import { HostNotFoundError, HostTooLargeError, type DirEntry, type FileInfo, type FileWriter, type Host, type SpawnOptions, type SpawnResult } from './host.ts';
 
@@ -68,6 +69,7 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     livePids,
     hostname: () => 'memory-host',
     asset: (...parts) => join(options.assetRoot ?? '/sluice', ...parts),
+    sha256: sha256Hex,
     cwd: () => cwd,
     now: clock,
     env: (name) => env[name],

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
@@ -69,6 +70,7 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     pid: process.pid,
     hostname: () => hostname(),
     asset: sluiceAsset,
+    sha256: (data) => createHash('sha256').update(data).digest('hex'),
     cwd: () => cwd,
     now: () => new Date(),
     env: (name) => process.env[name],

@@ -1,8 +1,8 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { dirname, join } from 'pathe';
 import * as v from 'valibot';
+import { hmacSha256Hex, sameDigest } from '../../../core/index.ts';
 import { readBounded } from '../../host-node/index.ts';
 import { CommitGrantSchema } from './commit-grant.ts';
 
@@ -35,8 +35,10 @@ export function defaultGrantKeyFile(): string {
 
 export function signCommitGrant(grant: SignedGrant, key: string | Uint8Array): string {
   const payload = Buffer.from(JSON.stringify(grant)).toString('base64url');
-  return `${payload}.${createHmac('sha256', key).update(payload).digest('hex')}`;
+  return `${payload}.${hmacSha256Hex(key, payload)}`;
 }
+
+const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /**
  * Makes a random key (mode 0600) where none is; an existing file is never replaced. Returns whether it
@@ -45,7 +47,7 @@ export function signCommitGrant(grant: SignedGrant, key: string | Uint8Array): s
 export async function createGrantKeyIfMissing(keyFile: string): Promise<boolean> {
   await mkdir(dirname(keyFile), { recursive: true, mode: 0o700 });
   try {
-    await writeFile(keyFile, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+    await writeFile(keyFile, `${randomHex(32)}\n`, { mode: 0o600, flag: 'wx' });
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -69,9 +71,7 @@ export async function verifySignedGrant(value: string, keyFile: string): Promise
   const key = await readGrantKey(keyFile);
   if (key === null) return { refused: `${GRANT_ENV} cannot be verified: no key at ${keyFile}` };
   if (key.length < 16) return { refused: `the key in ${keyFile} is shorter than 16 characters` };
-  const expected = createHmac('sha256', key).update(payload).digest();
-  const given = Buffer.from(signature, 'hex');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { refused: `${GRANT_ENV} has an invalid signature` };
+  if (!sameDigest(signature, hmacSha256Hex(key, payload))) return { refused: `${GRANT_ENV} has an invalid signature` };
   let raw: unknown;
   try {
     raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
