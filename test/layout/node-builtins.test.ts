@@ -26,13 +26,8 @@ const NODE_UNITS = [
 const ALLOWED: Record<string, string> = {
   'plugins/sdlc-views/specs/scan-specs.ts': 'not moved yet',
   'plugins/sdlc-views/specs/spec-scan-cache.ts': 'not moved yet',
-  'plugins/sdlc/signing/sign-transition.ts': 'not moved yet',
   'plugins/sdlc/project/disk-cache.ts': 'not moved yet',
   'plugins/lifecycle/runner/run-tracker.ts': 'not moved yet',
-  'plugins/lifecycle/commit/user-config-grant.ts': 'not moved yet',
-  'plugins/lifecycle/commit/signed-grant.ts': 'not moved yet',
-  'delegates/cli-process/find-executable.ts': 'not moved yet',
-  'delegates/agy/run-agy.ts': 'not moved yet',
   'delegates/script/linear-regex.ts': 'not moved yet',
 };
 
