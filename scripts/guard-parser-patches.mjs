@@ -2,7 +2,8 @@
 // it. The guard parses before every tool call that needs it, in a fresh process, so most of a parse
 // is code run for the first time: less work per character and per parse is what shortens it. Each
 // patch keeps the parser's results byte for byte (test/guard/parser-patches.test.ts compares the
-// syntax trees of the patched and the published parser over thousands of commands) and the build
+// syntax trees of the patched and the published parser over a corpus and hundreds of generated
+// commands, as the guard calls it: no resolver options) and the build
 // fails when a patched text is no longer there, so a new parser version is reviewed, not mispatched.
 import { readFile } from 'node:fs/promises';
 
@@ -33,6 +34,30 @@ export const PARSER_PATCHES = [
     from: 'function loadPlugin(name) {',
     to: 'const loadedModes = {};\nfunction loadPlugin(name) {\n\tif (!Object.prototype.hasOwnProperty.call(loadedModes, name)) loadedModes[name] = loadModeNow(name);\n\treturn loadedModes[name];\n}\nfunction loadModeNow(name) {',
   },
+  // Pipeline stages that act only through a caller's resolver option passed every token on unchanged
+  // without one. The guard passes none: such a stage hands its input on as it is (the same tokens,
+  // one iterator fewer per stage; the options of a parse never change during it).
+  ...['tilde-expanding:resolveHomeUser', 'path-expansion:resolvePath'].map((entry) => {
+    const [rule, option] = entry.split(':');
+    return {
+      file: `modes/posix/rules/${rule}.js`,
+      from: 'module.exports = options => map(token => {',
+      to: 'const resolving = options => map(token => {',
+      append: `module.exports = options => (typeof options.${option} === 'function' ? resolving(options) : tokens => tokens);\n`,
+    };
+  }),
+  ...[
+    'parameter-expansion:parameterExpansion:resolveParameter',
+    'command-expansion:commandExpansion:execCommand',
+    'arithmetic-expansion:arithmeticExpansion:runArithmeticExpression',
+  ].map((entry) => {
+    const [rule, stage, option] = entry.split(':');
+    return {
+      file: `modes/posix/rules/${rule}.js`,
+      from: `module.exports = ${stage};`,
+      to: `const resolving = ${stage}.resolve;\n${stage}.resolve = options => (options.${option} ? resolving(options) : tokens => tokens);\nmodule.exports = ${stage};`,
+    };
+  }),
 ];
 
 /**
