@@ -65,6 +65,12 @@ export interface HeldFile {
   rewrite?(data: string): Promise<boolean>;
 }
 
+/** One match of a regular expression: the groups as RegExp.exec gives them, and the named ones. */
+export interface RegExpMatchResult {
+  groups: (string | undefined)[];
+  named: Record<string, string | undefined>;
+}
+
 export interface Host {
   readonly name: string;
   readonly pid: number;
@@ -146,6 +152,12 @@ export interface Host {
    * file contents (workspace fingerprints, artifacts, frozen files) are hashed natively where the host can.
    */
   sha256(data: string | Uint8Array): string;
+  /**
+   * RegExp.exec by JavaScript's own (backtracking) engine, stopped after `limitMs` ('timeout'): a
+   * pattern from a file such as `(a+)+$` must not freeze sluice. A host that cannot run it apart
+   * (the in-memory one) runs it inline, without the limit.
+   */
+  execRegExp(source: string, flags: string, text: string, limitMs: number): Promise<RegExpMatchResult | null | 'timeout'>;
 }
 
 /** Thrown by hosts for a path that does not exist; core maps it to FILE_NOT_FOUND. */

@@ -79,6 +79,10 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     hostname: () => 'memory-host',
     asset: (...parts) => join(options.assetRoot ?? '/sluice', ...parts),
     sha256: sha256Hex,
+    async execRegExp(source, flags, text) {
+      const m = new RegExp(source, flags.replace(/[gy]/g, '')).exec(text);
+      return m ? { groups: [...m], named: { ...m.groups } } : null;
+    },
     cwd: () => cwd,
     now: clock,
     env: (name) => env[name],

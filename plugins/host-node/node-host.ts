@@ -12,6 +12,7 @@ import { openForWriting, readBounded } from './read-bounded.ts';
 import { importModule, resolveModule } from './import-module.ts';
 import { sluiceAsset } from './sluice-assets.ts';
 import { ownOutputFiles } from './own-output-files.ts';
+import { execRegExpInWorker } from './regexp-in-worker.ts';
 import { accountHome, isExecutableFile, makeTempDir, writePrivateFile } from './private-files.ts';
 import { spawnProcess } from './spawn-process.ts';
 
@@ -73,6 +74,7 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     pid: process.pid,
     hostname: () => hostname(),
     asset: sluiceAsset,
+    execRegExp: execRegExpInWorker,
     sha256: (data) => createHash('sha256').update(data).digest('hex'),
     cwd: () => cwd,
     now: () => new Date(),

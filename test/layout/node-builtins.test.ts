@@ -27,8 +27,6 @@ const ALLOWED: Record<string, string> = {
   'plugins/sdlc-views/specs/scan-specs.ts': 'not moved yet',
   'plugins/sdlc-views/specs/spec-scan-cache.ts': 'not moved yet',
   'plugins/sdlc/project/disk-cache.ts': 'not moved yet',
-  'plugins/lifecycle/runner/run-tracker.ts': 'not moved yet',
-  'delegates/script/linear-regex.ts': 'not moved yet',
 };
 
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
