@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SluiceError } from '../../../core/index.ts';
-import '../cli-errors.ts';
 
 export interface DemoWorker {
   pid: number;
