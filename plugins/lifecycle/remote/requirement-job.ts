@@ -185,8 +185,10 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
     const outcome = summary.requirements[0];
     const result: RequirementJobResult = { ...outcome, ...(resumedFrom ? { resumedFrom } : {}), ...(recovery ? { recovery } : {}) };
     if (grantRefused && outcome.outcome === 'awaiting-authorization') result.authorization = grantRefused;
-    // An interrupted stage may have left partial writes: those never become a checkpoint.
-    if (outcome.outcome === 'committed' || outcome.outcome === 'blocked' || outcome.outcome === 'awaiting-authorization') {
+    // An interrupted stage may have left partial writes: those never become a checkpoint. Nothing runs after
+    // the commit, so the COMMITTED checkpoint this job pushed is already the last one.
+    const finalCheckpoint = outcome.outcome === 'committed' ? !branchPushed : outcome.outcome === 'blocked' || outcome.outcome === 'awaiting-authorization';
+    if (finalCheckpoint) {
       await checkpoint(await readWorkflowState(lc, slug));
     }
     if (last !== null) result.checkpoint = last;
