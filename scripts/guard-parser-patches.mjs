@@ -82,6 +82,20 @@ curry.placeholder = {};
 module.exports = curry;
 `;
 
+/**
+ * Modules the guard's parsing never runs, replaced by stubs so they are neither read, compiled nor
+ * cached: magic-string rewrites a word only for a resolver option (see the stages above), and the
+ * grammar's source is kept for rebuilding the parser tables, which are bundled built. Were one
+ * reached after all, the stub throws: a parse that throws is answered with "ask", never "allow".
+ */
+export const STUBS = [
+  { path: /[\\/]magic-string[\\/]dist[\\/]magic-string\.cjs\.js$/, name: 'magic-string' },
+  { path: /[\\/]@ericcornelissen[\\/]bash-parser[\\/]src[\\/]modes[\\/]posix[\\/]grammar\.js$/, name: "bash-parser's grammar source" },
+];
+
+const stub = (name) =>
+  `'use strict';\nmodule.exports = new Proxy(function () {}, { get() { throw new Error("${name} is left out of the guard's parser"); }, apply() { throw new Error("${name} is left out of the guard's parser"); }, construct() { throw new Error("${name} is left out of the guard's parser"); } });\n`;
+
 function patched(text, patches, path) {
   let out = text;
   for (const p of patches) {
@@ -105,13 +119,18 @@ export const parserPatches = {
       met.add(rel);
       return { contents: patched(await readFile(args.path, 'utf8'), patches, args.path), loader: 'js' };
     });
+    for (const { path, name } of STUBS)
+      b.onLoad({ filter: path }, () => {
+        met.add(name);
+        return { contents: stub(name), loader: 'js' };
+      });
     b.onLoad({ filter: /[\\/]lodash\.curry[\\/]index\.js$/ }, async (args) => {
       met.add('lodash.curry');
       return { contents: SMALL_CURRY, loader: 'js' };
     });
     b.onEnd((result) => {
       if (result.errors.length > 0) return;
-      const missing = [...PARSER_PATCHES.map((p) => p.file), 'lodash.curry'].filter((f) => !met.has(f));
+      const missing = [...PARSER_PATCHES.map((p) => p.file), 'lodash.curry', ...STUBS.map((s) => s.name)].filter((f) => !met.has(f));
       if (missing.length > 0) throw new Error(`guard parser patches: ${missing.join(', ')} not bundled; revisit scripts/guard-parser-patches.mjs`);
     });
   },

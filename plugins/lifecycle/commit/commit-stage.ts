@@ -11,7 +11,6 @@ import { computeCommitIntent, intentMismatch } from './commit-intent.ts';
 import { createCommit, filesToCommit, previewCommit, withCommitLock } from './create-commit.ts';
 import { refuseSecretPaths } from './secret-paths.ts';
 import type { WorkspaceSnapshot } from '../workspace/workspace-fingerprint.ts';
-import '../lifecycle-errors.ts';
 
 /**
  * The commit stage, done by sluice itself: read `commit-request.json`, re-check every gate's evidence,

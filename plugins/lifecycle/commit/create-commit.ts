@@ -9,7 +9,6 @@ import type { WorkspaceSnapshot } from '../workspace/workspace-fingerprint.ts';
 import { git } from '../workspace/run-git.ts';
 import type { CommitPreview } from './authorize-commit.ts';
 import { covers, exactlyCovers } from './path-coverage.ts';
-import '../lifecycle-errors.ts';
 
 export interface CommitRequestInput {
   message: string;
