@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
-import { checkpointIndex, cloneGitDir } from '../../plugins/lifecycle/remote/remote-git.ts';
+import type { SluiceError } from '../../core/index.ts';
+import { checkpointIndex, cloneGitDir, cloneRemote, localRefShas } from '../../plugins/lifecycle/remote/remote-git.ts';
 import { gitIn, makeRepo, writeFiles } from './lifecycle-fixture.ts';
 
 const RECORDS = ['.prizmkit/state/journal/alpha.jsonl', '.prizmkit/state/workflows/alpha.json'];
@@ -73,5 +75,38 @@ describe('checkpoint trees from the job-long private index', () => {
 
     await trees.dispose();
     assert.equal(existsSync(join(root, '.git', 'sluice-checkpoint.index')), false, 'the private index is removed with the job');
+  });
+});
+
+describe('a job clone brings its own checkpoint along', () => {
+  it('reads its requirement’s checkpoint and branch from the clone, never a checkpoint of a slug it is a prefix of, and commits as the job’s identity', async () => {
+    const root = await makeRepo({ 'a.txt': 'a\n' });
+    const host = createNodeHost({ cwd: root });
+    const remote = join(await mkdtemp(join(tmpdir(), 'sluice-remote-')), 'project.git');
+    gitIn(root, 'clone', '-q', '--bare', root, remote);
+    const base = gitIn(root, 'rev-parse', 'HEAD').trim();
+    const other = gitIn(root, 'commit-tree', `${base}^{tree}`, '-p', base, '-m', 'alpha-2 checkpoint').trim();
+    gitIn(root, 'push', '-q', remote, `${other}:refs/sluice/checkpoints/alpha-2`);
+    const workdir = await mkdtemp(join(tmpdir(), 'sluice-workdir-'));
+    const refs = ['refs/sluice/checkpoints/alpha', 'refs/remotes/origin/sluice/alpha'];
+
+    const first = join(workdir, 'first');
+    await cloneRemote(host, workdir, remote, first, { alsoFetch: [refs[0]], identity: { name: 'Orchestrator Person', email: 'person@example.invalid' } });
+    assert.deepEqual(await localRefShas(host, first, refs), [null, null], 'no checkpoint of alpha yet: alpha-2’s is not taken for it');
+    assert.equal(gitIn(first, 'config', 'user.name').trim(), 'Orchestrator Person');
+    assert.equal(gitIn(first, 'config', 'user.email').trim(), 'person@example.invalid');
+
+    const mine = gitIn(root, 'commit-tree', `${base}^{tree}`, '-p', base, '-m', 'alpha checkpoint').trim();
+    gitIn(root, 'push', '-q', remote, `${mine}:refs/sluice/checkpoints/alpha`, `${base}:refs/heads/sluice/alpha`);
+    const second = join(workdir, 'second');
+    await cloneRemote(host, workdir, remote, second, { alsoFetch: [refs[0]] });
+    assert.deepEqual(await localRefShas(host, second, refs), [mine, base]);
+    assert.equal(gitIn(second, 'cat-file', '-t', mine).trim(), 'commit', 'the checkpoint’s objects came with the clone');
+
+    await assert.rejects(
+      cloneRemote(host, workdir, remote, join(workdir, 'third'), { identity: { name: 'Eve <x>', email: 'e@example.invalid' } }),
+      (e: SluiceError) => e.code === 'USAGE' && /user\.name is not a git identity/.test(e.message),
+    );
+    assert.equal(existsSync(join(workdir, 'third')), false, 'nothing is cloned for a refused identity');
   });
 });
