@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCachedCli } from './build-cli-cache.mjs';
+import { parserPatches } from './guard-parser-patches.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
@@ -145,7 +146,7 @@ await build({
   ...guardBuild,
   entryPoints: { guard: 'plugins/guard/guard-main.ts', 'guard-shell': 'plugins/guard/shell-guard.ts', 'guard-arith': 'babylon' },
   outExtension: { '.js': '.cjs' },
-  plugins: [swapModule('plugins/guard/shell-guard-loader.ts', 'plugins/guard/cached-shell-guard.ts'), lazyBabylon],
+  plugins: [swapModule('plugins/guard/shell-guard-loader.ts', 'plugins/guard/cached-shell-guard.ts'), lazyBabylon, parserPatches],
 });
 await primeGuardCodeCache();
 // The yaml library as one self-contained CommonJS file (the guard's build settings), required

@@ -7,6 +7,10 @@ export interface FileInfo {
   kind: 'file' | 'dir' | 'symlink' | 'other';
   size: number;
   mtimeMs: number;
+  /** Permission bits (`0o600`), where the platform has them. */
+  mode?: number;
+  /** The owner's user id, where the platform has one (compare with `Host.userId()`). */
+  uid?: number;
 }
 
 export interface DirEntry {
@@ -61,6 +65,12 @@ export interface HeldFile {
   rewrite?(data: string): Promise<boolean>;
 }
 
+/** One match of a regular expression: the groups as RegExp.exec gives them, and the named ones. */
+export interface RegExpMatchResult {
+  groups: (string | undefined)[];
+  named: Record<string, string | undefined>;
+}
+
 export interface Host {
   readonly name: string;
   readonly pid: number;
@@ -69,6 +79,13 @@ export interface Host {
   now(): Date;
   env(name: string): string | undefined;
   envAll(): Record<string, string>;
+  /**
+   * The home folder of the user this process runs as, from the system's account records, not $HOME
+   * (whoever starts sluice can point that elsewhere): where the user's own grants and keys are read.
+   */
+  accountHome(): string;
+  /** The user id this process runs as, where the platform has one: private files must be owned by it. */
+  userId(): number | undefined;
 
   readText(path: string, options?: { maxBytes?: number }): Promise<string>;
   readBytes(path: string, options?: { maxBytes?: number }): Promise<Uint8Array>;
@@ -82,6 +99,12 @@ export interface Host {
    * to writeExclusive on a host without it. Each held file is an open descriptor until released.
    */
   createHeld?(path: string, data: string): Promise<HeldFile | null>;
+  /**
+   * Writes a file only its owner may read or write (0600), making missing folders owner-only (0700):
+   * for keys and the user's caches. Whole or not at all (temp file + rename), without fsync. With
+   * `exclusive`, an existing file is never replaced and the result is false.
+   */
+  writePrivate(path: string, data: string, options?: { exclusive?: boolean }): Promise<boolean>;
   openWriter(path: string, options?: { append?: boolean }): Promise<FileWriter>;
   stat(path: string): Promise<FileInfo | null>;
   /** Like stat but does not follow a final symlink. */
@@ -89,6 +112,10 @@ export interface Host {
   realpath(path: string): Promise<string>;
   listDir(path: string): Promise<DirEntry[]>;
   mkdir(path: string): Promise<void>;
+  /** A new empty folder, private to this user, in the system's temp folder (`<prefix>XXXXXX`); the caller removes it. */
+  makeTempDir(prefix: string): Promise<string>;
+  /** Whether `path` is a regular file (symlinks followed) this process may execute. */
+  isExecutable(path: string): Promise<boolean>;
   remove(path: string, options?: { recursive?: boolean }): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   copyFile(from: string, to: string): Promise<void>;
@@ -120,6 +147,17 @@ export interface Host {
    * e.g. `asset('skills', 'lifecycle', 'plan.md')`: where sluice is installed is the host's to know.
    */
   asset(...parts: string[]): string;
+  /**
+   * SHA-256 of text (UTF-8) or bytes, in hex. On the port, not only in core (`sha256Hex`), so that
+   * file contents (workspace fingerprints, artifacts, frozen files) are hashed natively where the host can.
+   */
+  sha256(data: string | Uint8Array): string;
+  /**
+   * RegExp.exec by JavaScript's own (backtracking) engine, stopped after `limitMs` ('timeout'): a
+   * pattern from a file such as `(a+)+$` must not freeze sluice. A host that cannot run it apart
+   * (the in-memory one) runs it inline, without the limit.
+   */
+  execRegExp(source: string, flags: string, text: string, limitMs: number): Promise<RegExpMatchResult | null | 'timeout'>;
 }
 
 /** Thrown by hosts for a path that does not exist; core maps it to FILE_NOT_FOUND. */

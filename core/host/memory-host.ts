@@ -1,4 +1,5 @@
 import { dirname, join, normalize } from 'pathe';
+import { sha256Hex } from '../hash/sha256-hex.ts';
 import { compareText } from '../text/compare-text.ts';
 import { HostNotFoundError, HostTooLargeError, type DirEntry, type FileInfo, type FileWriter, type Host, type SpawnOptions, type SpawnResult } from './host.ts';
 
@@ -15,6 +16,12 @@ export interface MemoryHostOptions {
   modules?: Record<string, Record<string, unknown>>;
   /** Where `asset()` says sluice's shipped files are (seed them with `files`); default `/sluice`. */
   assetRoot?: string;
+  /** Permission bits of seeded files (default 0o644): `{ '/bin/tool': 0o755 }` makes an executable. */
+  modes?: Record<string, number>;
+  /** `accountHome()`; default `/home/user`. */
+  home?: string;
+  /** `userId()`, the owner of every file; default 1000. */
+  uid?: number;
 }
 
 export interface MemoryHost extends Host {
@@ -34,7 +41,9 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
   const cwd = options.cwd ?? '/project';
   const pid = options.pid ?? 4242;
   const env = { ...options.env };
-  const files = new Map<string, { data: Uint8Array; mtimeMs: number }>();
+  const files = new Map<string, { data: Uint8Array; mtimeMs: number; mode: number }>();
+  const uid = options.uid ?? 1000;
+  let tempSeq = 0;
   const dirs = new Set<string>(['/']);
   const writeCounts = new Map<string, number>();
   const livePids = new Set<number>([pid]);
@@ -47,8 +56,9 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
   const requireParent = (p: string) => {
     if (!dirs.has(dirname(p))) throw new HostNotFoundError(dirname(p));
   };
-  const put = (p: string, data: string | Uint8Array) => {
-    files.set(p, { data: typeof data === 'string' ? encoder.encode(data) : data, mtimeMs: clock().getTime() });
+  // A rewrite keeps the file's mode, as writeAtomic does on disk.
+  const put = (p: string, data: string | Uint8Array, mode = files.get(p)?.mode ?? 0o644) => {
+    files.set(p, { data: typeof data === 'string' ? encoder.encode(data) : data, mtimeMs: clock().getTime(), mode });
   };
   const get = (p: string, maxBytes?: number) => {
     const file = files.get(abs(p));
@@ -59,7 +69,7 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
 
   for (const [path, text] of Object.entries(options.files ?? {})) {
     ensureDir(dirname(abs(path)));
-    put(abs(path), text);
+    put(abs(path), text, options.modes?.[abs(path)]);
   }
 
   const host: MemoryHost = {
@@ -68,10 +78,17 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     livePids,
     hostname: () => 'memory-host',
     asset: (...parts) => join(options.assetRoot ?? '/sluice', ...parts),
+    sha256: sha256Hex,
+    async execRegExp(source, flags, text) {
+      const m = new RegExp(source, flags.replace(/[gy]/g, '')).exec(text);
+      return m ? { groups: [...m], named: { ...m.groups } } : null;
+    },
     cwd: () => cwd,
     now: clock,
     env: (name) => env[name],
     envAll: () => ({ ...env }),
+    accountHome: () => options.home ?? '/home/user',
+    userId: () => uid,
     async readText(p, o) {
       return decoder.decode(get(p, o?.maxBytes));
     },
@@ -89,6 +106,13 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
       requireParent(path);
       if (files.has(path)) return false;
       put(path, data);
+      return true;
+    },
+    async writePrivate(p, data, o) {
+      const path = abs(p);
+      if (o?.exclusive && files.has(path)) return false;
+      ensureDir(dirname(path));
+      put(path, data, 0o600);
       return true;
     },
     async createHeld(p, data) {
@@ -129,8 +153,8 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     async stat(p): Promise<FileInfo | null> {
       const path = abs(p);
       const file = files.get(path);
-      if (file) return { kind: 'file', size: file.data.byteLength, mtimeMs: file.mtimeMs };
-      return dirs.has(path) ? { kind: 'dir', size: 0, mtimeMs: 0 } : null;
+      if (file) return { kind: 'file', size: file.data.byteLength, mtimeMs: file.mtimeMs, mode: file.mode, uid };
+      return dirs.has(path) ? { kind: 'dir', size: 0, mtimeMs: 0, mode: 0o755, uid } : null;
     },
     lstat(p) {
       return host.stat(p);
@@ -153,6 +177,14 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     },
     async mkdir(p) {
       ensureDir(abs(p));
+    },
+    async makeTempDir(prefix) {
+      const path = `/tmp/${prefix}${(tempSeq++).toString().padStart(6, '0')}`;
+      ensureDir(path);
+      return path;
+    },
+    async isExecutable(p) {
+      return ((files.get(abs(p))?.mode ?? 0) & 0o111) !== 0;
     },
     async remove(p, o) {
       const path = abs(p);

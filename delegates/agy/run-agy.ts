@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'pathe';
 import type { DelegateAttempt, DelegateRequest, DelegateRunContext, Kernel } from '../../core/index.ts';
 import { meaningfulLine, processFailure, runCliProcess, type CliProcessOutcome } from '../cli-process/index.ts';
 import { agyArgs, agyPromptVia, agyStdinPrompt } from './args.ts';
@@ -29,12 +26,12 @@ export async function runAgy(request: DelegateRequest, ctx: DelegateRunContext, 
     return judged;
   };
   if (request.mode === 'write') return kernel.queue.exclusive(`agy:cwd:${request.cwd}`, () => run(request.cwd));
-  const scratch = await mkdtemp(join(tmpdir(), 'sluice-agy-'));
+  const scratch = await kernel.host.makeTempDir('sluice-agy-');
   try {
     ctx.transcript.write(`--- agy analysis run in scratch folder ${scratch}; project added with --add-dir\n`);
     return await run(scratch, request.cwd);
   } finally {
-    await rm(scratch, { recursive: true, force: true });
+    await kernel.host.remove(scratch, { recursive: true });
   }
 }
 

@@ -31,7 +31,7 @@ export function defineCliDelegate(kernel: Kernel, o: CliDelegateOptions): Delega
   const locate = (settings: DelegateRunContext['settings']) => {
     const command = typeof settings.command === 'string' && settings.command !== '' ? settings.command : o.defaultCommand;
     const pathEnv = settings.env?.PATH ?? kernel.host.env('PATH');
-    return { command, found: command === undefined ? Promise.resolve(undefined) : findExecutable(command, pathEnv, kernel.projectRoot) };
+    return { command, found: command === undefined ? Promise.resolve(undefined) : findExecutable(kernel.host, command, pathEnv, kernel.projectRoot) };
   };
   return defineDelegate({
     name: o.name,

@@ -1,4 +1,4 @@
-import type { DelegateMode } from '../../core/index.ts';
+import type { DelegateMode, Host } from '../../core/index.ts';
 import { matchPattern, PatternTimeoutError } from './linear-regex.ts';
 import type { DelegateScript, ScriptReply } from './script-schema.ts';
 
@@ -29,12 +29,12 @@ export class RuleTimeoutError extends Error {
 }
 
 /** First rule whose pattern matches the prompt (and whose mode, if any, is the run's mode); see linear-regex.ts for the time bound. */
-export async function matchScript(script: DelegateScript, prompt: string, mode: DelegateMode): Promise<ScriptMatch | undefined> {
+export async function matchScript(host: Host, script: DelegateScript, prompt: string, mode: DelegateMode): Promise<ScriptMatch | undefined> {
   for (const [index, rule] of script.rules.entries()) {
     if (rule.mode !== undefined && rule.mode !== mode) continue;
     let m;
     try {
-      m = await matchPattern(rule.match, rule.flags ?? 's', prompt);
+      m = await matchPattern(host, rule.match, rule.flags ?? 's', prompt);
     } catch (error) {
       if (error instanceof PatternTimeoutError) throw new RuleTimeoutError(index, error);
       throw error;

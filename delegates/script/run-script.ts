@@ -57,7 +57,7 @@ export async function runScript(kernel: Kernel, request: DelegateRequest, ctx: D
   const display = kernel.display(source.path);
   let match;
   try {
-    match = await matchScript(script, request.prompt, request.mode);
+    match = await matchScript(kernel.host, script, request.prompt, request.mode);
   } catch (error) {
     if (!(error instanceof RuleTimeoutError)) throw error;
     // The file's pattern is at fault, not the run: the error names the rule.

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { basename, join } from 'pathe';
-import type { Kernel } from '../../core/index.ts';
+import { sha256Hex, type Kernel } from '../../core/index.ts';
 import { ScriptSequenceStateSchema, type ScriptSequenceState } from './script-schema.ts';
 
 /** Folder holding `replies:` sequence positions; deleting it (or `sluice delegate --to script --reset`) restarts every sequence. */
@@ -8,7 +7,7 @@ export const sequenceDir = (projectRoot: string) => join(projectRoot, '.sluice',
 
 /** `<basename>.<short hash of the absolute path>.json`: readable, and two scripts with one name do not collide. */
 export function sequenceStatePath(projectRoot: string, scriptPath: string): string {
-  const hash = createHash('sha256').update(scriptPath).digest('hex').slice(0, 10);
+  const hash = sha256Hex(scriptPath).slice(0, 10);
   return join(sequenceDir(projectRoot), `${basename(scriptPath)}.${hash}.json`);
 }
 

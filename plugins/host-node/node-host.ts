@@ -1,4 +1,5 @@
-import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { copyFile, mkdir, rename, rm, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { clearInterval, setInterval } from 'node:timers';
@@ -11,6 +12,8 @@ import { openForWriting, readBounded } from './read-bounded.ts';
 import { importModule, resolveModule } from './import-module.ts';
 import { sluiceAsset } from './sluice-assets.ts';
 import { ownOutputFiles } from './own-output-files.ts';
+import { execRegExpInWorker } from './regexp-in-worker.ts';
+import { accountHome, isExecutableFile, makeTempDir, writePrivateFile } from './private-files.ts';
 import { spawnProcess } from './spawn-process.ts';
 
 const isNotFound = (e: unknown) => {
@@ -51,6 +54,8 @@ async function removeFile(path: string): Promise<void> {
 const kindOf = (s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): FileInfo['kind'] =>
   s.isFile() ? 'file' : s.isDirectory() ? 'dir' : s.isSymbolicLink() ? 'symlink' : 'other';
 
+const infoOf = (s: Stats): FileInfo => ({ kind: kindOf(s), size: s.size, mtimeMs: s.mtimeMs, mode: s.mode & 0o7777, uid: s.uid });
+
 /**
  * The Host for Node (and Deno's Node compatibility): node:fs for files, execa for processes.
  * Reads, stats, realpaths and listings call node:fs synchronously behind the async port: each takes
@@ -69,16 +74,21 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     pid: process.pid,
     hostname: () => hostname(),
     asset: sluiceAsset,
+    execRegExp: execRegExpInWorker,
+    sha256: (data) => createHash('sha256').update(data).digest('hex'),
     cwd: () => cwd,
     now: () => new Date(),
     env: (name) => process.env[name],
     envAll: () => Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
+    accountHome,
+    userId: () => process.getuid?.(),
     readBytes,
     async readText(p, o) {
       return new TextDecoder().decode(await readBytes(p, o));
     },
     writeAtomic: (p, data) => mapSystemErrors(abs(p), () => writeFileAtomic(abs(p), data), 'cannot write'),
     writeExclusive: (p, data) => mapSystemErrors(abs(p), () => writeFileExclusive(abs(p), data), 'cannot create'),
+    writePrivate: (p, data, o) => mapSystemErrors(abs(p), () => writePrivateFile(abs(p), data, o?.exclusive), 'cannot write'),
     createHeld: (p, data) => mapSystemErrors(abs(p), () => createHeldFile(abs(p), data), 'cannot create'),
     async openWriter(p, o): Promise<FileWriter> {
       const path = abs(p);
@@ -99,8 +109,7 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     },
     async stat(p) {
       try {
-        const s = statSync(abs(p));
-        return { kind: kindOf(s), size: s.size, mtimeMs: s.mtimeMs };
+        return infoOf(statSync(abs(p)));
       } catch (error) {
         if (isNotFound(error)) return null;
         throw error;
@@ -108,8 +117,7 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     },
     async lstat(p) {
       try {
-        const s = lstatSync(abs(p));
-        return { kind: kindOf(s), size: s.size, mtimeMs: s.mtimeMs };
+        return infoOf(lstatSync(abs(p)));
       } catch (error) {
         if (isNotFound(error)) return null;
         throw error;
@@ -122,6 +130,8 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
         const entries = readdirSync(abs(p), { withFileTypes: true });
         return entries.map((e) => ({ name: e.name, kind: kindOf(e) })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       }),
+    makeTempDir,
+    isExecutable: (p) => isExecutableFile(abs(p)),
     mkdir: (p) => mapSystemErrors(abs(p), async () => void (await mkdir(abs(p), { recursive: true })), 'cannot create folder'),
     remove: (p, o) => mapSystemErrors(abs(p), () => (o?.recursive ? rm(abs(p), { recursive: true, force: true }) : removeFile(abs(p))), 'cannot remove'),
     rename: (from, to) => mapSystemErrors(abs(from), () => rename(abs(from), abs(to)), 'cannot rename'),

@@ -65,8 +65,8 @@ export async function runLifecycleDemo(kernel: Kernel, projectDir: string = kern
   if (o.workers) {
     // Workers verify the grants they get with the user's key (there is no flag to name another): make one if needed.
     const { createGrantKeyIfMissing, defaultGrantKeyFile } = await import('./commit/signed-grant.ts');
-    const keyFile = o.workers.grantKeyFile ?? defaultGrantKeyFile();
-    if (await createGrantKeyIfMissing(keyFile)) say(`lifecycle: made a commit-grant key at ${keyFile} (mode 0600) to sign the workers' grants`);
+    const keyFile = o.workers.grantKeyFile ?? defaultGrantKeyFile(kernel.host);
+    if (await createGrantKeyIfMissing(kernel.host, keyFile)) say(`lifecycle: made a commit-grant key at ${keyFile} (mode 0600) to sign the workers' grants`);
     const remote = await publishRepository(kernel, projectDir);
     say(`lifecycle: one job per requirement for the workers, cloning ${remote}`);
     const { runLifecycleOnWorkers } = await import('./remote/run-on-workers.ts');

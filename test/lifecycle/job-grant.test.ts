@@ -23,15 +23,15 @@ describe('commit grants for workers', () => {
     assert.match(refused.get('two') ?? '', /does not list two/);
     const token = grants.get('one')!;
     const now = new Date();
-    const accepted = await acceptJobGrant(token, REMOTE, 'one', now, key);
+    const accepted = await acceptJobGrant(lc.host, token, REMOTE, 'one', now, key);
     assert.ok('grant' in accepted && accepted.grant.requirements?.join() === 'one');
-    const elsewhere = await acceptJobGrant(token, 'ssh://git.example/team/other.git', 'one', now, key);
+    const elsewhere = await acceptJobGrant(lc.host, token, 'ssh://git.example/team/other.git', 'one', now, key);
     assert.match('refused' in elsewhere ? elsewhere.refused : '', /bound to ssh:\/\/git\.example\/team\/app\.git, not .*other\.git/);
-    const otherRequirement = await acceptJobGrant(token, REMOTE, 'two', now, key);
+    const otherRequirement = await acceptJobGrant(lc.host, token, REMOTE, 'two', now, key);
     assert.match('refused' in otherRequirement ? otherRequirement.refused : '', /does not list two/);
-    const later = await acceptJobGrant(token, REMOTE, 'one', new Date(now.getTime() + 25 * 3600_000), key);
+    const later = await acceptJobGrant(lc.host, token, REMOTE, 'one', new Date(now.getTime() + 25 * 3600_000), key);
     assert.match('refused' in later ? later.refused : '', /expired/);
-    const forged = await acceptJobGrant(token, REMOTE, 'one', now, await keyFile('a-key-the-agent-made-itself-xx'));
+    const forged = await acceptJobGrant(lc.host, token, REMOTE, 'one', now, await keyFile('a-key-the-agent-made-itself-xx'));
     assert.match('refused' in forged ? forged.refused : '', /invalid signature/);
   });
 

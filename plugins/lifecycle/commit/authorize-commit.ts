@@ -81,8 +81,8 @@ export async function authorize(lc: LifecycleContext, r: AuthorizationRequest, o
     if (granted) return granted;
   }
   await noteProjectGrant(lc, reasons);
-  const userFile = o.userConfigFile ?? defaultUserConfigFile();
-  const user = await readUserConfigGrant(userFile, workTree);
+  const userFile = o.userConfigFile ?? defaultUserConfigFile(lc.host);
+  const user = await readUserConfigGrant(lc.host, userFile, workTree);
   if (user.refused) reasons.push(`the grant in ${userFile} is ignored: ${user.refused}`);
   if (user.grant) {
     const granted = accept(user.grant, 'config', userFile);
@@ -90,7 +90,7 @@ export async function authorize(lc: LifecycleContext, r: AuthorizationRequest, o
   }
   const signed = lc.host.env(GRANT_ENV);
   if (signed !== undefined && signed !== '') {
-    const verified = await verifySignedGrant(signed, o.grantKeyFile ?? defaultGrantKeyFile());
+    const verified = await verifySignedGrant(lc.host, signed, o.grantKeyFile ?? defaultGrantKeyFile(lc.host));
     if ('refused' in verified) reasons.push(verified.refused);
     else if (verified.grant.repository !== workTree) reasons.push(`${GRANT_ENV} is bound to ${verified.grant.repository}, not ${workTree}`);
     else {

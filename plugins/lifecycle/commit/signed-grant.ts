@@ -1,9 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { userInfo } from 'node:os';
-import { dirname, join } from 'pathe';
+import { join } from 'pathe';
 import * as v from 'valibot';
-import { readBounded } from '../../host-node/index.ts';
+import { hmacSha256Hex, sameDigest, type Host } from '../../../core/index.ts';
 import { CommitGrantSchema } from './commit-grant.ts';
 
 /** A signed grant is bound: to one repository (its work tree's top folder), to named requirements, until a time. */
@@ -29,49 +26,42 @@ const MAX_KEY_BYTES = 64 * 1024;
  */
 export const GRANT_ENV = 'SLUICE_COMMIT_GRANT';
 
-export function defaultGrantKeyFile(): string {
-  return join(userInfo().homedir, '.config', 'sluice', 'commit-grant.key');
+export function defaultGrantKeyFile(host: Host): string {
+  return join(host.accountHome(), '.config', 'sluice', 'commit-grant.key');
 }
 
 export function signCommitGrant(grant: SignedGrant, key: string | Uint8Array): string {
   const payload = Buffer.from(JSON.stringify(grant)).toString('base64url');
-  return `${payload}.${createHmac('sha256', key).update(payload).digest('hex')}`;
+  return `${payload}.${hmacSha256Hex(key, payload)}`;
 }
+
+const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 /**
  * Makes a random key (mode 0600) where none is; an existing file is never replaced. Returns whether it
  * made one. For code that both signs and verifies on this machine (`sluice demo --queue`).
  */
-export async function createGrantKeyIfMissing(keyFile: string): Promise<boolean> {
-  await mkdir(dirname(keyFile), { recursive: true, mode: 0o700 });
-  try {
-    await writeFile(keyFile, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
+export function createGrantKeyIfMissing(host: Host, keyFile: string): Promise<boolean> {
+  return host.writePrivate(keyFile, `${randomHex(32)}\n`, { exclusive: true });
 }
 
 /** The signing key (its trailing newline from `echo` removed), or null when it cannot be read. */
-export async function readGrantKey(keyFile: string): Promise<string | null> {
+export async function readGrantKey(host: Host, keyFile: string): Promise<string | null> {
   try {
-    return (await readBounded(keyFile, MAX_KEY_BYTES)).toString().replace(/\r?\n$/, '');
+    return (await host.readText(keyFile, { maxBytes: MAX_KEY_BYTES })).replace(/\r?\n$/, '');
   } catch {
     return null;
   }
 }
 
 /** The grant, or the reason it is refused. The key's trailing newline (from `echo`) is ignored. */
-export async function verifySignedGrant(value: string, keyFile: string): Promise<{ grant: SignedGrant } | { refused: string }> {
+export async function verifySignedGrant(host: Host, value: string, keyFile: string): Promise<{ grant: SignedGrant } | { refused: string }> {
   const [payload, signature, extra] = value.trim().split('.');
   if (!payload || !signature || extra !== undefined) return { refused: `${GRANT_ENV} is not "<payload>.<signature>"` };
-  const key = await readGrantKey(keyFile);
+  const key = await readGrantKey(host, keyFile);
   if (key === null) return { refused: `${GRANT_ENV} cannot be verified: no key at ${keyFile}` };
   if (key.length < 16) return { refused: `the key in ${keyFile} is shorter than 16 characters` };
-  const expected = createHmac('sha256', key).update(payload).digest();
-  const given = Buffer.from(signature, 'hex');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { refused: `${GRANT_ENV} has an invalid signature` };
+  if (!sameDigest(signature, hmacSha256Hex(key, payload))) return { refused: `${GRANT_ENV} has an invalid signature` };
   let raw: unknown;
   try {
     raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));

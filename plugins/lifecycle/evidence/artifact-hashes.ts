@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { join } from 'pathe';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import type { Fingerprint, WorkflowState } from '../state/workflow-state-schema.ts';
@@ -20,9 +19,7 @@ export async function hashArtifacts(lc: LifecycleContext, files: readonly (strin
 
 async function hashOne(lc: LifecycleContext, file: string): Promise<string> {
   try {
-    return createHash('sha256')
-      .update(await lc.host.readBytes(join(lc.root, file), { maxBytes: MAX_HASHED }))
-      .digest('hex');
+    return lc.host.sha256(await lc.host.readBytes(join(lc.root, file), { maxBytes: MAX_HASHED }));
   } catch {
     return 'missing';
   }

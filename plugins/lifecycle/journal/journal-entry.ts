@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import * as v from 'valibot';
+import { sha256Hex } from '../../../core/index.ts';
 
 /**
  * One line of a requirement's journal (`.prizmkit/state/journal/<slug>.jsonl`): the state after one
@@ -30,9 +30,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function entryHash(e: Omit<JournalEntry, 'hash'>): string {
-  return createHash('sha256')
-    .update(`${e.prev}\n${canonicalJson({ seq: e.seq, at: e.at, caller: e.caller, row: e.row, state: e.state })}`)
-    .digest('hex');
+  return sha256Hex(`${e.prev}\n${canonicalJson({ seq: e.seq, at: e.at, caller: e.caller, row: e.row, state: e.state })}`);
 }
 
 export function makeEntry(

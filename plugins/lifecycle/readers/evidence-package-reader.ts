@@ -1,9 +1,9 @@
 import { join } from 'pathe';
 import * as v from 'valibot';
-import { SluiceError, type Host } from '../../../core/index.ts';
+import { sha256Hex, SluiceError, type Host } from '../../../core/index.ts';
 import { runGit } from '../workspace/run-git.ts';
 import { keyValues, markdownSections } from './markdown-sections.ts';
-import { artifactExists, artifactInvalid, parseArtifactJson, readArtifact, sha256Hex, validateArtifact, type ArtifactRef } from './read-artifact.ts';
+import { artifactExists, artifactInvalid, parseArtifactJson, readArtifact, validateArtifact, type ArtifactRef } from './read-artifact.ts';
 import '../lifecycle-errors.ts';
 
 /**
@@ -152,7 +152,7 @@ async function checkFileHashes(host: Host, root: string, dir: string, m: Evidenc
     } catch {
       throw artifactInvalid(mf, `files.${i}.path`, `${f.path} is missing from the package`);
     }
-    if (sha256Hex(bytes) !== f.sha256) throw artifactInvalid(mf, `files.${i}.sha256`, `${f.path} changed after it was hashed`);
+    if (host.sha256(bytes) !== f.sha256) throw artifactInvalid(mf, `files.${i}.sha256`, `${f.path} changed after it was hashed`);
   }
   for (const path of await listFiles(host, join(root, dir))) {
     if (path !== 'manifest.json' && !listed.has(path)) throw artifactInvalid(mf, 'files', `${path} is in the package but not in the manifest`);
@@ -188,7 +188,7 @@ export async function checkEvidenceBinding(host: Host, root: string, pkg: Pick<E
     );
   for (const extra of [[], ['--binary'], ['--binary', '--full-index']]) {
     const diff = await runGit(host, root, ['diff', ...extra, base.stdout.trim()]);
-    if (diff.code === 0 && sha256Hex(diff.stdout) === pkg.manifest.working_diff_sha256) return;
+    if (diff.code === 0 && host.sha256(diff.stdout) === pkg.manifest.working_diff_sha256) return;
   }
   throw artifactInvalid(
     mf,

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { join } from 'pathe';
 import * as v from 'valibot';
 import { jsonCodec, parseDataText, readDataText, realPathInside, SluiceError, type Host } from '../../../core/index.ts';
@@ -23,12 +22,10 @@ export interface ArtifactRef {
   format: ArtifactFormat;
 }
 
-export const sha256Hex = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
-
 /** The text of an artifact and the hash of what was read, for its ArtifactRef. */
 export async function readArtifact(host: Host, root: string, file: string): Promise<{ text: string; sha256: string }> {
   const text = await readArtifactText(host, root, file);
-  return { text, sha256: sha256Hex(text) };
+  return { text, sha256: host.sha256(text) };
 }
 
 const SYSTEM_CODES = new Set<string>(['FILE_NOT_REGULAR', 'FILE_ACCESS_DENIED', 'FILE_SYSTEM_READ_ONLY', 'DISK_FULL', 'FILE_IO_FAILED']);

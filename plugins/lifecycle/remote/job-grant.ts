@@ -1,4 +1,4 @@
-import { isSluiceError } from '../../../core/index.ts';
+import { isSluiceError, type Host } from '../../../core/index.ts';
 import { authorize, type AuthorizeOptions } from '../commit/authorize-commit.ts';
 import { grantDoesNotCover, type CommitGrant } from '../commit/commit-grant.ts';
 import { defaultGrantKeyFile, readGrantKey, signCommitGrant, verifySignedGrant } from '../commit/signed-grant.ts';
@@ -46,8 +46,8 @@ export async function grantsForWorkers(lc: LifecycleContext, slugs: readonly str
     }
   }
   if (authorized.length === 0) return out;
-  const keyFile = o.grantKeyFile ?? defaultGrantKeyFile();
-  const key = await readGrantKey(keyFile);
+  const keyFile = o.grantKeyFile ?? defaultGrantKeyFile(lc.host);
+  const key = await readGrantKey(lc.host, keyFile);
   if (key === null || key.length < 16) {
     for (const { slug } of authorized) out.refused.set(slug, `no grant key at ${keyFile} to sign the workers' grant with`);
     return out;
@@ -67,13 +67,14 @@ export async function grantsForWorkers(lc: LifecycleContext, slugs: readonly str
  * passes on as its host grant.
  */
 export async function acceptJobGrant(
+  host: Host,
   token: string,
   remote: string,
   slug: string,
   now: Date,
-  keyFile = defaultGrantKeyFile(),
+  keyFile = defaultGrantKeyFile(host),
 ): Promise<{ grant: CommitGrant } | { refused: string }> {
-  const verified = await verifySignedGrant(token, keyFile);
+  const verified = await verifySignedGrant(host, token, keyFile);
   if ('refused' in verified) return { refused: `the job's grant is refused: ${verified.refused.replace('SLUICE_COMMIT_GRANT', 'the grant')}` };
   const g = verified.grant;
   if (g.repository !== remote) return { refused: `the job's grant is bound to ${g.repository}, not ${remote}` };

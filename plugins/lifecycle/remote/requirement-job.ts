@@ -161,7 +161,7 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
   const authorize: AuthorizeOptions = { ...(settings.userConfigFile ? { userConfigFile: settings.userConfigFile } : {}) };
   let grantRefused: string | undefined;
   if (payload.grant) {
-    const accepted = await acceptJobGrant(payload.grant, payload.remote, slug, host.now(), settings.grantKeyFile);
+    const accepted = await acceptJobGrant(host, payload.grant, payload.remote, slug, host.now(), settings.grantKeyFile);
     if ('grant' in accepted) authorize.hostGrant = accepted.grant;
     else grantRefused = accepted.refused;
   }

@@ -5,6 +5,7 @@ import type { LifecycleContext } from '../lifecycle-context.ts';
 import { SPEC } from '../readers/plan-tasks-reader.ts';
 import { readWorkflowState } from '../record-stage.ts';
 import { FATAL_CODES } from '../runner/drive-requirement.ts';
+import { withFollower } from '../runner/follow-signal.ts';
 import { createRunTracker } from '../runner/run-tracker.ts';
 import { fail, openRequirements, summarize, type RequirementOutcome, type RunLifecycleOptions, type RunSummary } from '../runner/run-lifecycle.ts';
 import { ARTIFACT_KINDS, artifactDirFor, checkSlug } from '../slug.ts';
@@ -59,13 +60,15 @@ export async function runLifecycleOnWorkers(lc: LifecycleContext, o: RunOnWorker
           ...(grants.has(slug) ? { grant: grants.get(slug)! } : {}),
         };
         try {
-          const result = await o.dispatcher.run('lifecycle:requirement', payload, {
-            key: `lifecycle:${slug}`,
-            label: slug,
-            signal: abort.signal,
-            needs: [o.backend],
-            onProgress: (data) => run.stage(slug, (data as RequirementJobProgress | null)?.stage ?? null),
-          });
+          const result = await withFollower(abort.signal, (signal) =>
+            o.dispatcher.run('lifecycle:requirement', payload, {
+              key: `lifecycle:${slug}`,
+              label: slug,
+              signal,
+              needs: [o.backend],
+              onProgress: (data) => run.stage(slug, (data as RequirementJobProgress | null)?.stage ?? null),
+            }),
+          );
           const why = refused.get(slug);
           const localRecords = result.checkpoint
             ? await adoptCheckpoint(lc, remote, slug, result.checkpoint).catch((e) => toSluiceError(e).message)

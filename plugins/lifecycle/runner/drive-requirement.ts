@@ -9,6 +9,7 @@ import { readWorkflowState, recordBlocked, recordStage } from '../record-stage.t
 import type { WorkflowState } from '../state/workflow-state-schema.ts';
 import type { Stage } from '../transition-table.ts';
 import { isSluiceRuntimePath } from '../workspace/git-status.ts';
+import { withFollower } from './follow-signal.ts';
 import { describeSituation } from './stage-situation.ts';
 import { writeStageOutput } from './stage-output.ts';
 import { loadStagePrompt, renderStagePrompt, type StagePrompt } from './stage-prompts.ts';
@@ -186,20 +187,22 @@ async function runStageDelegate(
     changed_files: stage === 'code-review' || stage === 'commit' ? await changedFiles(rc.lc) : '',
     previous_error: problem ? `\nYour previous attempt did not produce valid evidence: ${problem}\nFix exactly that.` : '',
   });
-  const result = await rc.lc.kernel.runDelegate(
-    rc.backend,
-    // Parallel requirements write the shared workspace while another's analysis stage runs: that run cannot be judged by it.
-    {
-      prompt: text,
-      mode: prompt.meta.mode,
-      cwd: rc.lc.root,
-      label: `${slug} ${stage}`,
-      ...(rc.parallel ? { workspaceCheck: false } : {}),
-      ...(rc.extra ? { extra: rc.extra } : {}),
-      ...(rc.model ? { model: rc.model } : {}),
-      ...(rc.timeoutMs ? { timeoutMs: rc.timeoutMs } : {}),
-    },
-    { signal: rc.signal },
+  const result = await withFollower(rc.signal, (signal) =>
+    rc.lc.kernel.runDelegate(
+      rc.backend,
+      // Parallel requirements write the shared workspace while another's analysis stage runs: that run cannot be judged by it.
+      {
+        prompt: text,
+        mode: prompt.meta.mode,
+        cwd: rc.lc.root,
+        label: `${slug} ${stage}`,
+        ...(rc.parallel ? { workspaceCheck: false } : {}),
+        ...(rc.extra ? { extra: rc.extra } : {}),
+        ...(rc.model ? { model: rc.model } : {}),
+        ...(rc.timeoutMs ? { timeoutMs: rc.timeoutMs } : {}),
+      },
+      { signal },
+    ),
   );
   runs.push({ stage, attempt, delegate: result.status, transcript: rc.lc.kernel.display(result.transcriptPath) });
   if (result.status === 'cancelled' || rc.signal.aborted) throw new Interrupted();

@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import type { ProgressHandle } from '../../../core/index.ts';
 import type { Stage } from '../transition-table.ts';
 import type { RequirementOutcome } from './run-lifecycle.ts';
@@ -8,9 +7,8 @@ import type { RequirementOutcome } from './run-lifecycle.ts';
  * to the caller's signal), the stage each one is in, the outcomes so far, and the progress line.
  */
 export function createRunTracker(total: number, o: { signal?: AbortSignal; progress?: ProgressHandle }) {
+  // Jobs take followers of this signal (follow-signal.ts), not the signal itself: many requirements are expected.
   const abort = new AbortController();
-  // Every in-flight delegate job listens to this signal; many requirements are expected.
-  setMaxListeners(0, abort.signal);
   const onOuterAbort = () => abort.abort();
   o.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const running = new Map<string, Stage>();

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { join } from 'pathe';
 import type { Host } from '../../../core/index.ts';
 import type { Fingerprint } from '../state/workflow-state-schema.ts';
@@ -36,19 +35,18 @@ export interface WorkspaceSnapshot {
 export async function readWorkspace(host: Host, root: string): Promise<WorkspaceSnapshot | null> {
   const status = await readGitStatus(host, root);
   if (!status) return null;
-  const hash = createHash('sha256');
+  // The digest of every entry's line, in order: the same bytes whichever host hashes them.
+  let lines = '';
   const files: Record<string, string> = {};
   const entries = status.entries
     .filter((e) => !isSluiceRuntimePath(e.path) && !isArtifactPath(e.path))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const e of entries) {
     const digest = await contentDigest(host, join(root, e.path));
-    hash.update(`${e.type} ${e.xy} ${e.path}\0`);
-    hash.update(digest);
-    hash.update('\0');
+    lines += `${e.type} ${e.xy} ${e.path}\0${digest}\0`;
     files[e.path] = digest.slice(0, FILE_DIGEST_CHARS);
   }
-  return { status, fingerprint: { head: status.head, diff: hash.digest('hex'), files } };
+  return { status, fingerprint: { head: status.head, diff: host.sha256(lines), files } };
 }
 
 async function contentDigest(host: Host, path: string): Promise<string> {
@@ -57,9 +55,7 @@ async function contentDigest(host: Host, path: string): Promise<string> {
   if (info.kind !== 'file') return info.kind;
   if (info.size > MAX_HASHED_BYTES) return `large:${info.size}:${info.mtimeMs}`;
   try {
-    return createHash('sha256')
-      .update(await host.readBytes(path))
-      .digest('hex');
+    return host.sha256(await host.readBytes(path));
   } catch {
     return 'unreadable';
   }

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import * as v from 'valibot';
-import { sluiceVersion } from '../../../core/index.ts';
+import { sha256Hex, sluiceVersion } from '../../../core/index.ts';
 import { readCacheEntry, writeCacheEntry } from '../../sdlc/index.ts';
 import { specFile, type SpecFile } from './spec-backlog-types.ts';
 
@@ -49,7 +48,7 @@ export interface SpecScanCache {
 
 /** The cache for the spec folder `dir` (absolute): one entry of the disk cache in `cacheDir`. */
 export function openSpecScanCache(cacheDir: string, dir: string, now = Date.now()): SpecScanCache {
-  const entry = `specs-${createHash('sha256').update(dir).digest('hex').slice(0, 32)}.json`;
+  const entry = `specs-${sha256Hex(dir).slice(0, 32)}.json`;
   const parsed = v.safeParse(ScanCacheSchema, readCacheEntry(cacheDir, entry));
   const before = parsed.success && parsed.output.dir === dir ? parsed.output.files : {};
   const after: Record<string, CachedSpec> = Object.create(null);

@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'pathe';
-import { sluiceVersion } from '../../../core/index.ts';
+import { sha256Hex, sluiceVersion } from '../../../core/index.ts';
 import { readBoundedSync } from '../../host-node/index.ts';
 
 /**
@@ -96,7 +95,7 @@ export interface CachedParse {
  */
 export async function parseWithCache(dir: string | undefined, kind: string, text: string, parse: (text: string) => unknown): Promise<CachedParse> {
   if (dir === undefined) return { value: parse(text), hit: false };
-  const key = createHash('sha256').update(`sluice ${sluiceVersion} cache ${FORMAT} ${kind}\0`).update(text).digest('hex');
+  const key = sha256Hex(`sluice ${sluiceVersion} cache ${FORMAT} ${kind}\0${text}`);
   const name = `${key}.json`;
   const cached = readCacheEntry(dir, name);
   if (cached !== undefined) return { value: cached, hit: true };

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
-import { SluiceError, type Host, type Kernel } from '../../../core/index.ts';
+import { SluiceError, sha256Hex, type Host, type Kernel } from '../../../core/index.ts';
 import type { SdlcState } from '../state/state-schema.ts';
 import type { SdlcPaths } from './project-paths.ts';
 import '../sdlc-errors.ts';
 
 /** sha256 of a frozen file's bytes, as recorded in state.yaml (`sha256:<hex>`). */
-export const checksumOf = (bytes: string | Uint8Array) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+export const checksumOf = (bytes: string | Uint8Array) => `sha256:${sha256Hex(bytes)}`;
 
 /** Frozen file paths as state.yaml keys them: relative to the project root (`.sdlc/profile.yaml`). */
 export const frozenKey = (paths: SdlcPaths, full: string) =>

@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import { join } from 'pathe';
 import { parseAllowedSigners, SIGNATURE_NAMESPACE, SluiceError, sshSign, sshVerify, type Kernel } from '../../../core/index.ts';
 import type { SdlcProject } from '../project/open-project.ts';
@@ -30,7 +29,7 @@ export function assertSignedIfRequired(project: SdlcProject, sign: SignOption, w
 /** The key to sign with: --sign KEY, else SLUICE_SIGNING_KEY, else git's user.signingkey, else ~/.ssh/id_ed25519. */
 async function signingKey(kernel: Kernel, sign: SignOption): Promise<string> {
   const { host } = kernel;
-  const expand = (p: string) => (p.startsWith('~/') ? join(host.env('HOME') ?? homedir(), p.slice(2)) : p);
+  const expand = (p: string) => (p.startsWith('~/') ? join(host.env('HOME') ?? host.accountHome(), p.slice(2)) : p);
   if (typeof sign === 'string' && sign !== '') return expand(sign);
   const fromEnv = host.env('SLUICE_SIGNING_KEY');
   if (fromEnv) return expand(fromEnv);
@@ -43,7 +42,7 @@ async function signingKey(kernel: Kernel, sign: SignOption): Promise<string> {
     onStdout: (c) => (gitKey += new TextDecoder().decode(c)),
   });
   if (r.exitCode === 0 && gitKey.trim() && !gitKey.trim().startsWith('key::')) return expand(gitKey.trim());
-  const fallback = join(host.env('HOME') ?? homedir(), '.ssh', 'id_ed25519');
+  const fallback = join(host.env('HOME') ?? host.accountHome(), '.ssh', 'id_ed25519');
   if (await host.stat(fallback)) return fallback;
   throw new SluiceError('SIGNING_FAILED', {
     field: '--sign',

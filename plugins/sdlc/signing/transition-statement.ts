@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../../core/index.ts';
 import type { HistoryEntry } from '../state/history-schema.ts';
 import type { SdlcState } from '../state/state-schema.ts';
 
@@ -29,10 +29,6 @@ export function canonicalJson(value: unknown): string {
       .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
-}
-
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
 
 /** The signed text for the entry at `index` of the project's history. */

@@ -1,5 +1,6 @@
 import type { GateResult } from '../../../core/index.ts';
-import { canonicalJson, sha256Hex } from '../signing/transition-statement.ts';
+import { sha256Hex } from '../../../core/index.ts';
+import { canonicalJson } from '../signing/transition-statement.ts';
 import type { AcceptedWaiver, HistoryEntry } from '../state/history-schema.ts';
 import { phaseKey } from '../state/phase-id.ts';
 import type { SdlcState } from '../state/state-schema.ts';

@@ -1,0 +1,32 @@
+import { Worker } from 'node:worker_threads';
+import type { RegExpMatchResult } from '../../core/index.ts';
+
+const WORKER = `
+const { parentPort, workerData: { source, flags, text } } = require('node:worker_threads');
+const m = new RegExp(source, flags.replace(/[gy]/g, '')).exec(text);
+parentPort.postMessage(m ? { groups: [...m], named: { ...(m.groups ?? {}) } } : null);
+`;
+
+/**
+ * Host.execRegExp for Node: the pattern runs in a worker thread, so a backtracking one that runs away
+ * is terminated after `limitMs` instead of blocking the event loop (where neither --timeout nor
+ * Ctrl-C could act).
+ */
+export function execRegExpInWorker(source: string, flags: string, text: string, limitMs: number): Promise<RegExpMatchResult | null | 'timeout'> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER, { eval: true, workerData: { source, flags, text } });
+    const timer = setTimeout(() => {
+      void worker.terminate();
+      resolve('timeout');
+    }, limitMs);
+    worker.once('message', (m: RegExpMatchResult | null) => {
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(m);
+    });
+    worker.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join, relative, sep } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Workflows, gates and delegates reach the outside world only through the Host port (core/host),
+ * so they run on any host (the in-memory one in tests, Deno). The Node host, the CLI and the other
+ * process plumbing are where Node lives; everything else that imports a Node built-in fails here.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Units whose job is to be Node: they are the host, the process entry points and their transports. */
+const NODE_UNITS = [
+  'plugins/host-node', // the Host port's Node implementation
+  'plugins/cli', // the process: argv, stdio, signals, exit codes, the bin's workers
+  'plugins/queue-redis', // a queue transport (sockets through ioredis), chosen by the CLI, not a workflow
+  // Claude Code's PreToolUse hook: its own CommonJS bundle (dist/guard.cjs), run before every tool
+  // call, so it starts without the kernel or the Host and judges paths with synchronous fs calls.
+  'plugins/guard',
+  // Runs the CommonJS bundles (the CLI's runner, the guard's parser, yaml) through V8's code cache (node:vm).
+  'plugins/code-cache',
+];
+
+/** Files that still import Node directly, each with why; an entry that no longer does fails, so the list only shrinks. */
+const ALLOWED: Record<string, string> = {
+  'plugins/sdlc-views/specs/scan-specs.ts': 'not moved yet',
+  'plugins/sdlc-views/specs/spec-scan-cache.ts': 'not moved yet',
+  'plugins/sdlc/project/disk-cache.ts': 'not moved yet',
+};
+
+const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+const SPECIFIER = /(?:\bfrom|\bimport\(?|\brequire\()\s*['"]([^'"]+)['"]/g;
+
+/** Each TypeScript file under the workflow, gate and delegate folders, with the Node built-ins it imports. */
+function nodeImports(): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      const rel = relative(root, path).split(sep).join('/');
+      if (e.isDirectory()) {
+        if (!NODE_UNITS.includes(rel)) walk(path);
+      } else if (/\.[cm]?ts$/.test(e.name)) {
+        const found = [...readFileSync(path, 'utf8').matchAll(SPECIFIER)].map((m) => m[1]).filter((s) => builtins.has(s));
+        if (found.length > 0) out.set(rel, [...new Set(found)]);
+      }
+    }
+  };
+  for (const top of ['plugins', 'gates', 'delegates']) walk(join(root, top));
+  return out;
+}
+
+describe('layout: Node through the Host', () => {
+  const found = nodeImports();
+
+  it('no workflow, gate or delegate file imports a Node built-in (but the commented allow-list)', () => {
+    const offenders = [...found].filter(([file]) => !(file in ALLOWED)).map(([file, mods]) => `${file}: ${mods.join(', ')}`);
+    assert.equal(offenders.join('\n'), '', 'use the Host port (core/host) instead; add a capability there if it lacks one');
+  });
+
+  it('every allow-listed file still needs its entry', () => {
+    assert.deepEqual(
+      Object.keys(ALLOWED).filter((file) => !found.has(file)),
+      [],
+      'remove these entries: the files no longer import Node',
+    );
+  });
+
+  it('the check sees imports in every form', () => {
+    const forms = ["import { x } from 'node:fs';", "import('node:os')", "require('crypto')", "export { y } from 'path';"];
+    for (const text of forms) assert.equal([...text.matchAll(SPECIFIER)].filter((m) => builtins.has(m[1])).length, 1, text);
+    assert.equal([...`import { z } from 'pathe';`.matchAll(SPECIFIER)].filter((m) => builtins.has(m[1])).length, 0);
+  });
+});
