@@ -156,7 +156,12 @@ await buildCachedCli({
   root,
   common: guardBuild,
   define: { __SLUICE_VERSION__: JSON.stringify(pkg.version) },
-  plugins: [swapModule('core/store/yaml-library.ts', 'plugins/host-node/lazy-yaml-library.ts'), yamlAsEsm],
+  plugins: [
+    swapModule('core/store/yaml-library.ts', 'plugins/host-node/lazy-yaml-library.ts'),
+    // `sluice hooks` and a `guard` with arguments judge shell commands with the guard's own dist/guard-shell.cjs (and its cache), not a second copy of the parser.
+    swapModule('plugins/guard/shell-guard-loader.ts', 'plugins/guard/cached-shell-guard.ts'),
+    yamlAsEsm,
+  ],
 });
 // The bin itself calls no require(): drop the banner's node:module import from the guard's hot path.
 const bin = new URL('../dist/sluice.mjs', import.meta.url);

@@ -34,7 +34,7 @@ async function readCachedYaml<S extends v.GenericSchema>(
 ): Promise<v.InferOutput<S>> {
   const display = kernel.display(path);
   const text = await readDataText(kernel.host, path, { display });
-  const { value } = await parseWithCache(cacheDir, code, text, (t) => parseDataText(t, safeYamlCodec, display));
+  const { value } = await parseWithCache(cacheDir, code, text, (t) => parseDataText(t, safeYamlCodec, display), kernel.host.sha256);
   return validateData(schema, value, display, code);
 }
 

@@ -91,11 +91,19 @@ export interface CachedParse {
 
 /**
  * The parsed value of `text`: from the cache when these exact bytes were parsed before, else from
- * `parse` (whose errors propagate unchanged), stored for next time.
+ * `parse` (whose errors propagate unchanged), stored for next time. `sha256` is the host's (native on
+ * Node): core's portable one runs as plain JavaScript, cold in a short command, and was ~8 ms of a
+ * repeated `gate` (state, profile and registry hashed on every run).
  */
-export async function parseWithCache(dir: string | undefined, kind: string, text: string, parse: (text: string) => unknown): Promise<CachedParse> {
+export async function parseWithCache(
+  dir: string | undefined,
+  kind: string,
+  text: string,
+  parse: (text: string) => unknown,
+  sha256: (text: string) => string = sha256Hex,
+): Promise<CachedParse> {
   if (dir === undefined) return { value: parse(text), hit: false };
-  const key = sha256Hex(`sluice ${sluiceVersion} cache ${FORMAT} ${kind}\0${text}`);
+  const key = sha256(`sluice ${sluiceVersion} cache ${FORMAT} ${kind}\0${text}`);
   const name = `${key}.json`;
   const cached = readCacheEntry(dir, name);
   if (cached !== undefined) return { value: cached, hit: true };

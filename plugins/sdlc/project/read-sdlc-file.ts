@@ -55,6 +55,7 @@ export async function readYamlParseCached<S extends v.GenericSchema>(
     code,
     text,
     (t) => parseDataText(t, safeYamlCodec, display),
+    host.sha256,
   );
   return { text, value: validateData(schema, value, display, code) };
 }
