@@ -13,7 +13,8 @@ import { parserPatches } from './guard-parser-patches.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 
-await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// Retried: a command running from the old dist/ may be writing a code cache into it (ENOTEMPTY).
+await rm(new URL('../dist', import.meta.url), { recursive: true, force: true, maxRetries: 5 });
 
 /**
  * yaml's ES module build instead of its CommonJS one: one scope, no wrapper per file, ~5 ms less to
