@@ -2,7 +2,8 @@
 // it. The guard parses before every tool call that needs it, in a fresh process, so most of a parse
 // is code run for the first time: less work per character and per parse is what shortens it. Each
 // patch keeps the parser's results byte for byte (test/guard/parser-patches.test.ts compares the
-// syntax trees of the patched and the published parser over thousands of commands) and the build
+// syntax trees of the patched and the published parser over a corpus and hundreds of generated
+// commands, as the guard calls it: no resolver options) and the build
 // fails when a patched text is no longer there, so a new parser version is reviewed, not mispatched.
 import { readFile } from 'node:fs/promises';
 
@@ -33,18 +34,67 @@ export const PARSER_PATCHES = [
     from: 'function loadPlugin(name) {',
     to: 'const loadedModes = {};\nfunction loadPlugin(name) {\n\tif (!Object.prototype.hasOwnProperty.call(loadedModes, name)) loadedModes[name] = loadModeNow(name);\n\treturn loadedModes[name];\n}\nfunction loadModeNow(name) {',
   },
+  // Pipeline stages that act only through a caller's resolver option passed every token on unchanged
+  // without one. The guard passes none: such a stage hands its input on as it is (the same tokens,
+  // one iterator fewer per stage; the options of a parse never change during it).
+  ...['tilde-expanding:resolveHomeUser', 'path-expansion:resolvePath'].map((entry) => {
+    const [rule, option] = entry.split(':');
+    return {
+      file: `modes/posix/rules/${rule}.js`,
+      from: 'module.exports = options => map(token => {',
+      to: 'const resolving = options => map(token => {',
+      append: `module.exports = options => (typeof options.${option} === 'function' ? resolving(options) : tokens => tokens);\n`,
+    };
+  }),
+  ...[
+    'parameter-expansion:parameterExpansion:resolveParameter',
+    'command-expansion:commandExpansion:execCommand',
+    'arithmetic-expansion:arithmeticExpansion:runArithmeticExpression',
+  ].map((entry) => {
+    const [rule, stage, option] = entry.split(':');
+    return {
+      file: `modes/posix/rules/${rule}.js`,
+      from: `module.exports = ${stage};`,
+      to: `const resolving = ${stage}.resolve;\n${stage}.resolve = options => (options.${option} ? resolving(options) : tokens => tokens);\nmodule.exports = ${stage};`,
+    };
+  }),
 ];
 
 /**
- * lodash.curry (the parser's pipeline stages are curried) gives every partial application a
- * `toString` that prints the original function's source with a comment, reading that source through
- * regular expressions each time. Nothing calls it; lodash's own fallback for engines without
- * defineProperty (identity) is taken instead. Calls, arities and results are unchanged.
+ * lodash.curry, which the parser's pipeline stages are curried with, is a general machine (placeholders,
+ * binding, `new`, a `toString` per partial that re-reads the original's source through regular
+ * expressions) whose setup is a quarter of the parser's load time. The parser only ever calls a
+ * curried function with fewer arguments (a partial) or with all of them, never with a placeholder
+ * or `new`: for that, this curry does exactly what lodash's does (all arguments, extra ones too,
+ * reach the function once there are at least `arity` of them).
  */
-export const CURRY_PATCH = {
-  from: 'var setWrapToString = !defineProperty ? identity : function(wrapper, reference, bitmask) {',
-  to: 'var setWrapToString = true ? identity : function(wrapper, reference, bitmask) {',
-};
+export const SMALL_CURRY = `'use strict';
+function curried(func, arity, bound) {
+	return function () {
+		const args = bound.concat(Array.prototype.slice.call(arguments));
+		return args.length < arity ? curried(func, arity, args) : func.apply(this, args);
+	};
+}
+function curry(func, arity) {
+	return curried(func, arity === undefined ? func.length : arity, []);
+}
+curry.placeholder = {};
+module.exports = curry;
+`;
+
+/**
+ * Modules the guard's parsing never runs, replaced by stubs so they are neither read, compiled nor
+ * cached: magic-string rewrites a word only for a resolver option (see the stages above), and the
+ * grammar's source is kept for rebuilding the parser tables, which are bundled built. Were one
+ * reached after all, the stub throws: a parse that throws is answered with "ask", never "allow".
+ */
+export const STUBS = [
+  { path: /[\\/]magic-string[\\/]dist[\\/]magic-string\.cjs\.js$/, name: 'magic-string' },
+  { path: /[\\/]@ericcornelissen[\\/]bash-parser[\\/]src[\\/]modes[\\/]posix[\\/]grammar\.js$/, name: "bash-parser's grammar source" },
+];
+
+const stub = (name) =>
+  `'use strict';\nmodule.exports = new Proxy(function () {}, { get() { throw new Error("${name} is left out of the guard's parser"); }, apply() { throw new Error("${name} is left out of the guard's parser"); }, construct() { throw new Error("${name} is left out of the guard's parser"); } });\n`;
 
 function patched(text, patches, path) {
   let out = text;
@@ -69,13 +119,18 @@ export const parserPatches = {
       met.add(rel);
       return { contents: patched(await readFile(args.path, 'utf8'), patches, args.path), loader: 'js' };
     });
+    for (const { path, name } of STUBS)
+      b.onLoad({ filter: path }, () => {
+        met.add(name);
+        return { contents: stub(name), loader: 'js' };
+      });
     b.onLoad({ filter: /[\\/]lodash\.curry[\\/]index\.js$/ }, async (args) => {
       met.add('lodash.curry');
-      return { contents: patched(await readFile(args.path, 'utf8'), [CURRY_PATCH], args.path), loader: 'js' };
+      return { contents: SMALL_CURRY, loader: 'js' };
     });
     b.onEnd((result) => {
       if (result.errors.length > 0) return;
-      const missing = [...PARSER_PATCHES.map((p) => p.file), 'lodash.curry'].filter((f) => !met.has(f));
+      const missing = [...PARSER_PATCHES.map((p) => p.file), 'lodash.curry', ...STUBS.map((s) => s.name)].filter((f) => !met.has(f));
       if (missing.length > 0) throw new Error(`guard parser patches: ${missing.join(', ')} not bundled; revisit scripts/guard-parser-patches.mjs`);
     });
   },

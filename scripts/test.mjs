@@ -33,7 +33,11 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
-function run(label, command, args, { capture = false, env = {} } = {}) {
+/**
+ * Runs one leg in its own process group. `showLine`, when given, picks the stdout lines echoed
+ * (the rest is still captured): the tap leg echoes one line per test file, not the whole TAP stream.
+ */
+function run(label, command, args, { capture = false, env = {}, showLine } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
     process.stdout.write(`\n=== ${label}: ${command} ${args.join(' ')}\n`);
@@ -45,9 +49,13 @@ function run(label, command, args, { capture = false, env = {} } = {}) {
     });
     running = child;
     let out = '';
+    let partial = '';
     child.stdout.on('data', (d) => {
       if (capture) out += d;
-      process.stdout.write(d);
+      if (!showLine) return void process.stdout.write(d);
+      const lines = (partial + d).split('\n');
+      partial = lines.pop();
+      for (const line of lines) if (showLine(line)) process.stdout.write(`${line}\n`);
     });
     child.stderr.on('data', (d) => {
       if (capture) out += d;
@@ -55,6 +63,7 @@ function run(label, command, args, { capture = false, env = {} } = {}) {
     });
     child.on('close', (code) => {
       running = undefined;
+      if (showLine && partial && showLine(partial)) process.stdout.write(`${partial}\n`);
       process.stdout.write(`=== ${label}: exit ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
       resolve({ code, out });
     });
@@ -80,7 +89,12 @@ async function noProcessLeftBehind(label) {
 
 async function tapLeg() {
   const legStarted = Date.now();
-  const { code, out } = await run('tap (node)', bin('tap'), ['--reporter=terse', ...only], { capture: true });
+  // The plain TAP reporter: the terse one draws with cursor escapes (which CI log viewers drop) and,
+  // rendering through Ink, can end without its summary. Top-level lines only: one per test file.
+  const { code, out } = await run('tap (node)', bin('tap'), ['--reporter=tap', ...only], {
+    capture: true,
+    showLine: (line) => /^(not )?ok \d+ - |^# (?!Subtest)/.test(line),
+  });
   await noProcessLeftBehind('tap (node)');
   const failures = tapFailures(legStarted);
   if (failures.length > 0) {

@@ -1,7 +1,8 @@
 /**
  * The kernel's error codes. Every error a user can see has an entry in a catalog: the exit code it
  * maps to (see DESIGN.md), a short title and a hint that says what to do. Workflows and other plugins
- * declare their own codes with `defineErrorCodes` (error-codes.ts); `sluice errors` lists them all.
+ * declare their own codes with `defineErrorCodes` (error-codes.ts) and register them at setup
+ * (`ctx.registerErrorCodes`); `sluice errors` lists them all. An error's entry is looked up when it is read.
  */
 import { defineErrorCodes } from './error-codes.ts';
 

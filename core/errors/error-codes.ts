@@ -18,12 +18,26 @@ const table: Map<string, RegisteredErrorCode> = ((globalThis as Record<symbol, u
  * Declaring a code another owner already declared is a programming error: codes are global.
  */
 export function defineErrorCodes<const T extends Record<string, CatalogEntry>>(owner: string, codes: T): T {
+  for (const [code, entry] of Object.entries(codes)) declare(owner, code, entry);
+  return codes;
+}
+
+/**
+ * What the kernel does with the codes a plugin says it raises (`ctx.registerErrorCodes`): codes made
+ * with `defineErrorCodes` keep the owner they were declared with; others are declared under the plugin.
+ */
+export function registerErrorCodes(plugin: string, codes: Record<string, CatalogEntry>): void {
   for (const [code, entry] of Object.entries(codes)) {
     const known = table.get(code);
-    if (known && known.owner !== owner) throw new Error(`error code ${code} of ${owner} is already declared by ${known.owner}`);
-    table.set(code, { ...entry, code, owner });
+    if (known && known.exit === entry.exit && known.title === entry.title && known.hint === entry.hint) continue;
+    declare(plugin, code, entry);
   }
-  return codes;
+}
+
+function declare(owner: string, code: string, entry: CatalogEntry): void {
+  const known = table.get(code);
+  if (known && known.owner !== owner) throw new Error(`error code ${code} of ${owner} is already declared by ${known.owner}`);
+  table.set(code, { exit: entry.exit, title: entry.title, hint: entry.hint, code, owner });
 }
 
 export const errorCodeEntry = (code: string): RegisteredErrorCode | undefined => table.get(code);

@@ -23,38 +23,63 @@ export interface SluiceErrorDetails {
 /** Marks sluice errors across copies of the module (a plugin bundling its own copy of sluice). */
 const BRAND = Symbol.for('sluice.error');
 
-/** The only error type sluice lets reach the user: a catalogued code plus where it happened. */
+/** What a code nobody declared (yet) reports: a usage error that points at the list. */
+const UNDECLARED = { exit: ExitCode.usage, title: 'error code is in no catalog', hint: 'see `sluice errors` for the declared codes' } as const;
+
+/**
+ * The only error type sluice lets reach the user: a catalogued code plus where it happened. The code's
+ * catalog entry (exit code, hint, title) is looked up when it is read, not when the error is made: a
+ * module raising a plugin's code need not have loaded that plugin's catalog, only whoever prints it.
+ */
 export class SluiceError extends Error {
   static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
   }
 
   readonly code: ErrorCode;
-  readonly exitCode: ExitCodeValue;
-  readonly hint: string;
   readonly file?: string;
   readonly field?: string;
   readonly plugin?: string;
   readonly hook?: string;
   readonly data?: Record<string, unknown>;
-  readonly detail: string;
+  /** The message and hint given at the throw, if any (else the catalog's). */
+  readonly #given: { message?: string; hint?: string };
 
   constructor(code: ErrorCode, details: SluiceErrorDetails = {}) {
-    // A code whose owner never declared it (a plugin that forgot defineErrorCodes) still reports, as a usage error.
-    const entry = errorCodeEntry(code) ?? { exit: ExitCode.usage, title: code, hint: 'see `sluice errors`' };
-    const detail = oneLine(details.message ?? entry.title);
-    super(formatLine(code, detail, details), details.cause === undefined ? undefined : { cause: details.cause });
+    // No message for Error itself: `message` is read through the getter below.
+    super(undefined, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'SluiceError';
     Object.defineProperty(this, BRAND, { value: true });
     this.code = code;
-    this.exitCode = entry.exit;
-    this.hint = details.hint ?? entry.hint;
-    this.detail = detail;
+    this.#given = { message: details.message === undefined ? undefined : oneLine(details.message), hint: details.hint };
     this.file = details.file;
     this.field = details.field;
     this.plugin = details.plugin;
     this.hook = details.hook;
     this.data = details.data;
+  }
+
+  /** A code nobody declared (a typo, a plugin that forgot defineErrorCodes) still reports, as a usage error. */
+  get exitCode(): ExitCodeValue {
+    return errorCodeEntry(this.code)?.exit ?? UNDECLARED.exit;
+  }
+
+  get hint(): string {
+    return this.#given.hint ?? errorCodeEntry(this.code)?.hint ?? UNDECLARED.hint;
+  }
+
+  /** What went wrong, in one line: the message given, else the catalog title. */
+  get detail(): string {
+    return this.#given.message ?? oneLine(errorCodeEntry(this.code)?.title ?? UNDECLARED.title);
+  }
+
+  /** The message and hint given at the throw, if any: what a wrapper passes on (the catalog's are looked up again). */
+  get given(): { message?: string; hint?: string } {
+    return { ...this.#given };
+  }
+
+  override get message(): string {
+    return formatLine(this.code, this.detail, this);
   }
 
   toJSON(): Record<string, unknown> {
@@ -100,7 +125,7 @@ export function toSluiceError(
   return new SluiceError(fallback, { ...details, message: details.message ?? message, cause: error });
 }
 
-function formatLine(code: ErrorCode, detail: string, d: SluiceErrorDetails): string {
+function formatLine(code: ErrorCode, detail: string, d: Pick<SluiceErrorDetails, 'file' | 'field' | 'plugin' | 'hook'>): string {
   const where: string[] = [];
   if (d.file !== undefined) where.push(d.file);
   // A parse error's field is its position (`line 4`); the parser's message usually repeats it with the column.

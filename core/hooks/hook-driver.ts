@@ -240,10 +240,9 @@ function decorate(error: unknown, hook: string, plugin: string): SluiceError {
   if (isSluiceError(error)) {
     if (error.plugin !== undefined && error.hook !== undefined) return error;
     return new SluiceError(error.code, {
-      message: error.detail,
+      ...error.given,
       file: error.file,
       field: error.field,
-      hint: error.hint,
       data: error.data,
       plugin,
       hook,

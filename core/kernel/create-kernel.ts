@@ -2,6 +2,7 @@ import { relative } from 'pathe';
 import { defaultConfig, SluiceConfigSchema, type SluiceConfig } from '../config/config-schema.ts';
 import type { DelegateDefinition } from '../delegate/contract.ts';
 import { createDelegateJob } from '../delegate/delegate-runner.ts';
+import { registerErrorCodes } from '../errors/error-codes.ts';
 import { SluiceError, toSluiceError } from '../errors/sluice-error.ts';
 import type { Host } from '../host/host.ts';
 import { coreHooks } from '../hooks/core-hooks.ts';
@@ -167,6 +168,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       registerJob: (job, handler) => queue.register(job, handler, name),
       registerDurableJob: (job, handler) => dispatcher.register(job, handler, name),
       registerSchema: (schemaName, schema, description) => schemas.add(schemaName, name, { name: schemaName, plugin: name, description, schema }),
+      registerErrorCodes: (codes) => registerErrorCodes(name, codes),
     };
     const started = performance.now();
     await runSetup(plugin, () => plugin.setup(ctx), config.pluginTimeoutMs);

@@ -78,7 +78,7 @@ export async function runSetup(plugin: PluginDefinition, setup: () => void | Pro
         plugin: plugin.name,
         file: error.file,
         field: error.field,
-        hint: error.hint,
+        hint: error.given.hint,
         cause: error,
       });
     }

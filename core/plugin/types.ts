@@ -5,6 +5,7 @@ import type { Host } from '../host/host.ts';
 import type { HookDeclaration, HookDeclarations, HookHandler, HookHandlerOptions, HookKindOf, HookName } from '../hooks/hook-types.ts';
 import type { JobHandler, JobName } from '../queue/job-queue.ts';
 import type { Kernel } from '../kernel/kernel-types.ts';
+import type { CatalogEntry } from '../errors/catalog.ts';
 
 export type Severity = 'MUST' | 'SHOULD' | 'MAY';
 
@@ -161,6 +162,12 @@ export interface PluginContext {
   registerDurableJob<N extends JobName>(name: N, handler: JobHandler<N>): void;
   /** Makes a file format available to `sluice schema NAME`. */
   registerSchema(name: string, schema: v.GenericSchema, description: string): void;
+  /**
+   * The error codes this plugin raises (made with `defineErrorCodes`, or a plain object owned by this
+   * plugin): in the catalog from then on, for `sluice errors` and for the exit code and hint of any
+   * error with one of them, wherever it was thrown.
+   */
+  registerErrorCodes(codes: Record<string, CatalogEntry>): void;
 }
 
 export interface PluginDefinition {

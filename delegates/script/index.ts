@@ -1,7 +1,7 @@
 import { defineDelegate, definePlugin, type DelegateDefinition, type Kernel } from '../../core/index.ts';
 import { resolveScriptSource } from './script-file.ts';
 import { DelegateScriptSchema } from './script-schema.ts';
-import './script-errors.ts';
+import { scriptErrors } from './script-errors.ts';
 
 export { resetSequences, sequenceDir, sequenceStatePath } from './script-sequence.ts';
 
@@ -26,6 +26,7 @@ export function createScriptDelegate(kernel: Kernel): DelegateDefinition {
 export const scriptDelegatePlugin = definePlugin({
   name: 'sluice:delegate-script',
   setup(ctx) {
+    ctx.registerErrorCodes(scriptErrors);
     ctx.registerSchema('delegate-script', DelegateScriptSchema, 'script delegate file: scripted answers matched by prompt pattern');
     ctx.registerDelegate(createScriptDelegate(ctx.kernel));
   },

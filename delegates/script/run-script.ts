@@ -4,7 +4,6 @@ import { matchScript, replyAt, RuleTimeoutError, substitute, substituteJson, typ
 import { loadScript, noScriptError, resolveScriptSource } from './script-file.ts';
 import type { ScriptReply } from './script-schema.ts';
 import { takeSequencePosition } from './script-sequence.ts';
-import './script-errors.ts';
 
 type Waited = 'done' | 'timeout' | 'cancelled';
 

@@ -1,7 +1,6 @@
 import { isAbsolute, resolve } from 'pathe';
 import { readDataFile, SluiceError, type DelegateRequest, type DelegateSettings, type Host, type Kernel } from '../../core/index.ts';
 import { DelegateScriptSchema, type DelegateScript } from './script-schema.ts';
-import './script-errors.ts';
 
 export const SCRIPT_ENV = 'SLUICE_DELEGATE_SCRIPT';
 

@@ -10,13 +10,28 @@ export interface BuiltinEntry {
   /** Top-level command words the entry registers, each with the other entries its run needs. */
   commands: Record<string, readonly string[]>;
   load(): Promise<PluginDefinition[]>;
+  /**
+   * Its error catalog alone (the module that calls defineErrorCodes): what `sluice errors` lists, and
+   * what an error raised before its plugin was loaded (or by a module of another) is resolved against.
+   */
+  errorCodes?(): Promise<unknown>;
 }
 
 const ALL = ['*'];
 
 export const builtinManifest: readonly BuiltinEntry[] = [
-  { name: 'cli', commands: { plugins: ALL, schema: ALL, demo: ALL, trust: [], errors: ALL }, load: async () => [(await import('./cli-plugin.ts')).cliPlugin] },
-  { name: 'delegates', commands: { delegate: [] }, load: async () => (await import('../../delegates/index.ts')).delegatePlugins },
+  {
+    name: 'cli',
+    commands: { plugins: ALL, schema: ALL, demo: ALL, trust: [], errors: [] },
+    load: async () => [(await import('./cli-plugin.ts')).cliPlugin],
+    errorCodes: () => import('./cli-errors.ts'),
+  },
+  {
+    name: 'delegates',
+    commands: { delegate: [] },
+    load: async () => (await import('../../delegates/index.ts')).delegatePlugins,
+    errorCodes: () => import('../../delegates/script/script-errors.ts'),
+  },
   { name: 'gates', commands: {}, load: async () => (await import('../../gates/index.ts')).gatePlugins },
   // `next`/`gate` run the gate types and, in the Build loop, the views' spec-backlog gate; `reenter`
   // checks the profile's extra gate types (a `type: command` gate) as every writing command does.
@@ -31,6 +46,7 @@ export const builtinManifest: readonly BuiltinEntry[] = [
       waivers: ['gates', 'sdlc-views'],
     },
     load: async () => [(await import('../sdlc/sdlc-plugin.ts')).sdlcPlugin],
+    errorCodes: () => import('../sdlc/sdlc-errors.ts'),
   },
   // `profile validate` checks extra gate types against the registered ones.
   {
@@ -38,11 +54,26 @@ export const builtinManifest: readonly BuiltinEntry[] = [
     commands: { status: [], audit: [], report: [], specs: [], handoff: [], profile: ['gates'] },
     load: async () => [(await import('../sdlc-views/index.ts')).sdlcViewsPlugin],
   },
-  { name: 'lifecycle', commands: { lifecycle: ['delegates'] }, load: async () => [(await import('../lifecycle/lifecycle-plugin.ts')).lifecyclePlugin] },
+  {
+    name: 'lifecycle',
+    commands: { lifecycle: ['delegates'] },
+    load: async () => [(await import('../lifecycle/lifecycle-plugin.ts')).lifecyclePlugin],
+    errorCodes: () => import('../lifecycle/lifecycle-errors.ts'),
+  },
   { name: 'guard', commands: { guard: [], hooks: [] }, load: async () => [(await import('../guard/guard-plugin.ts')).guardPlugin] },
-  { name: 'skill-tune', commands: { tune: ['delegates'] }, load: async () => [(await import('../skill-tune/skill-tune-plugin.ts')).skillTunePlugin] },
+  {
+    name: 'skill-tune',
+    commands: { tune: ['delegates'] },
+    load: async () => [(await import('../skill-tune/skill-tune-plugin.ts')).skillTunePlugin],
+    errorCodes: () => import('../skill-tune/tune-errors.ts'),
+  },
   // A worker runs whatever durable job arrives, so it loads every plugin that registers one.
-  { name: 'queue-redis', commands: { worker: ALL, queue: [] }, load: async () => [(await import('../queue-redis/queue-redis-plugin.ts')).queueRedisPlugin] },
+  {
+    name: 'queue-redis',
+    commands: { worker: ALL, queue: [] },
+    load: async () => [(await import('../queue-redis/queue-redis-plugin.ts')).queueRedisPlugin],
+    errorCodes: () => import('../queue-redis/queue-errors.ts'),
+  },
 ];
 
 /**
@@ -55,4 +86,9 @@ export async function loadBuiltinPlugins(command?: string): Promise<PluginDefini
   const wanted = uses.includes('*') ? undefined : new Set([owner!.name, ...uses]);
   const entries = builtinManifest.filter((e) => wanted === undefined || wanted.has(e.name));
   return (await Promise.all(entries.map((e) => e.load()))).flat();
+}
+
+/** Every built-in plugin's error catalog, without loading the plugins. */
+export async function loadBuiltinErrorCodes(): Promise<void> {
+  await Promise.all(builtinManifest.map((e) => e.errorCodes?.()));
 }

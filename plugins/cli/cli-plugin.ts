@@ -4,13 +4,14 @@ import { errorsCommand } from './commands/errors-command.ts';
 import { pluginsCommand } from './commands/plugins-command.ts';
 import { schemaCommand } from './commands/schema-command.ts';
 import { trustCommand } from './commands/trust-command.ts';
-import './cli-errors.ts';
+import { cliErrors } from './cli-errors.ts';
 
 /** The CLI's own commands: introspection of the kernel, and the demo. */
 export const cliPlugin = definePlugin({
   name: 'sluice:cli',
   enforce: 'pre',
   setup(ctx) {
+    ctx.registerErrorCodes(cliErrors);
     ctx.registerCommand(pluginsCommand);
     ctx.registerCommand(schemaCommand);
     ctx.registerCommand(demoCommand);

@@ -2,6 +2,8 @@ import { basename, resolve } from 'node:path';
 import {
   createKernel,
   createSecretRedactor,
+  errorCodeEntry,
+  isSluiceError,
   jsonSafe,
   loadConfig,
   terminalSafe,
@@ -11,7 +13,7 @@ import {
   type SluiceConfig,
 } from '../../core/index.ts';
 import { createNodeHost } from '../host-node/index.ts';
-import { loadBuiltinPlugins } from './builtin-manifest.ts';
+import { loadBuiltinErrorCodes, loadBuiltinPlugins } from './builtin-manifest.ts';
 import { buildProgram, commanderOutcome, type ProgramResult } from './build-program.ts';
 import { createCommandIO } from './command-io.ts';
 import { printDelegateHeartbeats } from './delegate-heartbeat.ts';
@@ -153,6 +155,8 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
     return outcome.exitCode;
   } catch (error) {
     stopStatus();
+    // A code raised before its plugin was loaded, or by a module of another plugin, is looked up now.
+    if (isSluiceError(error) && errorCodeEntry(error.code) === undefined) await loadBuiltinErrorCodes();
     return printError(error, json, redact, shownFrom);
   } finally {
     stopStatus();

@@ -22,7 +22,6 @@ import {
   type TransitionRow,
   type Verdict,
 } from './transition-table.ts';
-import './lifecycle-errors.ts';
 
 export type LifecycleEvent =
   | {

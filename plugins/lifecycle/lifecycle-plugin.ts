@@ -7,6 +7,7 @@ import { lifecycleStartCommand } from './commands/lifecycle-start-command.ts';
 import { lifecycleStatusCommand } from './commands/lifecycle-status-command.ts';
 import { CommitGrantSchema } from './commit/commit-grant.ts';
 import { lifecycleHooks } from './lifecycle-hooks.ts';
+import { lifecycleErrors } from './lifecycle-errors.ts';
 import { CommitRequestSchema, RuntimeCommitRequestSchema } from './readers/commit-request-reader.ts';
 import { EvidenceManifestSchema, V1VerdictSchema } from './readers/evidence-package-reader.ts';
 import { PrizmkitReviewResultSchema } from './readers/prizmkit-review-report.ts';
@@ -15,12 +16,12 @@ import { RetrospectiveResultSchema, RetrospectiveV4Schema } from './readers/retr
 import { TestVerdictSchema } from './readers/test-verdict-reader.ts';
 import { PrizmkitStateSchema } from './state/prizmkit-state-migration.ts';
 import { WorkflowStateSchema } from './state/workflow-state-schema.ts';
-import './lifecycle-errors.ts';
 
 /** The requirement lifecycle (seed: prizmkit-workflow-state-protocol.md): code is the only writer of its state. */
 export const lifecyclePlugin = definePlugin({
   name: 'sluice:lifecycle',
   setup(ctx) {
+    ctx.registerErrorCodes(lifecycleErrors);
     ctx.declareHooks(lifecycleHooks);
     ctx.registerSchema('workflow-state', WorkflowStateSchema, ".prizmkit/state/workflows/<slug>.json: one requirement's lifecycle state");
     ctx.registerSchema('lifecycle-test-verdict', TestVerdictSchema, '{artifact_dir}/verdict.json (or test-result.json): the authoritative test verdict');

@@ -12,7 +12,6 @@ import { type Stage } from './transition-table.ts';
 import { applyEvent, checkCanRecord, checkOwnership, type TransitionOutcome } from './apply-event.ts';
 import { authorize, type AuthorizeOptions } from './commit/authorize-commit.ts';
 import { sameFingerprint } from './workspace/workspace-fingerprint.ts';
-import './lifecycle-errors.ts';
 
 /** What to run next; a direct stage call reports it and never claims it ran. */
 export interface NextInvocation {

@@ -1,5 +1,4 @@
 import { SluiceError } from '../../core/index.ts';
-import './lifecycle-errors.ts';
 
 /** Where a requirement's artifacts live, by kind: `.prizmkit/<kind>/<slug>/`. */
 export const ARTIFACT_KINDS = ['specs', 'bugfix', 'refactor'] as const;

@@ -2,7 +2,6 @@ import type { RedisOptions as BullRedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { SluiceError } from '../../core/index.ts';
 import type { RedisTarget } from './redis-url.ts';
-import './queue-errors.ts';
 
 /** How long a first connection may take before the queue counts as unreachable: with process start (up to 2 s on a loaded machine) under the 5 s the issue allows. */
 export const CONNECT_LIMIT_MS = 2500;

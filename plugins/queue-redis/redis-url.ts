@@ -1,5 +1,4 @@
 import { SluiceError } from '../../core/index.ts';
-import './queue-errors.ts';
 
 /** Where the queue lives, parsed from `redis://[:PASSWORD@]HOST:PORT[/DB]`. */
 export interface RedisTarget {

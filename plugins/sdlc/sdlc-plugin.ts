@@ -10,9 +10,9 @@ import { ComplianceFileSchema } from './profile/compliance-schema.ts';
 import { ProfileSchema } from './profile/profile-schema.ts';
 import { PhaseRegistrySchema } from './registry/registry-schema.ts';
 import { sdlcHooks } from './sdlc-hooks.ts';
+import { sdlcErrors } from './sdlc-errors.ts';
 import { HistoryEntrySchema } from './state/history-schema.ts';
 import { SdlcStateSchema } from './state/state-schema.ts';
-import './sdlc-errors.ts';
 
 /**
  * The SDLC phase workflow: init, gate, next, skip, reenter, refreeze, waivers accept over `.sdlc/state.yaml`. Loads early
@@ -23,6 +23,7 @@ export const sdlcPlugin = definePlugin({
   name: 'sluice:sdlc',
   enforce: 'pre',
   setup(ctx) {
+    ctx.registerErrorCodes(sdlcErrors);
     ctx.declareHooks(sdlcHooks);
     ctx.registerSchema('sdlc-state', SdlcStateSchema, '.sdlc/state.yaml: phase progress, gate results and append-only history');
     ctx.registerSchema('sdlc-history-entry', HistoryEntrySchema, 'one entry of history[] in .sdlc/state.yaml');

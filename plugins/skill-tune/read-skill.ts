@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import { basename, dirname, join } from 'pathe';
 import { CodecError, HostNotFoundError, realPathInside, SluiceError, splitFrontmatter, yamlCodec, type Host, type Kernel } from '../../core/index.ts';
 import { SKILL_ID } from './iteration-state-schema.ts';
-import './tune-errors.ts';
 
 /**
  * A skill is a folder holding SKILL.md: YAML frontmatter between `---` lines, then a markdown body.

@@ -4,7 +4,6 @@ import { checkSkillFolder } from './read-skill.ts';
 import { changedPaths, syncTree } from './skill-folders.ts';
 import { openRunDir } from './tune-setup.ts';
 import { skillDirOf, stateFileOf, workspacePaths as P } from './tune-workspace.ts';
-import './tune-errors.ts';
 
 export interface RestoreResult {
   runDir: string;

@@ -1,6 +1,5 @@
 import { dirname, join } from 'pathe';
 import { SluiceError, type Host } from '../../core/index.ts';
-import './tune-errors.ts';
 
 /**
  * Copies of skill folders: backups, per-iteration snapshots, the improver's working copy and

@@ -1,14 +1,15 @@
 import { definePlugin } from '../../core/index.ts';
 import { IterationStateSchema } from './iteration-state-schema.ts';
 import { tuneCommand } from './tune-command.ts';
+import { tuneErrors } from './tune-errors.ts';
 import { tuneHooks } from './tune-hooks.ts';
 import { runTuneJob, TUNE_JOB } from './tune-job.ts';
-import './tune-errors.ts';
 
 /** Skill tuning (seed: skill-iter-tune.md): `sluice tune`, its state format and its hooks. */
 export const skillTunePlugin = definePlugin({
   name: 'sluice:skill-tune',
   setup(ctx) {
+    ctx.registerErrorCodes(tuneErrors);
     ctx.declareHooks(tuneHooks);
     ctx.registerSchema('iteration-state', IterationStateSchema, 'iteration-state.json of a `sluice tune` run');
     ctx.registerWorkflow({

@@ -3,7 +3,6 @@ import { kernelRootedAt, SluiceError, type JobContext, type Kernel } from '../..
 import type { IterationState } from './iteration-state-schema.ts';
 import type { TuneResult } from './tune-loop.ts';
 import type { TunePlan } from './tune-settings.ts';
-import './tune-errors.ts';
 
 /** The name orchestrator and workers share: one job tunes one skill, or one chain. */
 export const TUNE_JOB = 'tune:skill';

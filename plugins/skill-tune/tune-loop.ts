@@ -21,7 +21,6 @@ import {
 } from './state-transitions.ts';
 import { interrupted } from './tune-delegate.ts';
 import { inRun, skillDirOf, updateState, workspacePaths as P, type TuneRun } from './tune-workspace.ts';
-import './tune-errors.ts';
 
 export interface TuneResult {
   /** Absolute run folder. */

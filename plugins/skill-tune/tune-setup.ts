@@ -6,7 +6,6 @@ import { lockSkills, releaseAll } from './skill-locks.ts';
 import { driveTune, type TuneResult } from './tune-loop.ts';
 import type { TunePlan } from './tune-settings.ts';
 import { stateFileOf, STATE_FILE, type TuneRun } from './tune-workspace.ts';
-import './tune-errors.ts';
 
 export const DEFAULT_RUN_DIR = '.sluice/runs';
 export const MAX_CONSECUTIVE_ERRORS = 3;

@@ -20,7 +20,9 @@ describe('sluice demo --queue', { skip: redisServerMissing() }, () => {
   it('runs the lifecycle and the tune on two worker processes it starts, with the in-process demo’s outcome, and stops them', async (t) => {
     const redis = await startRedisServer(t);
     const dir = join(await mkdtemp(join(tmpdir(), 'sluice-demo-queue-')), 'demo');
-    const r = await runCli(['demo', '--json', '--dir', dir, '--queue', redis.url]);
+    // As on a fresh CI machine: no global git identity. The workers' clones carry no local config
+    // either, so the demo gives its workers its own identity.
+    const r = await runCli(['demo', '--json', '--dir', dir, '--queue', redis.url], { env: { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
     assert.equal(r.code, 0, r.stderr);
     const d = JSON.parse(r.stdout) as {
       lifecycle: { requirements: { slug: string; status: string; stages: string[]; commit: string }[] };
@@ -45,8 +47,13 @@ describe('sluice demo --queue', { skip: redisServerMissing() }, () => {
     );
     // The commits were made by workers and pushed to sluice/<slug> of the project's origin.
     const remote = join(dir, 'lifecycle-project.git');
-    for (const x of d.lifecycle.requirements)
+    for (const x of d.lifecycle.requirements) {
       assert.equal(execFileSync('git', ['rev-parse', `refs/heads/sluice/${x.slug}`], { cwd: remote, encoding: 'utf8' }).trim(), x.commit);
+      assert.equal(
+        execFileSync('git', ['log', '-1', '--format=%an <%ae>', x.commit], { cwd: remote, encoding: 'utf8' }).trim(),
+        'sluice demo <demo@sluice.invalid>',
+      );
+    }
     assert.equal(d.tune.reason, 'quality_threshold_met');
     assert.deepEqual(d.tune.scores, [58.5, 67.4, 76.8]);
     assert.ok(d.tune.runDir.startsWith(join(dir, 'skill-tune-project')));

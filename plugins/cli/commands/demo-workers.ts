@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SluiceError } from '../../../core/index.ts';
-import '../cli-errors.ts';
 
 export interface DemoWorker {
   pid: number;
@@ -19,9 +18,15 @@ const READY_TIMEOUT_MS = 60_000;
 
 /**
  * `sluice demo --queue URL` starts its own `sluice worker` processes: this same sluice (the running
- * script, with the same Node flags), each in a folder of the demo, until the demo ends.
+ * script, with the same Node flags), each in a folder of the demo, until the demo ends. `env` adds to
+ * theirs (the demo's git identity).
  */
-export async function startDemoWorkers(url: string, dir: string, count: number, o: { say?(line: string): void } = {}): Promise<DemoWorkers> {
+export async function startDemoWorkers(
+  url: string,
+  dir: string,
+  count: number,
+  o: { say?(line: string): void; env?: Readonly<Record<string, string>> } = {},
+): Promise<DemoWorkers> {
   const children: ChildProcess[] = [];
   const workers: DemoWorker[] = [];
   const stop = async () => {
@@ -47,7 +52,7 @@ export async function startDemoWorkers(url: string, dir: string, count: number, 
       const child = spawn(
         process.execPath,
         [...process.execArgv, process.argv[1], 'worker', '--queue', url, '--concurrency', '2', '--grace', '5', '--no-color', '--cwd', workdir],
-        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
+        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...o.env, NO_COLOR: '1' } },
       );
       children.push(child);
       await ready(child, url);

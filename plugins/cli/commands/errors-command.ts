@@ -1,9 +1,10 @@
 import { defineCommand, listErrorCodes, SluiceError } from '../../../core/index.ts';
+import { loadBuiltinErrorCodes } from '../builtin-manifest.ts';
 import { ErrorsOutput } from './cli-outputs.ts';
 
 const EXIT_MEANING: Record<number, string> = { 0: 'ok', 1: 'blocked', 2: 'usage', 3: 'busy' };
 
-/** `sluice errors`: every error code of the kernel and of each loaded plugin, with its owner, exit code and hint. */
+/** `sluice errors`: every error code of the kernel, of each built-in plugin and of each loaded one, with its owner, exit code and hint. */
 export const errorsCommand = defineCommand({
   name: 'errors',
   summary: 'list every error code with the plugin that owns it, its exit code and what to do about it',
@@ -12,6 +13,7 @@ export const errorsCommand = defineCommand({
   output: ErrorsOutput,
   async run({ args }, { io }) {
     const wanted = (args[0] as string | undefined)?.toUpperCase();
+    await loadBuiltinErrorCodes();
     const codes = listErrorCodes()
       .filter((e) => wanted === undefined || e.code === wanted)
       .map((e) => ({ code: e.code, owner: e.owner, exitCode: e.exit, title: e.title, hint: e.hint }));

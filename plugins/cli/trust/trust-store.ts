@@ -4,7 +4,6 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import * as v from 'valibot';
 import { SluiceError, type TrustRecord } from '../../../core/index.ts';
 import { readBoundedSync } from '../../host-node/index.ts';
-import '../cli-errors.ts';
 
 /** One line per trusted project; a store this big (or a FIFO in its place) is not read. */
 const MAX_TRUST_STORE_BYTES = 4 * 1024 * 1024;

@@ -6,7 +6,6 @@ import { repositoryRoot } from '../workspace/repository-root.ts';
 import { grantDoesNotCover, LifecycleConfigSchema, type CommitGrant } from './commit-grant.ts';
 import { defaultGrantKeyFile, GRANT_ENV, verifySignedGrant } from './signed-grant.ts';
 import { defaultUserConfigFile, readUserConfigGrant } from './user-config-grant.ts';
-import '../lifecycle-errors.ts';
 
 export interface CommitAuthorization {
   source: 'interactive' | 'config' | 'signed-env' | 'host-api';

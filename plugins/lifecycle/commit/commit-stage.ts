@@ -10,7 +10,6 @@ import { authorizeCommit, type AuthorizeOptions } from './authorize-commit.ts';
 import { computeCommitIntent, intentMismatch } from './commit-intent.ts';
 import { createCommit, filesToCommit, previewCommit, withCommitLock } from './create-commit.ts';
 import { refuseSecretPaths } from './secret-paths.ts';
-import '../lifecycle-errors.ts';
 
 /**
  * The commit stage, done by sluice itself: read `commit-request.json`, re-check every gate's evidence,

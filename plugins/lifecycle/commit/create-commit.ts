@@ -8,7 +8,6 @@ import { isSluiceRuntimePath } from '../workspace/git-status.ts';
 import { git } from '../workspace/run-git.ts';
 import type { CommitPreview } from './authorize-commit.ts';
 import { covers, exactlyCovers } from './path-coverage.ts';
-import '../lifecycle-errors.ts';
 
 export interface CommitRequestInput {
   message: string;

@@ -1,7 +1,6 @@
 import { basename } from 'pathe';
 import { SluiceError, type CommandIO } from '../../../core/index.ts';
 import type { CommitPreview } from './authorize-commit.ts';
-import '../lifecycle-errors.ts';
 
 /** File names that usually hold secrets: environment files, private keys, credential stores. */
 const SECRET_NAMES: RegExp[] = [

@@ -9,7 +9,6 @@ import { isDocumentationPath, isTestPath } from '../workspace/test-paths.ts';
 import { isSluiceRuntimePath } from '../workspace/git-status.ts';
 import { fileDigest, isArtifactPath } from '../workspace/workspace-fingerprint.ts';
 import { changedArtifacts } from './artifact-hashes.ts';
-import '../lifecycle-errors.ts';
 
 export interface StaleEvidence {
   reasons: string[];

@@ -6,7 +6,6 @@ import { checkSlug } from '../slug.ts';
 import { workflowStateInvariant } from '../state/workflow-state-invariant.ts';
 import { WorkflowStateSchema, type WorkflowState } from '../state/workflow-state-schema.ts';
 import { entryHash, GENESIS, JournalEntrySchema, type JournalEntry } from './journal-entry.ts';
-import '../lifecycle-errors.ts';
 
 /** Folder of the per-requirement journals, relative to the project root. */
 export const JOURNAL_DIR = '.prizmkit/state/journal';

@@ -4,7 +4,6 @@ import { sha256Hex, SluiceError, type Host } from '../../../core/index.ts';
 import { runGit } from '../workspace/run-git.ts';
 import { keyValues, markdownSections } from './markdown-sections.ts';
 import { artifactExists, artifactInvalid, parseArtifactJson, readArtifact, validateArtifact, type ArtifactRef } from './read-artifact.ts';
-import '../lifecycle-errors.ts';
 
 /**
  * PrizmKit v1's test evidence package, `.prizmkit/test/evidence/<evidence-id>/`: `verdict.json` (the

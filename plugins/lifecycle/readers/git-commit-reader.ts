@@ -1,7 +1,6 @@
 import { SluiceError, type Host } from '../../../core/index.ts';
 import { fromRepository, repositoryRoot } from '../workspace/repository-root.ts';
 import { runGit } from '../workspace/run-git.ts';
-import '../lifecycle-errors.ts';
 
 /** Every lifecycle commit carries this trailer, so recovery can find it in git when state is lost. */
 export const REQUIREMENT_TRAILER = 'Lifecycle-Requirement';

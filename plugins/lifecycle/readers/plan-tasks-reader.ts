@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import { SluiceError, type Host } from '../../../core/index.ts';
 import { hasProseMarker, keyValues, markdownSections, sectionsTitled } from './markdown-sections.ts';
 import { artifactInvalid, readArtifact, validateArtifact, type ArtifactFormat, type ArtifactRef } from './read-artifact.ts';
-import '../lifecycle-errors.ts';
 
 /**
  * Task markers in `{artifact_dir}/plan.md`, one list item per task:

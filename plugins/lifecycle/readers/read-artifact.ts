@@ -1,7 +1,6 @@
 import { join } from 'pathe';
 import * as v from 'valibot';
 import { jsonCodec, parseDataText, readDataText, realPathInside, SluiceError, type Host } from '../../../core/index.ts';
-import '../lifecycle-errors.ts';
 
 /** Artifacts are written by agents; a reasonable one is far below this. */
 const MAX_ARTIFACT_BYTES = 4 * 1024 * 1024;

@@ -15,7 +15,6 @@ import {
   type ArtifactFormat,
   type ArtifactRef,
 } from './read-artifact.ts';
-import '../lifecycle-errors.ts';
 
 /**
  * sluice's own test verdict: `{artifact_dir}/verdict.json` (or `test-result.json` with the same fields).

@@ -17,7 +17,6 @@ import { type Stage } from '../transition-table.ts';
 import { checkOwnership } from '../apply-event.ts';
 import { judgeFreshness, loadRecordedFingerprints } from './freshness.ts';
 import { reconstructState, type StageFinding } from './recovery-plan.ts';
-import '../lifecycle-errors.ts';
 
 export interface RecoveryStep {
   step: number;

@@ -1,6 +1,5 @@
 import { SluiceError, type Host } from '../../../core/index.ts';
 import { git, runGit } from '../workspace/run-git.ts';
-import '../lifecycle-errors.ts';
 
 /** The branch a requirement's commit is pushed to. */
 export const requirementBranch = (slug: string) => `sluice/${slug}`;

@@ -13,7 +13,6 @@ import { withFollower } from './follow-signal.ts';
 import { describeSituation } from './stage-situation.ts';
 import { writeStageOutput } from './stage-output.ts';
 import { loadStagePrompt, renderStagePrompt, type StagePrompt } from './stage-prompts.ts';
-import '../lifecycle-errors.ts';
 
 export const RUNNER_ORCHESTRATOR = 'sluice-lifecycle-run';
 

@@ -13,7 +13,6 @@ import type { WorkflowState } from '../state/workflow-state-schema.ts';
 import type { Stage } from '../transition-table.ts';
 import { createRunTracker } from './run-tracker.ts';
 import { driveRequirement, FATAL_CODES, RUNNER_ORCHESTRATOR, type Outcome, type StageRun } from './drive-requirement.ts';
-import '../lifecycle-errors.ts';
 
 export interface RunLifecycleOptions {
   /** Requirements to run; default: every requirement with state that is not committed. */

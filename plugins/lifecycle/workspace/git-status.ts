@@ -1,7 +1,6 @@
 import { SluiceError, type Host } from '../../../core/index.ts';
 import { repositoryRoot } from './repository-root.ts';
 import { runGit } from './run-git.ts';
-import '../lifecycle-errors.ts';
 
 export interface StatusEntry {
   /** `1` changed, `2` renamed/copied, `u` unmerged, `?` untracked. */

@@ -1,5 +1,4 @@
 import { SluiceError, type Host } from '../../../core/index.ts';
-import '../lifecycle-errors.ts';
 
 export interface GitResult {
   code: number | null;

@@ -1,6 +1,5 @@
 import { SIGN_OPTION } from '../signing/sign-option.ts';
 import { defineCommand, SluiceError } from '../../../core/index.ts';
-import '../sdlc-errors.ts';
 import { MoveOutput } from './sdlc-outputs.ts';
 
 export const skipCommand = defineCommand({

@@ -9,7 +9,6 @@ import { ComplianceFileSchema, type ComplianceFile } from './compliance-schema.t
 import { ProfileSchema, type Profile } from './profile-schema.ts';
 import { findComplianceFile } from './pack-compliance.ts';
 import type { PackLocation } from './resolve-pack.ts';
-import '../sdlc-errors.ts';
 
 export interface LoadedPack {
   location: PackLocation;

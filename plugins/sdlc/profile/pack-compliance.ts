@@ -1,7 +1,6 @@
 import { join } from 'pathe';
 import { isSluiceError, type Host } from '../../../core/index.ts';
 import { builtinPackDir, resolvePack } from './resolve-pack.ts';
-import '../sdlc-errors.ts';
 
 /** Compliance files any pack may use when it does not carry its own (hipaa, gdpr written for sluice; soc2 from the enterprise pack). */
 export const sharedComplianceDirs = (host: Host) => [builtinPackDir(host, 'compliance'), join(builtinPackDir(host, 'enterprise'), 'compliance')];

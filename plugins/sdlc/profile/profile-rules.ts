@@ -1,7 +1,6 @@
 import type { ErrorCode, Kernel } from '../../../core/index.ts';
 import type { PhaseModel } from '../registry/phase-model.ts';
 import { phaseKey } from '../state/phase-id.ts';
-import '../sdlc-errors.ts';
 
 /** A finding beyond the schema: the dotted path it is about, what is wrong, and its error code. */
 export interface SemanticProblem {

@@ -1,6 +1,5 @@
 import { basename, dirname, isAbsolute, join, resolve } from 'pathe';
 import { SluiceError, type Host } from '../../../core/index.ts';
-import '../sdlc-errors.ts';
 
 /** profile.yaml is a page of YAML; a FIFO or a huge file in its place is refused, not read. */
 const MAX_PROFILE_BYTES = 1024 * 1024;

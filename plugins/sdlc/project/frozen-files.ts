@@ -1,7 +1,6 @@
 import { SluiceError, sha256Hex, type Host, type Kernel } from '../../../core/index.ts';
 import type { SdlcState } from '../state/state-schema.ts';
 import type { SdlcPaths } from './project-paths.ts';
-import '../sdlc-errors.ts';
 
 /** sha256 of a frozen file's bytes, as recorded in state.yaml (`sha256:<hex>`); `sha256`: the host's where there is one (native on Node). */
 export const checksumOf = (bytes: string | Uint8Array, sha256: (data: string | Uint8Array) => string = sha256Hex) => `sha256:${sha256(bytes)}`;

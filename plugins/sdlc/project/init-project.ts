@@ -11,7 +11,6 @@ import { checksumOf, frozenKey } from './frozen-files.ts';
 import { initialState } from './initial-state.ts';
 import { sdlcPaths, type SdlcPaths } from './project-paths.ts';
 import { writeProjectLayout } from './project-layout.ts';
-import '../sdlc-errors.ts';
 
 export interface InitOptions {
   /** Built-in id, folder, configured pack id or installed package; default `starter`, or the kept profile with --force. */

@@ -13,7 +13,6 @@ import type { SdlcState } from '../state/state-schema.ts';
 import { sdlcPaths, type SdlcPaths } from './project-paths.ts';
 import { assertFrozenIntact } from './frozen-files.ts';
 import { readSdlcFile, readYamlParseCached } from './read-sdlc-file.ts';
-import '../sdlc-errors.ts';
 
 /** Everything the commands need about one project, read and validated once. */
 export interface SdlcProject {

@@ -1,7 +1,6 @@
 import { SluiceError } from '../../../core/index.ts';
 import { phaseKey, type PhaseId } from '../state/phase-id.ts';
 import type { PhaseDefinition, PhaseRegistry } from './registry-schema.ts';
-import '../sdlc-errors.ts';
 
 /** A validated registry with lookups. "Next" is always by `order`, never by id + 1. */
 export interface PhaseModel {

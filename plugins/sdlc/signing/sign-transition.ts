@@ -6,7 +6,6 @@ import type { SdlcState } from '../state/state-schema.ts';
 import { allowedSignersPath } from './allowed-signers-file.ts';
 import { transitionStatement } from './transition-statement.ts';
 import type { TransitionSignature } from './transition-signature.ts';
-import '../sdlc-errors.ts';
 
 /** `--sign` as given: `true` (find the key) or a key path. */
 export type SignOption = boolean | string | undefined;

@@ -1,6 +1,5 @@
 import { isSluiceError, SluiceError, type Kernel } from '../../../core/index.ts';
 import type { BeforeAdvanceEvent } from '../sdlc-hooks.ts';
-import '../sdlc-errors.ts';
 
 /**
  * Asks every `phase:beforeAdvance` handler to allow a transition. A reason string vetoes; a handler

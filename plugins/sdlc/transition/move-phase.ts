@@ -10,7 +10,6 @@ import { askBeforeAdvance } from './ask-before-advance.ts';
 import { confirmer } from './confirmer.ts';
 import { reenterState, skipState } from './transitions.ts';
 import { updateIfUnchanged } from './update-if-unchanged.ts';
-import '../sdlc-errors.ts';
 
 export interface MoveReport {
   kind: 'skip' | 'reenter';

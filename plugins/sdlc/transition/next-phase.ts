@@ -11,7 +11,6 @@ import { resolveSigner, signedUpdate, type SignOption } from '../signing/sign-tr
 import { approveManualResults } from './approvals.ts';
 import { advanceState, signOffState } from './transitions.ts';
 import { updateIfUnchanged } from './update-if-unchanged.ts';
-import '../sdlc-errors.ts';
 
 export interface NextOptions {
   confirmed?: boolean;

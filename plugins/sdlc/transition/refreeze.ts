@@ -14,7 +14,6 @@ import type { HistoryEntry } from '../state/history-schema.ts';
 import { phaseKey } from '../state/phase-id.ts';
 import { confirmer } from './confirmer.ts';
 import { refreezeState } from './transitions.ts';
-import '../sdlc-errors.ts';
 
 export interface RefreezeOptions {
   /** Paths as given (relative to the working folder). */

@@ -3,7 +3,6 @@ import type { PhaseDefinition } from '../registry/registry-schema.ts';
 import type { AcceptedWaiver, Approval, GateSummary, HistoryEntry } from '../state/history-schema.ts';
 import { phaseKey } from '../state/phase-id.ts';
 import type { PhaseRecord, SdlcState } from '../state/state-schema.ts';
-import '../sdlc-errors.ts';
 
 /**
  * Pure state transitions: each takes the state read under the lock and returns the next state,

@@ -9,7 +9,6 @@ import { acceptWaiversState } from '../transition/transitions.ts';
 import { updateIfUnchanged } from '../transition/update-if-unchanged.ts';
 import { waiversOfRun } from './waiver-records.ts';
 import { waiverPolicy, waiverStandings } from './waiver-acceptance.ts';
-import '../sdlc-errors.ts';
 
 export interface AcceptWaiversOptions {
   /** Waived files to accept, as the gate names them (or with the phase folder in front); all when empty. */
