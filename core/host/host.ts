@@ -11,6 +11,9 @@ export interface FileInfo {
   mode?: number;
   /** The owner's user id, where the platform has one (compare with `Host.userId()`). */
   uid?: number;
+  /** The file's identity (inode) and its status change time, where the platform has them: with size and mtime, a stamp that says it is unchanged. */
+  ino?: number;
+  ctimeMs?: number;
 }
 
 export interface DirEntry {
@@ -89,6 +92,11 @@ export interface Host {
 
   readText(path: string, options?: { maxBytes?: number }): Promise<string>;
   readBytes(path: string, options?: { maxBytes?: number }): Promise<Uint8Array>;
+  /**
+   * The first `maxBytes` bytes of a regular file (all of it when shorter) and its info, taken from the
+   * same open file: a header (frontmatter) read from each of many files, without their bodies.
+   */
+  readHead(path: string, maxBytes: number): Promise<{ data: Uint8Array; info: FileInfo }>;
   /** Temp file in the same folder, fsync, rename over the target, fsync the folder. */
   writeAtomic(path: string, data: string | Uint8Array): Promise<void>;
   /** Creates the file only if it does not exist; returns false if it does. */

@@ -41,7 +41,8 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
   const cwd = options.cwd ?? '/project';
   const pid = options.pid ?? 4242;
   const env = { ...options.env };
-  const files = new Map<string, { data: Uint8Array; mtimeMs: number; mode: number }>();
+  const files = new Map<string, { data: Uint8Array; mtimeMs: number; mode: number; ino: number }>();
+  let lastIno = 0;
   const uid = options.uid ?? 1000;
   let tempSeq = 0;
   const dirs = new Set<string>(['/']);
@@ -58,7 +59,8 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
   };
   // A rewrite keeps the file's mode, as writeAtomic does on disk.
   const put = (p: string, data: string | Uint8Array, mode = files.get(p)?.mode ?? 0o644) => {
-    files.set(p, { data: typeof data === 'string' ? encoder.encode(data) : data, mtimeMs: clock().getTime(), mode });
+    // A new inode per write, as a write through a temp file and a rename gives on disk.
+    files.set(p, { data: typeof data === 'string' ? encoder.encode(data) : data, mtimeMs: clock().getTime(), mode, ino: ++lastIno });
   };
   const get = (p: string, maxBytes?: number) => {
     const file = files.get(abs(p));
@@ -94,6 +96,10 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     },
     async readBytes(p, o) {
       return get(p, o?.maxBytes).slice();
+    },
+    async readHead(p, maxBytes) {
+      const data = get(p).slice(0, maxBytes);
+      return { data, info: (await host.stat(p))! };
     },
     async writeAtomic(p, data) {
       const path = abs(p);
@@ -153,7 +159,7 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     async stat(p): Promise<FileInfo | null> {
       const path = abs(p);
       const file = files.get(path);
-      if (file) return { kind: 'file', size: file.data.byteLength, mtimeMs: file.mtimeMs, mode: file.mode, uid };
+      if (file) return { kind: 'file', size: file.data.byteLength, mtimeMs: file.mtimeMs, ctimeMs: file.mtimeMs, ino: file.ino, mode: file.mode, uid };
       return dirs.has(path) ? { kind: 'dir', size: 0, mtimeMs: 0, mode: 0o755, uid } : null;
     },
     lstat(p) {

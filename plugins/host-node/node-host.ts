@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { clearInterval, setInterval } from 'node:timers';
@@ -8,7 +8,8 @@ import { isatty } from 'node:tty';
 import { HostIoError, HostNotFoundError, type DirEntry, type FileInfo, type FileWriter, type Host } from '../../core/index.ts';
 import { writeFileAtomic, writeFileExclusive } from './atomic-write.ts';
 import { createHeldFile } from './held-file.ts';
-import { openForWriting, readBounded } from './read-bounded.ts';
+import { infoOf, kindOf } from './file-info.ts';
+import { openForWriting, readBounded, readHeadSync } from './read-bounded.ts';
 import { importModule, resolveModule } from './import-module.ts';
 import { sluiceAsset } from './sluice-assets.ts';
 import { ownOutputFiles } from './own-output-files.ts';
@@ -30,10 +31,23 @@ async function mapSystemErrors<T>(path: string, op: () => Promise<T>, what = 'ca
   try {
     return await op();
   } catch (error) {
-    if (isNotFound(error)) throw new HostNotFoundError(path);
-    const code = (error as NodeJS.ErrnoException)?.code;
-    if (typeof code === 'string' && /^E[A-Z0-9]+$/.test(code)) throw new HostIoError(path, code, what);
-    throw error;
+    throw systemError(path, error, what);
+  }
+}
+
+function systemError(path: string, error: unknown, what: string): unknown {
+  if (isNotFound(error)) return new HostNotFoundError(path);
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (typeof code === 'string' && /^E[A-Z0-9]+$/.test(code)) return new HostIoError(path, code, what);
+  return error;
+}
+
+/** A synchronous file call as the port's promise, errors named as mapSystemErrors names them: one promise, not a chain (a spec scan makes ten thousand). */
+function settled<T>(path: string, op: () => T, what: string): Promise<T> {
+  try {
+    return Promise.resolve(op());
+  } catch (error) {
+    return Promise.reject(systemError(path, error, what));
   }
 }
 
@@ -51,11 +65,6 @@ async function removeFile(path: string): Promise<void> {
   }
 }
 
-const kindOf = (s: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): FileInfo['kind'] =>
-  s.isFile() ? 'file' : s.isDirectory() ? 'dir' : s.isSymbolicLink() ? 'symlink' : 'other';
-
-const infoOf = (s: Stats): FileInfo => ({ kind: kindOf(s), size: s.size, mtimeMs: s.mtimeMs, mode: s.mode & 0o7777, uid: s.uid });
-
 /**
  * The Host for Node (and Deno's Node compatibility): node:fs for files, execa for processes.
  * Reads, stats, realpaths and listings call node:fs synchronously behind the async port: each takes
@@ -64,7 +73,9 @@ const infoOf = (s: Stats): FileInfo => ({ kind: kindOf(s), size: s.size, mtimeMs
  */
 export function createNodeHost(options: { cwd?: string } = {}): Host {
   const cwd = resolve(options.cwd ?? process.cwd());
-  const abs = (p: string) => resolve(cwd, p);
+  // path.resolve costs more than the stat it names (a spec scan stats ten thousand files): a path
+  // that is already absolute and normal (no `//`, no `.` or `..` segment, no trailing slash) is used as is.
+  const abs = (p: string) => (p.charCodeAt(0) === 47 && !p.includes('//') && !p.includes('/.') && !p.endsWith('/') ? p : resolve(cwd, p));
 
   const readBytes = (p: string, o?: { maxBytes?: number }): Promise<Uint8Array> =>
     mapSystemErrors(abs(p), () => readBounded(abs(p), o?.maxBytes), 'cannot read');
@@ -83,6 +94,10 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     accountHome,
     userId: () => process.getuid?.(),
     readBytes,
+    readHead(p, maxBytes) {
+      const path = abs(p);
+      return settled(path, () => readHeadSync(path, maxBytes), 'cannot read');
+    },
     async readText(p, o) {
       return new TextDecoder().decode(await readBytes(p, o));
     },

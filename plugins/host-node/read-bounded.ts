@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { HostNotRegularError, HostTooLargeError } from '../../core/index.ts';
+import { HostNotRegularError, HostTooLargeError, type FileInfo } from '../../core/index.ts';
+import { infoOf } from './file-info.ts';
 
 /**
  * O_NONBLOCK so that opening a FIFO with no writer returns at once instead of waiting forever; it
@@ -34,6 +35,31 @@ export async function readBounded(path: string, maxBytes: number | undefined): P
       filled += bytesRead;
     }
     return filled === buffer.length ? buffer : buffer.subarray(0, filled);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Host.readHead: the first `maxBytes` of a regular file and the fstat of the descriptor read (so the
+ * info describes the bytes returned), with readBounded's rules: no blocking open, regular files only.
+ */
+export function readHeadSync(path: string, maxBytes: number): { data: Uint8Array; info: FileInfo } {
+  const fd = openSync(path, OPEN_READ_FLAGS);
+  try {
+    const stats = fstatSync(fd);
+    requireRegular(path, stats);
+    // A size-0 regular file (/proc) may still hold bytes: read up to the limit.
+    const want = Math.min(stats.size || maxBytes, maxBytes);
+    // Sized by the file: a small one (thousands of frontmatters in a scan) comes from Node's buffer pool.
+    const buffer = Buffer.allocUnsafe(want);
+    let filled = 0;
+    while (filled < want) {
+      const n = readSync(fd, buffer, filled, want - filled, filled);
+      if (n === 0) break;
+      filled += n;
+    }
+    return { data: buffer.subarray(0, filled), info: infoOf(stats) };
   } finally {
     closeSync(fd);
   }

@@ -1,4 +1,3 @@
-import { Worker } from 'node:worker_threads';
 import type { RegExpMatchResult } from '../../core/index.ts';
 
 const WORKER = `
@@ -12,7 +11,9 @@ parentPort.postMessage(m ? { groups: [...m], named: { ...(m.groups ?? {}) } } : 
  * is terminated after `limitMs` instead of blocking the event loop (where neither --timeout nor
  * Ctrl-C could act).
  */
-export function execRegExpInWorker(source: string, flags: string, text: string, limitMs: number): Promise<RegExpMatchResult | null | 'timeout'> {
+export async function execRegExpInWorker(source: string, flags: string, text: string, limitMs: number): Promise<RegExpMatchResult | null | 'timeout'> {
+  // Loaded on first use: few scripts need a backtracking pattern, and every command starts the host.
+  const { Worker } = await import('node:worker_threads');
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER, { eval: true, workerData: { source, flags, text } });
     const timer = setTimeout(() => {

@@ -7,6 +7,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { createNodeHost } from '../../plugins/host-node/index.ts';
 import { requiredArtifacts } from '../../plugins/sdlc/registry/required-artifacts.ts';
 import type { PhaseRegistry } from '../../plugins/sdlc/registry/registry-schema.ts';
 import { scanSpecs } from '../../plugins/sdlc-views/specs/scan-specs.ts';
@@ -196,7 +197,7 @@ export async function run(): Promise<Record<string, unknown>> {
   const inProcess: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t = performance.now();
-    const b = summarizeSpecs(repo, scanSpecs(repo));
+    const b = summarizeSpecs(repo, await scanSpecs(createNodeHost(), repo));
     inProcess.push(performance.now() - t);
     if (b.total !== 10_000 || b.invalid.length !== 0) throw new Error(`spec scan read ${b.total} specs, ${b.invalid.length} invalid`);
   }

@@ -2,17 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import type { DelegateRequest } from '../../core/index.ts';
 import { fakeSetup, nastyPrompt, recordedPids, waitGone } from './fake-cli-harness.ts';
-
-// A run that should answer gets room for a loaded machine; only the timeout tests set a short clock.
-const req = (cwd: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({
-  prompt,
-  mode: 'analysis',
-  cwd,
-  timeoutMs: 120_000,
-  ...extra,
-});
+import { answeringRequest as req } from '../helpers/delegate-request.ts';
 
 describe('agy delegate', () => {
   it('runs agy -p PROMPT --output-format json --print-timeout, parsing its raw-newline envelope', async () => {

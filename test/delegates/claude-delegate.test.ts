@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict';
 import { stat } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import type { DelegateRequest } from '../../core/index.ts';
 import { fakeSetup, nastyPrompt, processRuns, recordedPids, waitGone } from './fake-cli-harness.ts';
+import { answeringRequest as req } from '../helpers/delegate-request.ts';
 
-// A run that should answer gets room for a loaded machine; only the timeout tests set a short clock.
-const req = (cwd: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({
-  prompt,
-  mode: 'analysis',
-  cwd,
-  timeoutMs: 120_000,
-  ...extra,
-});
 const WRITE_FLAGS = ['acceptEdits', 'bypassPermissions', '--dangerously-skip-permissions', '--allowedTools'];
 
 describe('claude delegate: success', () => {

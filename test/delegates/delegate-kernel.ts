@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { createKernel, SluiceConfigSchema, type Kernel } from '../../core/index.ts';
 import { delegatePlugins } from '../../delegates/index.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
-import { spawnReaped } from '../helpers/reap-children.ts';
+import { runProcess, type CliRun } from '../helpers/run-cli.ts';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
 export const fakeBin = join(repoRoot, 'test/fixtures/bin');
@@ -29,26 +29,11 @@ export async function writeScript(root: string, name: string, yaml: string): Pro
   return path;
 }
 
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the sluice CLI from source, as a user would. */
 export function runSluice(args: string[], o: { cwd: string; input?: string; env?: Record<string, string> }): Promise<CliRun> {
-  return new Promise((done, fail) => {
-    const child = spawnReaped(process.execPath, ['--import=tsx', join(repoRoot, 'plugins/cli/main.ts'), ...args], {
-      cwd: repoRoot,
-      env: { ...process.env, NO_COLOR: '1', ...o.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d) => (stdout += d));
-    child.stderr!.on('data', (d) => (stderr += d));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-    child.stdin!.end(o.input ?? '');
+  return runProcess(process.execPath, ['--import=tsx', join(repoRoot, 'plugins/cli/main.ts'), ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, NO_COLOR: '1', ...o.env },
+    input: o.input,
   });
 }

@@ -44,16 +44,19 @@ export async function fakeSetup(
     root,
     recordDir,
     kernel,
-    async records(cli) {
-      const files = (await readdir(recordDir)).filter((f) => f.startsWith(`${cli}-`) && f.endsWith('.json') && !f.includes('-pids-'));
-      return Promise.all(
-        files.map(async (f) => {
-          const rec = JSON.parse(await readFile(join(recordDir, f), 'utf8'));
-          return { ...rec, stdin: await readFile(join(recordDir, f.replace(/\.json$/, '.stdin'))) } as FakeCliRecord;
-        }),
-      );
-    },
+    records: (cli) => fakeCliRecords(recordDir, cli),
   };
+}
+
+/** The calls a fake CLI recorded into `recordDir` (FAKE_CLI_RECORD), one per run, with the bytes it read from stdin. */
+export async function fakeCliRecords(recordDir: string, cli: string): Promise<FakeCliRecord[]> {
+  const files = (await readdir(recordDir)).filter((f) => new RegExp(`^${cli}-\\d+\\.json$`).test(f));
+  return Promise.all(
+    files.map(async (f) => {
+      const rec = JSON.parse(await readFile(join(recordDir, f), 'utf8'));
+      return { ...rec, stdin: await readFile(join(recordDir, f.replace(/\.json$/, '.stdin'))) } as FakeCliRecord;
+    }),
+  );
 }
 
 /** Whether a process still runs (a zombie waiting for its parent to reap it counts as gone). */

@@ -5,6 +5,7 @@ import { after } from 'node:test';
 import { startSluice, type CliResult } from '../hardening/cli-bundle.ts';
 import { trustedEnv } from '../helpers/trusted-env.ts';
 import { fakeBin } from './delegate-kernel.ts';
+import { fakeCliRecords } from './fake-cli-harness.ts';
 
 /**
  * Shared by the real-cli-*.test.ts files: real AI CLIs' failure shapes (hang, offline retry loop,
@@ -37,14 +38,18 @@ export function reapAfterTests(): void {
   });
 }
 
-/** A project whose claude records its calls into `record`. */
-export async function project(settings: Record<string, unknown> = {}) {
+/**
+ * A project whose backend (claude unless `o.backend` says) records its calls into `record`; `o.env` is
+ * added to the backend's environment, `settings` to its settings.
+ */
+export async function project(settings: Record<string, unknown> = {}, o: { backend?: string; env?: Record<string, string> } = {}) {
+  const backend = o.backend ?? 'claude';
   const root = await mkdtemp(join(tmpdir(), 'sluice-robust-'));
   const record = await mkdtemp(join(tmpdir(), 'sluice-robust-record-'));
-  const claude = { env: { FAKE_CLI_RECORD: record }, killGrace: 0.3, ...settings };
-  await writeFile(join(root, 'sluice.config.yaml'), JSON.stringify({ delegates: { claude } }));
+  const env = { FAKE_CLI_RECORD: record, FAKE_CLI_STATE: join(record, 'state'), ...o.env };
+  await writeFile(join(root, 'sluice.config.yaml'), JSON.stringify({ delegates: { [backend]: { env, killGrace: 0.3, ...settings } } }));
   await trust(root);
-  return { root, record };
+  return { root, record, records: () => fakeCliRecords(record, backend) };
 }
 
 /** Runs sluice; a run still going after `guardMs` is killed and reported as hung. */

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import type { DelegateRequest } from '../../core/index.ts';
 import { sequenceDir } from '../../delegates/script/index.ts';
 import { delegateKernel, runSluice, tempProject, writeScript } from './delegate-kernel.ts';
+import { delegateRequest } from '../helpers/delegate-request.ts';
 
 const REVIEW_SCRIPT = `version: 1
 rules:
@@ -38,13 +39,8 @@ rules:
     reply: "price: $$5"
 `;
 
-const req = (root: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({
-  prompt,
-  mode: 'analysis',
-  cwd: root,
-  extra: { script: 'script.yaml' },
-  ...extra,
-});
+const req = (root: string, prompt: string, extra: Partial<DelegateRequest> = {}) =>
+  delegateRequest(root, prompt, { extra: { script: 'script.yaml' }, ...extra });
 
 async function project(yaml = REVIEW_SCRIPT) {
   const root = await tempProject();

@@ -3,19 +3,11 @@ import { chmod, mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { DelegateRequest } from '../../core/index.ts';
 import { delegateKernel, fakeBin, repoRoot, runSluice, tempProject } from './delegate-kernel.ts';
 import { fakeSetup, recordedPids, waitGone } from './fake-cli-harness.ts';
 import { spawnReaped } from '../helpers/reap-children.ts';
+import { answeringRequest as req } from '../helpers/delegate-request.ts';
 
-// A run that should answer gets room for a loaded machine; only the timeout tests set a short clock.
-const req = (cwd: string, prompt: string, extra: Partial<DelegateRequest> = {}): DelegateRequest => ({
-  prompt,
-  mode: 'analysis',
-  cwd,
-  timeoutMs: 120_000,
-  ...extra,
-});
 const node = (script: string, more: Record<string, unknown> = {}) => ({ command: process.execPath, args: ['-e', script, '--'], ...more });
 const ECHO =
   "let d='';process.stdin.on('data',c=>d+=c).on('end',()=>process.stdout.write(JSON.stringify({mode:process.env.SLUICE_DELEGATE_MODE,argv:process.argv.slice(1),prompt:d})))";

@@ -11,6 +11,7 @@ import { openProject } from '../../plugins/sdlc/project/open-project.ts';
 import { readSdlcFile } from '../../plugins/sdlc/project/read-sdlc-file.ts';
 import { createPhaseModel } from '../../plugins/sdlc/registry/phase-model.ts';
 import { PhaseRegistrySchema, type PhaseRegistry } from '../../plugins/sdlc/registry/registry-schema.ts';
+import { createNodeHost } from '../../plugins/host-node/index.ts';
 import { scanSpecs } from '../../plugins/sdlc-views/specs/scan-specs.ts';
 import { safeYamlCodec } from '../../plugins/sdlc/state/safe-yaml-codec.ts';
 import { SdlcStateSchema } from '../../plugins/sdlc/state/state-schema.ts';
@@ -19,6 +20,7 @@ import type { NamedReader, ReaderSpec } from './fuzz-reader.ts';
 import { repoFile, repoRoot, seedFile } from './repo-files.ts';
 
 /** Every SDLC file reader and what it must accept or refuse (see fuzz-reader.ts). */
+const host = createNodeHost();
 const registry = repoFile('plugins/sdlc/assets/phase-registry.yaml');
 const model = createPhaseModel(parseYaml(registry) as PhaseRegistry, 'phase-registry.yaml');
 const starter = repoFile('plugins/sdlc/packs/starter/profile.yaml');
@@ -141,7 +143,7 @@ export const sdlcReaders: NamedReader[] = [
         'status: done',
       ],
       codes: [],
-      read: async (io) => scanSpecs(io.root).find((s) => s.file === 'specs/0001-fuzz.md'),
+      read: async (io) => (await scanSpecs(host, io.root)).find((s) => s.file === 'specs/0001-fuzz.md'),
       valid: (value) => {
         const s = value as Record<string, unknown> | undefined;
         if (!s || s.file !== 'specs/0001-fuzz.md') return false;

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { reap, spawnReaped } from './reap-children.ts';
 
@@ -38,4 +39,12 @@ export function runProcess(command: string, args: readonly string[], options: Ru
 /** Runs the sluice CLI from source (node + tsx), as a user would run the command. */
 export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<CliRun> {
   return runProcess(process.execPath, ['--import=tsx', entry, ...args], { ...options, env: { ...process.env, NO_COLOR: '1', ...options.env } });
+}
+
+/** The error of a `--json` run that failed: asserts the exit code (showing the output when it differs) and `ok: false`. */
+export function jsonError(r: CliRun, exit: number): { code: string; message: string } & Record<string, unknown> {
+  assert.equal(r.code, exit, r.stdout || r.stderr);
+  const doc = JSON.parse(r.stdout) as { ok: boolean; error: { code: string; message: string } };
+  assert.equal(doc.ok, false, r.stdout);
+  return doc.error;
 }

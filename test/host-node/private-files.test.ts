@@ -69,13 +69,8 @@ describe('Host: private files, temp folders, executables, the account', () => {
     assert.equal(host.userId(), 501);
     assert.equal(await host.writePrivate('/home/ana/.config/sluice/k', 'a', { exclusive: true }), true);
     assert.equal(await host.writePrivate('/home/ana/.config/sluice/k', 'b', { exclusive: true }), false);
-    assert.deepEqual(await host.stat('/home/ana/.config/sluice/k'), {
-      kind: 'file',
-      size: 1,
-      mtimeMs: (await host.stat('/home/ana/.config/sluice/k'))!.mtimeMs,
-      mode: 0o600,
-      uid: 501,
-    });
+    const info = await host.stat('/home/ana/.config/sluice/k');
+    assert.deepEqual([info?.kind, info?.size, info?.mode, info?.uid], ['file', 1, 0o600, 501]);
     const t = await host.makeTempDir('x-');
     assert.equal((await host.stat(t))?.kind, 'dir');
     assert.notEqual(await host.makeTempDir('x-'), t);

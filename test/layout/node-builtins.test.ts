@@ -4,6 +4,8 @@ import { builtinModules } from 'node:module';
 import { join, relative, sep } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+// @ts-expect-error a plain .mjs script without declarations
+import { importEdges } from '../../scripts/architecture.mjs';
 
 /**
  * Workflows, gates and delegates reach the outside world only through the Host port (core/host),
@@ -23,13 +25,6 @@ const NODE_UNITS = [
   // Runs the CommonJS bundles (the CLI's runner, the guard's parser, yaml) through V8's code cache (node:vm).
   'plugins/code-cache',
 ];
-
-/** Files that still import Node directly, each with why; an entry that no longer does fails, so the list only shrinks. */
-const ALLOWED: Record<string, string> = {
-  'plugins/sdlc-views/specs/scan-specs.ts': 'not moved yet',
-  'plugins/sdlc-views/specs/spec-scan-cache.ts': 'not moved yet',
-  'plugins/sdlc/project/disk-cache.ts': 'not moved yet',
-};
 
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const SPECIFIER = /(?:\bfrom|\bimport\(?|\brequire\()\s*['"]([^'"]+)['"]/g;
@@ -56,17 +51,16 @@ function nodeImports(): Map<string, string[]> {
 describe('layout: Node through the Host', () => {
   const found = nodeImports();
 
-  it('no workflow, gate or delegate file imports a Node built-in (but the commented allow-list)', () => {
-    const offenders = [...found].filter(([file]) => !(file in ALLOWED)).map(([file, mods]) => `${file}: ${mods.join(', ')}`);
+  // No allow-list: every workflow, gate and delegate file goes through the Host. A new need is a new Host capability.
+  it('no workflow, gate or delegate file imports a Node built-in', () => {
+    const offenders = [...found].map(([file, mods]) => `${file}: ${mods.join(', ')}`);
     assert.equal(offenders.join('\n'), '', 'use the Host port (core/host) instead; add a capability there if it lacks one');
   });
 
-  it('every allow-listed file still needs its entry', () => {
-    assert.deepEqual(
-      Object.keys(ALLOWED).filter((file) => !found.has(file)),
-      [],
-      'remove these entries: the files no longer import Node',
-    );
+  it('nor the Node host itself: only the CLI chooses the host', () => {
+    const edges = (importEdges(root) as { from: string; to: string }[]).filter((e) => e.to.startsWith('plugins/host-node/'));
+    const users = edges.filter((e) => !NODE_UNITS.some((u) => e.from.startsWith(`${u}/`)));
+    assert.equal(users.map((e) => `${e.from} -> ${e.to}`).join('\n'), '');
   });
 
   it('the check sees imports in every form', () => {

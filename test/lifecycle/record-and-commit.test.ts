@@ -11,6 +11,7 @@ import { signCommitGrant } from '../../plugins/lifecycle/commit/signed-grant.ts'
 import type { LifecycleContext } from '../../plugins/lifecycle/lifecycle-context.ts';
 import { readWorkflowState, recordStage } from '../../plugins/lifecycle/record-stage.ts';
 import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
+import { recordSteps, throughRetrospective } from '../helpers/recorded-requirement.ts';
 import { evidence, gitIn, GRANT_CONFIG, makeLifecycle, makeRepo, userGrantFile, writeFiles } from './lifecycle-fixture.ts';
 
 const SLUG = 'feature';
@@ -18,17 +19,7 @@ const SLUG = 'feature';
 /** A requirement recorded through plan … retrospective, with its code and a commit request written. */
 async function readyToCommit(root: string, lc: LifecycleContext, paths = ['src/feature.js', '.prizmkit/specs/feature']) {
   await startRequirement(lc, SLUG);
-  const steps: [Record<string, string>, 'plan' | 'implement' | 'code-review' | 'test' | 'retrospective'][] = [
-    [evidence.plan(SLUG), 'plan'],
-    [evidence.implement(SLUG), 'implement'],
-    [evidence.review(SLUG, 'PASS'), 'code-review'],
-    [evidence.test(SLUG, 'TEST_PASS'), 'test'],
-    [evidence.retrospective(SLUG), 'retrospective'],
-  ];
-  for (const [files, stage] of steps) {
-    await writeFiles(root, files);
-    await recordStage(lc, SLUG, stage, null);
-  }
+  await recordSteps(root, lc, SLUG, throughRetrospective(SLUG));
   await writeFiles(root, evidence.commitRequest(SLUG, paths));
 }
 
@@ -259,15 +250,7 @@ describe('commit authorization', () => {
 describe('production edits where only tests may change', () => {
   async function through(root: string, lc: LifecycleContext, testVerdict: Record<string, string>) {
     await startRequirement(lc, SLUG);
-    for (const [files, stage] of [
-      [evidence.plan(SLUG), 'plan'],
-      [evidence.implement(SLUG), 'implement'],
-      [evidence.review(SLUG, 'PASS'), 'code-review'],
-      [testVerdict, 'test'],
-    ] as const) {
-      await writeFiles(root, files);
-      await recordStage(lc, SLUG, stage, null);
-    }
+    await recordSteps(root, lc, SLUG, [...throughRetrospective(SLUG).slice(0, 3), [testVerdict, 'test']]);
   }
 
   it('on the test-infrastructure route (no review), a production edit sends the requirement back to code review', async () => {

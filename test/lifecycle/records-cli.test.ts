@@ -2,11 +2,10 @@ import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { LifecycleContext } from '../../plugins/lifecycle/lifecycle-context.ts';
-import { recordStage } from '../../plugins/lifecycle/record-stage.ts';
-import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
+import { recordedRequirement, recordSteps, throughRetrospective } from '../helpers/recorded-requirement.ts';
+import { jsonError } from '../helpers/run-cli.ts';
 import { runSluice } from '../sdlc/sluice-cli.ts';
-import { evidence, gitIn, GRANT_CONFIG, makeLifecycle, makeRepo, readJson, writeFiles } from './lifecycle-fixture.ts';
+import { evidence, gitIn, GRANT_CONFIG, readJson, writeFiles } from './lifecycle-fixture.ts';
 
 /**
  * The holes of issue 11, each driven through the built CLI (dist/sluice.mjs as scripts/build.mjs bundles
@@ -16,42 +15,19 @@ const json = (out: string) => JSON.parse(out);
 const STATE = (slug: string) => `.prizmkit/state/workflows/${slug}.json`;
 const JOURNAL = (slug: string) => `.prizmkit/state/journal/${slug}.jsonl`;
 const OWNER = 'prizmkit-workflow';
-type Stage = 'plan' | 'implement' | 'code-review' | 'test' | 'retrospective';
-
-async function record(root: string, lc: LifecycleContext, slug: string, steps: [Record<string, string>, Stage][], caller: string | null = null) {
-  for (const [files, stage] of steps) {
-    await writeFiles(root, files);
-    await recordStage(lc, slug, stage, caller);
-  }
-}
-
-const throughRetro = (slug: string): [Record<string, string>, Stage][] => [
-  [evidence.plan(slug), 'plan'],
-  [evidence.implement(slug), 'implement'],
-  [evidence.review(slug, 'PASS'), 'code-review'],
-  [evidence.test(slug, 'TEST_PASS'), 'test'],
-  [evidence.retrospective(slug), 'retrospective'],
-];
 const headCount = (root: string) => gitIn(root, 'rev-list', '--count', 'HEAD').trim();
 
 describe('evidence that cannot go stale (CLI)', () => {
   it('record commit refuses code edited after review and test: routed back to code review, nothing committed', async () => {
     // The committed project grant made the old code commit; it authorizes nothing now, and staleness is checked first.
-    const root = await makeRepo({ 'sluice.config.yaml': GRANT_CONFIG });
-    const { lc } = await makeLifecycle(root);
-    await startRequirement(lc, 'feat');
-    await record(root, lc, 'feat', throughRetro('feat'));
+    const { root } = await recordedRequirement('feat', throughRetrospective('feat'), { files: { 'sluice.config.yaml': GRANT_CONFIG } });
     await writeFiles(root, evidence.commitRequest('feat', ['src/feat.js']));
     await writeFiles(root, { 'src/feat.js': 'export const x = "edited after review and test";\n' });
     const next = await runSluice(root, ['lifecycle', 'next', 'feat', '--json']);
     assert.equal(json(next.stdout).freshness, 'stale');
-    const commit = await runSluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json']);
-    assert.equal(commit.code, 1, commit.stdout);
-    assert.equal(json(commit.stdout).error.code, 'EVIDENCE_STALE');
-    assert.match(
-      json(commit.stdout).error.message,
-      /src\/feat\.js changed after the last recorded review and test; routed back to code-review, nothing committed/,
-    );
+    const commit = jsonError(await runSluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json']), 1);
+    assert.equal(commit.code, 'EVIDENCE_STALE');
+    assert.match(commit.message, /src\/feat\.js changed after the last recorded review and test; routed back to code-review, nothing committed/);
     assert.equal(headCount(root), '1');
     const status = json((await runSluice(root, ['lifecycle', 'status', 'feat', '--json'])).stdout).requirements[0];
     assert.equal(status.nextStage, 'code-review');
@@ -59,34 +35,25 @@ describe('evidence that cannot go stale (CLI)', () => {
   });
 
   it('a review report edited after it was recorded contradicts the recorded review: routed back before any commit', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root);
-    await startRequirement(lc, 'feat');
-    await record(root, lc, 'feat', throughRetro('feat'));
+    const { root } = await recordedRequirement('feat', throughRetrospective('feat'));
     await writeFiles(root, evidence.commitRequest('feat', ['src/feat.js']));
     await writeFiles(root, {
       '.prizmkit/specs/feat/review-report.md': '# Review\n\n## Final Result\n\n- Verdict: PASS\n- Minor: 0\n- Total: 0\n<!-- touched -->\n',
     });
-    const commit = await runSluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json']);
-    assert.equal(json(commit.stdout).error.code, 'EVIDENCE_STALE');
-    assert.match(json(commit.stdout).error.message, /review-report\.md changed after code-review was recorded/);
+    const commit = jsonError(await runSluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json']), 1);
+    assert.equal(commit.code, 'EVIDENCE_STALE');
+    assert.match(commit.message, /review-report\.md changed after code-review was recorded/);
   });
 
   it('an unchanged round-0 review PASS is refused in a repair round (EVIDENCE_STALE); a new review is accepted', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root);
-    await startRequirement(lc, 'feat');
-    await record(root, lc, 'feat', [
-      [evidence.plan('feat'), 'plan'],
-      [evidence.implement('feat'), 'implement'],
-      [evidence.review('feat', 'PASS'), 'code-review'],
+    const { root } = await recordedRequirement('feat', [
+      ...throughRetrospective('feat').slice(0, 3),
       [evidence.test('feat', 'TEST_FAIL', 'production'), 'test'],
       [evidence.implement('feat', 'export const x = 2; // the repair\n'), 'implement'],
     ]);
-    const stale = await runSluice(root, ['lifecycle', 'record', 'feat', 'code-review', '--json']);
-    assert.equal(stale.code, 1, stale.stdout);
-    assert.equal(json(stale.stdout).error.code, 'EVIDENCE_STALE');
-    assert.match(json(stale.stdout).error.message, /review-report\.md is byte-identical to the evidence recorded at .* before the test-repair reroute/);
+    const stale = jsonError(await runSluice(root, ['lifecycle', 'record', 'feat', 'code-review', '--json']), 1);
+    assert.equal(stale.code, 'EVIDENCE_STALE');
+    assert.match(stale.message, /review-report\.md is byte-identical to the evidence recorded at .* before the test-repair reroute/);
     await writeFiles(root, { '.prizmkit/specs/feat/review-report.md': '# Review (round 2)\n\n## Final Result\n\n- Verdict: PASS\n- Minor: 0\n- Total: 0\n' });
     const fresh = await runSluice(root, ['lifecycle', 'record', 'feat', 'code-review', '--json']);
     assert.equal(fresh.code, 0, fresh.stdout);
@@ -97,12 +64,9 @@ describe('evidence that cannot go stale (CLI)', () => {
 describe('records the agent cannot quietly rewrite (CLI)', () => {
   /** A requirement owned by OWNER, blocked after 3 outer repair rounds. */
   async function blockedAtRoundLimit() {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root);
-    await startRequirement(lc, 'feat', { orchestrator: OWNER });
-    await record(root, lc, 'feat', [[evidence.plan('feat'), 'plan']], OWNER);
+    const { root, lc } = await recordedRequirement('feat', [[evidence.plan('feat'), 'plan']], { orchestrator: OWNER });
     for (let round = 0; round <= 3; round++) {
-      await record(
+      await recordSteps(
         root,
         lc,
         'feat',
@@ -126,11 +90,10 @@ describe('records the agent cannot quietly rewrite (CLI)', () => {
     assert.equal(before.status, 'WORKFLOW_BLOCKED');
     assert.equal(before.repair_round, 3);
     await rm(join(root, STATE('feat')));
-    const stolen = await runSluice(root, ['lifecycle', 'recover', 'feat', '--orchestrator', 'agent', '--json']);
-    assert.equal(stolen.code, 1);
-    assert.equal(json(stolen.stdout).error.code, 'ORCHESTRATOR_MISMATCH');
-    const plain = await runSluice(root, ['lifecycle', 'recover', 'feat', '--json']);
-    assert.equal(json(plain.stdout).error.code, 'ORCHESTRATOR_MISMATCH', 'a direct call does not take the requirement either');
+    const stolen = jsonError(await runSluice(root, ['lifecycle', 'recover', 'feat', '--orchestrator', 'agent', '--json']), 1);
+    assert.equal(stolen.code, 'ORCHESTRATOR_MISMATCH');
+    const plain = jsonError(await runSluice(root, ['lifecycle', 'recover', 'feat', '--json']), 1);
+    assert.equal(plain.code, 'ORCHESTRATOR_MISMATCH', 'a direct call does not take the requirement either');
     const r = await runSluice(root, ['lifecycle', 'recover', 'feat', '--orchestrator', OWNER, '--json']);
     assert.equal(r.code, 1, r.stdout);
     const after = json(r.stdout);
@@ -143,10 +106,12 @@ describe('records the agent cannot quietly rewrite (CLI)', () => {
   it('lifting a round-limit block needs the authority of a commit: the owner alone cannot, even after changing code', async () => {
     const { root } = await blockedAtRoundLimit();
     await writeFiles(root, { 'src/feat.js': 'export const x = "someone fixed it";\n' });
-    const unblock = await runSluice(root, ['lifecycle', 'record', 'feat', 'unblock', '--resolution', 'fixed it myself', '--orchestrator', OWNER, '--json']);
-    assert.equal(unblock.code, 1, unblock.stdout);
-    assert.equal(json(unblock.stdout).error.code, 'COMMIT_NOT_AUTHORIZED');
-    assert.match(json(unblock.stdout).error.message, /unblock for feat is not authorized/);
+    const unblock = jsonError(
+      await runSluice(root, ['lifecycle', 'record', 'feat', 'unblock', '--resolution', 'fixed it myself', '--orchestrator', OWNER, '--json']),
+      1,
+    );
+    assert.equal(unblock.code, 'COMMIT_NOT_AUTHORIZED');
+    assert.match(unblock.message, /unblock for feat is not authorized/);
     assert.equal((await readJson(root, STATE('feat'))).status, 'WORKFLOW_BLOCKED');
   });
 
@@ -164,8 +129,9 @@ describe('records the agent cannot quietly rewrite (CLI)', () => {
     ]) {
       const r = await runSluice(root, ['lifecycle', ...args, '--json']);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}`);
-      assert.equal(json(r.stdout).error.code, 'STATE_TAMPERED');
-      assert.match(json(r.stdout).error.message, /repair_round is 0 in the file, 3 in the journal/);
+      const error = jsonError(r, 2);
+      assert.equal(error.code, 'STATE_TAMPERED');
+      assert.match(error.message, /repair_round is 0 in the file, 3 in the journal/);
     }
     assert.equal(await readFile(path, 'utf8'), forged, 'the forged file is left for a person to see');
     assert.equal(await readFile(join(root, JOURNAL('feat')), 'utf8'), journal);
@@ -176,10 +142,7 @@ describe('records the agent cannot quietly rewrite (CLI)', () => {
   });
 
   it('an edited, removed or deleted journal is STATE_TAMPERED', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root);
-    await startRequirement(lc, 'feat');
-    await record(root, lc, 'feat', throughRetro('feat').slice(0, 3));
+    const { root } = await recordedRequirement('feat', throughRetrospective('feat').slice(0, 3));
     const path = join(root, JOURNAL('feat'));
     const original = await readFile(path, 'utf8');
     const lines = original.trimEnd().split('\n');
@@ -199,26 +162,20 @@ describe('records the agent cannot quietly rewrite (CLI)', () => {
       await writeFile(path, text);
       const r = await runSluice(root, ['lifecycle', 'status', 'feat', '--json']);
       assert.equal(r.code, 2, `${what}: ${r.stdout}`);
-      assert.equal(json(r.stdout).error.code, 'STATE_TAMPERED', what);
-      assert.match(json(r.stdout).error.message, message, what);
+      const error = jsonError(r, 2);
+      assert.equal(error.code, 'STATE_TAMPERED', what);
+      assert.match(error.message, message, what);
     }
     await rm(path);
-    const gone = await runSluice(root, ['lifecycle', 'status', 'feat', '--json']);
-    assert.equal(json(gone.stdout).error.code, 'STATE_TAMPERED');
-    assert.match(json(gone.stdout).error.message, /the journal is missing/);
+    const gone = jsonError(await runSluice(root, ['lifecycle', 'status', 'feat', '--json']), 2);
+    assert.equal(gone.code, 'STATE_TAMPERED');
+    assert.match(gone.message, /the journal is missing/);
   });
 });
 
 describe('commits only sluice made (CLI)', () => {
   it("a trailer commit the agent made while review said NEEDS_FIXES is never taken as the requirement's commit", async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root);
-    await startRequirement(lc, 'feat');
-    await record(root, lc, 'feat', [
-      [evidence.plan('feat'), 'plan'],
-      [evidence.implement('feat'), 'implement'],
-      [evidence.review('feat', 'NEEDS_FIXES'), 'code-review'],
-    ]);
+    const { root } = await recordedRequirement('feat', [...throughRetrospective('feat').slice(0, 2), [evidence.review('feat', 'NEEDS_FIXES'), 'code-review']]);
     gitIn(root, 'add', '-A');
     gitIn(root, 'commit', '-q', '-m', 'feat: done, trust me', '--trailer', 'Lifecycle-Requirement: feat');
     for (const removed of [[], [STATE('feat'), JOURNAL('feat')]]) {
@@ -234,16 +191,13 @@ describe('commits only sluice made (CLI)', () => {
   });
 
   it('a commit request with a secret-looking path is refused without a person typing its name', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root);
+    const { root, lc } = await recordedRequirement('feat');
     await writeFiles(root, { 'config/.env.production': 'DB_PASSWORD=hunter2\n' });
-    await startRequirement(lc, 'feat');
-    await record(root, lc, 'feat', throughRetro('feat'));
+    await recordSteps(root, lc, 'feat', throughRetrospective('feat'));
     await writeFiles(root, evidence.commitRequest('feat', ['src/feat.js', 'config']));
-    const r = await runSluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json']);
-    assert.equal(r.code, 1, r.stdout);
-    assert.equal(json(r.stdout).error.code, 'SECRET_PATH_REFUSED');
-    assert.match(json(r.stdout).error.message, /config\/\.env\.production looks like a secret/);
+    const refused = jsonError(await runSluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json']), 1);
+    assert.equal(refused.code, 'SECRET_PATH_REFUSED');
+    assert.match(refused.message, /config\/\.env\.production looks like a secret/);
     assert.equal(headCount(root), '1');
   });
 });

@@ -87,6 +87,11 @@ describe('lifecycle run on workers (in-process dispatcher, git remote)', () => {
       const commits = gitIn(t.remote, 'rev-list', `${t.base}..refs/heads/sluice/${slug}`).trim().split('\n');
       assert.equal(commits.length, 1, `${slug}: exactly one commit on its branch`);
       assert.equal(gitIn(t.remote, 'rev-parse', `refs/heads/sluice/${slug}^`).trim(), t.base, 'branched from the recorded base');
+      // Made as whoever ran the orchestrator (its project's identity), not as the worker's account.
+      assert.equal(
+        gitIn(t.remote, 'log', '-1', '--format=%an <%ae>|%cn <%ce>', `sluice/${slug}`).trim(),
+        'Test <test@example.invalid>|Test <test@example.invalid>',
+      );
       assert.deepEqual(
         gitIn(t.remote, 'show', '--name-only', '--format=', `sluice/${slug}`).trim().split('\n').sort(),
         [

@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { parse } from 'yaml';
+import { createNodeHost } from '../../plugins/host-node/index.ts';
 import { MAX_CACHE_ENTRIES, parseCacheDir, parseWithCache } from '../../plugins/sdlc/project/disk-cache.ts';
 import type { StatusView } from '../../plugins/sdlc-views/model/status-view.ts';
 import { removeCliBundle, sluice, sluiceJson } from './views-cli.ts';
 
 after(removeCliBundle);
+const host = createNodeHost();
 
 function counted() {
   const calls: string[] = [];
@@ -19,9 +21,9 @@ describe('parsed-file cache', () => {
   it('parses each distinct text once and returns the same value from the cache', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sluice-cache-'));
     const p = counted();
-    const first = await parseWithCache(dir, 'k', 'a: 1\nb: [x, y]\n', p.parse);
-    const second = await parseWithCache(dir, 'k', 'a: 1\nb: [x, y]\n', p.parse);
-    const other = await parseWithCache(dir, 'k', 'a: 2\n', p.parse);
+    const first = await parseWithCache(host, dir, 'k', 'a: 1\nb: [x, y]\n', p.parse);
+    const second = await parseWithCache(host, dir, 'k', 'a: 1\nb: [x, y]\n', p.parse);
+    const other = await parseWithCache(host, dir, 'k', 'a: 2\n', p.parse);
     assert.deepEqual([first.hit, second.hit, other.hit], [false, true, false]);
     assert.deepEqual(second.value, first.value);
     assert.deepEqual(other.value, { a: 2 });
@@ -32,31 +34,32 @@ describe('parsed-file cache', () => {
   it('treats a damaged entry as a miss, keeps non-JSON values out, and parses every time when off', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sluice-cache-'));
     const p = counted();
-    await parseWithCache(dir, 'k', 'a: 1\n', p.parse);
+    await parseWithCache(host, dir, 'k', 'a: 1\n', p.parse);
     const [entry] = await readdir(dir);
     await writeFile(join(dir, entry), '{"a": 1');
-    assert.deepEqual(await parseWithCache(dir, 'k', 'a: 1\n', p.parse), { value: { a: 1 }, hit: false });
-    assert.equal((await parseWithCache(dir, 'k', 'a: 1\n', p.parse)).hit, true, 'the damaged entry was rewritten');
-    await parseWithCache(dir, 'k', 'x: .inf\n', p.parse);
-    assert.deepEqual(await parseWithCache(dir, 'k', 'x: .inf\n', p.parse), { value: { x: Infinity }, hit: false });
-    await parseWithCache(undefined, 'k', 'a: 1\n', p.parse);
+    assert.deepEqual(await parseWithCache(host, dir, 'k', 'a: 1\n', p.parse), { value: { a: 1 }, hit: false });
+    assert.equal((await parseWithCache(host, dir, 'k', 'a: 1\n', p.parse)).hit, true, 'the damaged entry was rewritten');
+    await parseWithCache(host, dir, 'k', 'x: .inf\n', p.parse);
+    assert.deepEqual(await parseWithCache(host, dir, 'k', 'x: .inf\n', p.parse), { value: { x: Infinity }, hit: false });
+    await parseWithCache(host, undefined, 'k', 'a: 1\n', p.parse);
     assert.equal(p.calls.length, 5);
     await rm(dir, { recursive: true });
   });
 
   it('keeps at most MAX_CACHE_ENTRIES entries', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sluice-cache-'));
-    for (let i = 0; i < MAX_CACHE_ENTRIES + 5; i++) await parseWithCache(dir, 'k', `n: ${i}\n`, parse);
+    for (let i = 0; i < MAX_CACHE_ENTRIES + 5; i++) await parseWithCache(host, dir, 'k', `n: ${i}\n`, parse);
     assert.equal((await readdir(dir)).filter((n) => n.endsWith('.json')).length, MAX_CACHE_ENTRIES);
     await rm(dir, { recursive: true });
   });
 
   it('lives under SLUICE_CACHE_DIR, else XDG_CACHE_HOME or ~/.cache, and SLUICE_NO_CACHE=1 turns it off', () => {
-    const env = (vars: Record<string, string>) => (name: string) => vars[name];
+    const env = (vars: Record<string, string>) => ({ env: (name: string) => vars[name], accountHome: () => '/account' });
     assert.equal(parseCacheDir(env({ SLUICE_CACHE_DIR: '/c', HOME: '/h' })), '/c/parsed');
     assert.equal(parseCacheDir(env({ XDG_CACHE_HOME: '/x', HOME: '/h' })), '/x/sluice/parsed');
     assert.equal(parseCacheDir(env({ HOME: '/h' })), '/h/.cache/sluice/parsed');
     assert.equal(parseCacheDir(env({ SLUICE_NO_CACHE: '1', SLUICE_CACHE_DIR: '/c' })), undefined);
+    assert.equal(parseCacheDir(env({})), '/account/.cache/sluice/parsed', 'without HOME: the account home');
   });
 
   it('status shows the same with and without the cache, and sees an edited state at once', async () => {

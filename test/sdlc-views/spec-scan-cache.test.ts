@@ -3,9 +3,11 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
+import { createNodeHost } from '../../plugins/host-node/index.ts';
 import { scanSpecs } from '../../plugins/sdlc-views/specs/scan-specs.ts';
 import { summarizeSpecs } from '../../plugins/sdlc-views/specs/summarize-specs.ts';
 
+const host = createNodeHost();
 const fixtureRepo = resolve('test/fixtures/sdlc-views/spec-repo');
 
 /** A copy of the fixture repo and an empty cache folder. */
@@ -23,28 +25,28 @@ const cacheFile = async (cacheDir: string) => join(cacheDir, (await readdir(cach
 describe('spec scan cache', () => {
   it('gives the same backlog as a scan without it, from the cache on the second scan', async () => {
     const { repo, cacheDir, done } = await repoAndCache();
-    const plain = scanSpecs(repo);
-    assert.deepEqual(scanSpecs(repo, later(cacheDir)), plain);
+    const plain = await scanSpecs(host, repo);
+    assert.deepEqual(await scanSpecs(host, repo, later(cacheDir)), plain);
     // Prove the second scan answers from the cache: plant a different value for an unchanged file.
     const file = await cacheFile(cacheDir);
     const doc = JSON.parse(await readFile(file, 'utf8'));
     doc.files['0004-search.md'][3] = 'from-the-cache';
     await writeFile(file, JSON.stringify(doc));
-    assert.equal(scanSpecs(repo, later(cacheDir)).find((s) => s.file === 'specs/0004-search.md')?.status, 'from-the-cache');
+    assert.equal((await scanSpecs(host, repo, later(cacheDir))).find((s) => s.file === 'specs/0004-search.md')?.status, 'from-the-cache');
     await done();
   });
 
   it('reads a spec again when it changes, even to the same size, and forgets deleted specs', async () => {
     const { repo, cacheDir, done } = await repoAndCache();
-    scanSpecs(repo, later(cacheDir));
+    await scanSpecs(host, repo, later(cacheDir));
     const path = join(repo, 'specs', '0004-search.md');
     const text = await readFile(path, 'utf8');
     const edited = text.replace(/status: *\S+/, (m) => `status: ${'x'.repeat(m.length - 'status: '.length)}`);
     assert.equal(edited.length, text.length);
     await writeFile(path, edited);
     await rm(join(repo, 'specs', '0003-billing.md'));
-    const after = scanSpecs(repo, later(cacheDir));
-    assert.deepEqual(after, scanSpecs(repo));
+    const after = await scanSpecs(host, repo, later(cacheDir));
+    assert.deepEqual(after, await scanSpecs(host, repo));
     assert.match(after.find((s) => s.file === 'specs/0004-search.md')?.status ?? '', /^x+$/);
     const doc = JSON.parse(await readFile(await cacheFile(cacheDir), 'utf8'));
     assert.equal('0003-billing.md' in doc.files, false);
@@ -53,9 +55,9 @@ describe('spec scan cache', () => {
 
   it('does not keep a spec changed in the last two seconds (a second edit could share its timestamp)', async () => {
     const { repo, cacheDir, done } = await repoAndCache();
-    scanSpecs(repo, { cacheDir, now: Date.now() + 1000 });
+    await scanSpecs(host, repo, { cacheDir, now: Date.now() + 1000 });
     assert.deepEqual(await readdir(cacheDir), [], 'files copied a moment ago are not cached');
-    scanSpecs(repo, later(cacheDir));
+    await scanSpecs(host, repo, later(cacheDir));
     const doc = JSON.parse(await readFile(await cacheFile(cacheDir), 'utf8'));
     assert.equal(Object.keys(doc.files).length, 8);
     await done();
@@ -63,8 +65,8 @@ describe('spec scan cache', () => {
 
   it('treats a damaged, foreign or hostile cache file as empty', async () => {
     const { repo, cacheDir, done } = await repoAndCache();
-    const expected = summarizeSpecs(repo, scanSpecs(repo));
-    scanSpecs(repo, later(cacheDir));
+    const expected = summarizeSpecs(repo, await scanSpecs(host, repo));
+    await scanSpecs(host, repo, later(cacheDir));
     const file = await cacheFile(cacheDir);
     const good = JSON.parse(await readFile(file, 'utf8'));
     const bad = [
@@ -77,7 +79,7 @@ describe('spec scan cache', () => {
     ];
     for (const text of bad) {
       await writeFile(file, text);
-      assert.deepEqual(summarizeSpecs(repo, scanSpecs(repo, later(cacheDir))), expected, text.slice(0, 80));
+      assert.deepEqual(summarizeSpecs(repo, await scanSpecs(host, repo, later(cacheDir))), expected, text.slice(0, 80));
       assert.equal(({} as Record<string, unknown>).polluted, undefined);
     }
     await done();
@@ -87,7 +89,7 @@ describe('spec scan cache', () => {
     const { repo, cacheDir, done } = await repoAndCache();
     const blocked = join(cacheDir, 'a-file');
     await writeFile(blocked, '');
-    assert.deepEqual(scanSpecs(repo, { cacheDir: join(blocked, 'parsed') }), scanSpecs(repo));
+    assert.deepEqual(await scanSpecs(host, repo, { cacheDir: join(blocked, 'parsed') }), await scanSpecs(host, repo));
     await done();
   });
 });

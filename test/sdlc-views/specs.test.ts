@@ -12,6 +12,7 @@ import { summarizeSpecs } from '../../plugins/sdlc-views/specs/summarize-specs.t
 import { sdlcViewsPlugin } from '../../plugins/sdlc-views/index.ts';
 import { removeCliBundle, sluice, sluiceJson } from './views-cli.ts';
 
+const host = createNodeHost();
 const fixtureRepo = resolve('test/fixtures/sdlc-views/spec-repo');
 after(removeCliBundle);
 
@@ -68,8 +69,8 @@ describe('spec frontmatter', () => {
 });
 
 describe('spec backlog summary', () => {
-  it('counts the fixture repo by status and risk, shows unknown values and lists in-flight and invalid specs', () => {
-    const b = summarizeSpecs(fixtureRepo, scanSpecs(fixtureRepo));
+  it('counts the fixture repo by status and risk, shows unknown values and lists in-flight and invalid specs', async () => {
+    const b = summarizeSpecs(fixtureRepo, await scanSpecs(host, fixtureRepo));
     assert.equal(b.total, 8);
     assert.deepEqual(b.status, { draft: 1, ready: 1, 'in-flight': 2, merged: 1 });
     assert.deepEqual(b.unknownStatus, { blocked: 1 });
@@ -104,7 +105,7 @@ describe('spec backlog summary', () => {
     await writeFile(join(outside, 'secret.md'), '---\nstatus: in-flight\nname: secret\n---\n');
     await symlink(join(outside, 'secret.md'), join(repo, 'specs', '0099-link.md'));
     await mkdir(join(repo, 'specs', 'nested.md'));
-    const b = summarizeSpecs(repo, scanSpecs(repo));
+    const b = summarizeSpecs(repo, await scanSpecs(host, repo));
     assert.equal(b.total, 8);
     assert.ok(!b.inFlight.some((f) => f.name === 'secret'));
     await rm(repo, { recursive: true });

@@ -39,7 +39,7 @@ describe('CI integrations', () => {
     );
     const text = await readFile(summary, 'utf8');
     assert.ok(text.startsWith('# earlier step\n'), 'the summary file is appended to, not replaced');
-    assert.match(text, /### sluice gate: .*\n\n\*\*BLOCKED: \d+ MUST gate\(s\) failed\*\*/);
+    assert.match(text, /### sluice gate: .* \(CI Demo\)\n\n\*\*BLOCKED: \d+ MUST gate\(s\) failed\*\*/, 'the project as state.yaml names it');
     assert.equal((text.match(/^\| ❌ fail \| MUST \|/gm) ?? []).length, errors.length, 'one failing row in the summary per annotation');
   });
 
@@ -57,13 +57,17 @@ describe('CI integrations', () => {
     assert.ok(files.length > 0 && files.every((l) => l.startsWith(`::error file=${folder}/.sdlc/`)), files.join('\n'));
   });
 
-  it('`next` annotates the same failing rows', async () => {
+  it('`next` annotates the same failing rows, and its summary names the project as `gate` does: from state.yaml, not the folder', async () => {
+    await writeFile(summary, '');
     const r = await runSluice(dir, ['next'], actions());
     assert.equal(r.code, 1);
     assert.ok(
       r.stdout.split('\n').some((l) => l.startsWith('::error ')),
       r.stdout,
     );
+    const [heading] = (await readFile(summary, 'utf8')).split('\n');
+    assert.match(heading, /^### sluice next: .* \(CI Demo\)$/);
+    assert.ok(!heading.includes(dir.split('/').at(-1)!), heading);
   });
 
   it('outside GitHub Actions nothing is annotated and no summary is written', async () => {

@@ -37,6 +37,18 @@ export async function cloneRemote(host: Host, parent: string, remote: string, di
   await git(host, parent, ['clone', '--quiet', '--no-checkout', '--', remote, dir], { env: remoteEnv(host) });
 }
 
+/** The committer the clone's commits name (its local config); a name or address git cannot store is refused. */
+export async function setCloneIdentity(host: Host, dir: string, who: { name: string; email: string }): Promise<void> {
+  for (const [key, value] of [
+    ['user.name', who.name],
+    ['user.email', who.email],
+  ] as const) {
+    if (typeof value !== 'string' || value.trim() === '' || value.length > 256 || /[\u0000-\u001f\u007f<>]/.test(value))
+      throw new SluiceError('USAGE', { field: `author.${key.slice(5)}`, message: `the job's ${key} is not a git identity git can record` });
+    await git(host, dir, ['config', key, value]);
+  }
+}
+
 /** Makes sure `sha` is in the clone (a base commit not on any branch is fetched by id); else a clear error. */
 export async function ensureCommit(host: Host, root: string, remote: string, sha: string, what: string): Promise<void> {
   if ((await runGit(host, root, ['cat-file', '-e', `${sha}^{commit}`])).code === 0) return;

@@ -23,6 +23,7 @@ import {
   checkpointCommit,
   checkpointTree,
   pushRef,
+  setCloneIdentity,
   pushRefs,
   remoteRefSha,
   remoteRefShas,
@@ -46,6 +47,11 @@ export interface RequirementJobPayload {
   maxAttempts: number;
   /** A signed grant bound to the remote and this requirement (job-grant.ts); absent: no commit authority travels. */
   grant?: string;
+  /**
+   * The git identity of whoever ran the orchestrator: the requirement's commit is made as them, as in a
+   * local run (a clone carries none of the project's config). Absent: the worker's own identity.
+   */
+  author?: { name: string; email: string };
 }
 
 export interface RequirementJobResult extends RequirementOutcome {
@@ -103,6 +109,7 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
   await host.mkdir(workdir);
   await host.remove(dir, { recursive: true }).catch(() => {});
   await cloneRemote(host, workdir, payload.remote, dir);
+  if (payload.author) await setCloneIdentity(host, dir, payload.author);
 
   const branchRef = `refs/heads/${requirementBranch(slug)}`;
   // Both refs in one round trip: the checkpoint to resume from, and the branch the commit's push must find.

@@ -35,6 +35,7 @@ export async function runLifecycleOnWorkers(lc: LifecycleContext, o: RunOnWorker
   const slugs = o.slugs && o.slugs.length > 0 ? [...new Set(o.slugs.map(checkSlug))] : await openRequirements(lc);
   const remote = o.remote ?? (await originUrl(lc));
   const base = (await git(lc.host, lc.root, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
+  const author = await gitIdentity(lc);
   const run = createRunTracker(slugs.length, o);
   const { abort, outcomes } = run;
   const locks: LockHandle[] = [];
@@ -58,6 +59,7 @@ export async function runLifecycleOnWorkers(lc: LifecycleContext, o: RunOnWorker
           ...(o.model ? { model: o.model } : {}),
           ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}),
           ...(grants.has(slug) ? { grant: grants.get(slug)! } : {}),
+          ...(author ? { author } : {}),
         };
         try {
           const result = await withFollower(abort.signal, (signal) =>
@@ -109,6 +111,12 @@ async function lockAndSeed(lc: LifecycleContext, slug: string, locks: LockHandle
     throw error;
   }
   return seedOf(lc, slug);
+}
+
+/** The identity a local run would commit with here (project, then global config); undefined when git has none. */
+async function gitIdentity(lc: LifecycleContext): Promise<{ name: string; email: string } | undefined> {
+  const [name, email] = await Promise.all(['user.name', 'user.email'].map(async (key) => (await runGit(lc.host, lc.root, ['config', key])).stdout.trim()));
+  return name && email ? { name, email } : undefined;
 }
 
 async function originUrl(lc: LifecycleContext): Promise<string> {

@@ -34,7 +34,7 @@ async function readCachedYaml<S extends v.GenericSchema>(
 ): Promise<v.InferOutput<S>> {
   const display = kernel.display(path);
   const text = await readDataText(kernel.host, path, { display });
-  const { value } = await parseWithCache(cacheDir, code, text, (t) => parseDataText(t, safeYamlCodec, display), kernel.host.sha256);
+  const { value } = await parseWithCache(kernel.host, cacheDir, code, text, (t) => parseDataText(t, safeYamlCodec, display));
   return validateData(schema, value, display, code);
 }
 
@@ -51,7 +51,7 @@ export async function readStatusProject(kernel: Kernel): Promise<StatusProject> 
       message: `no SDLC project in ${kernel.projectRoot} (.sdlc/state.yaml does not exist)`,
     });
   const registryPath = registryInfo ? paths.registry : bundledRegistryPath(kernel.host);
-  const cacheDir = parseCacheDir((name) => kernel.host.env(name));
+  const cacheDir = parseCacheDir(kernel.host);
   const [state, registry] = await Promise.all([
     readCachedYaml(kernel, paths.state, SdlcStateReadSchema, 'STATE_INVALID', cacheDir),
     readCachedYaml(kernel, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', cacheDir),

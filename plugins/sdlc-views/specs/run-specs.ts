@@ -22,7 +22,7 @@ export function parseWipCap(value: unknown): number | undefined {
 export async function runSpecs(input: CommandInput, ctx: CommandContext): Promise<CommandOutcome> {
   const wipCap = parseWipCap(input.options.wipCap);
   const repo = resolve(ctx.cwd, typeof input.options.repo === 'string' ? input.options.repo : '.');
-  const backlog = summarizeSpecs(repo, scanSpecs(repo, { cacheDir: parseCacheDir((name) => ctx.host.env(name)) }), wipCap);
+  const backlog = summarizeSpecs(repo, await scanSpecs(ctx.host, repo, { cacheDir: parseCacheDir(ctx.host) }), wipCap);
   const human = renderSpecBacklog(backlog, ctx.io.style);
   if (!backlog.wipCap?.breached) return { exitCode: 0, data: backlog, human };
   const breach = new SluiceError('WIP_CAP_BREACHED', {

@@ -1,7 +1,5 @@
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { join } from 'pathe';
-import { splitFrontmatter } from '../../../core/index.ts';
-import { OPEN_READ_FLAGS, requireRegular } from '../../host-node/index.ts';
+import { HostNotFoundError, splitFrontmatter, type FileInfo, type Host } from '../../../core/index.ts';
 import { specFile, type SpecFile } from './spec-backlog-types.ts';
 import { parseFrontmatter } from './spec-frontmatter.ts';
 import { openSpecScanCache, statStamp, type SpecScanCache } from './spec-scan-cache.ts';
@@ -11,27 +9,25 @@ const HEAD_BYTES = 8 * 1024;
 /** A spec whose frontmatter does not close within this many bytes is reported, not read further. */
 const MAX_SPEC_BYTES = 1024 * 1024;
 
+const utf8 = new TextDecoder();
+
+async function statOf(host: Host, path: string): Promise<FileInfo> {
+  const info = await host.stat(path);
+  if (!info) throw new HostNotFoundError(path);
+  return info;
+}
+
 /**
- * Reads the head of a file, enough to hold its frontmatter. Synchronous on purpose: ten thousand
- * tiny reads finish faster in one loop than as ten thousand promises on the libuv pool.
+ * Reads the head of a file, enough to hold its frontmatter: the first HEAD_BYTES, and up to
+ * MAX_SPEC_BYTES only when the frontmatter does not close within them. Host.readHead opens without
+ * blocking (a FIFO swapped in after the listing) and reads only a regular file.
  */
-function readHead(path: string, buffer: Buffer): { text: string; stats: Stats } {
-  // Without blocking (a FIFO swapped in after the listing), and only a regular file is read.
-  const fd = openSync(path, OPEN_READ_FLAGS);
-  try {
-    const stats = fstatSync(fd);
-    requireRegular(path, stats);
-    let n = readSync(fd, buffer, 0, buffer.length, 0);
-    let text = buffer.toString('utf8', 0, n);
-    if (n < buffer.length || splitFrontmatter(text) !== null) return { text, stats };
-    const size = Math.min(stats.size, MAX_SPEC_BYTES);
-    const big = Buffer.allocUnsafe(size);
-    n = readSync(fd, big, 0, size, 0);
-    text = big.toString('utf8', 0, n);
-    return { text, stats };
-  } finally {
-    closeSync(fd);
-  }
+async function readHead(host: Host, path: string): Promise<{ text: string; info: FileInfo }> {
+  const head = await host.readHead(path, HEAD_BYTES);
+  const text = utf8.decode(head.data);
+  if (head.data.byteLength < HEAD_BYTES || splitFrontmatter(text) !== null) return { text, info: head.info };
+  const whole = await host.readHead(path, MAX_SPEC_BYTES);
+  return { text: utf8.decode(whole.data), info: whole.info };
 }
 
 const asText = (value: unknown): string | undefined => {
@@ -60,20 +56,19 @@ export function readSpec(file: string, text: string): SpecFile {
  * Lists `<repo>/specs/*.md` (regular files only: a symlink could point anywhere), in name order. A
  * repo without specs/ has an empty backlog (`missing`), as in the reference.
  */
-export function listSpecFiles(repo: string): { dir: string; names: string[]; missing?: true } {
+export async function listSpecFiles(host: Host, repo: string): Promise<{ dir: string; names: string[]; missing?: true }> {
   const dir = join(repo, 'specs');
   let entries;
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    entries = await host.listDir(dir);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { dir, names: [], missing: true };
+    if (error instanceof HostNotFoundError) return { dir, names: [], missing: true };
     throw error;
   }
   return {
     dir,
     names: entries
-      .filter((e) => e.isFile() && e.name.endsWith('.md'))
+      .filter((e) => e.kind === 'file' && e.name.endsWith('.md'))
       .map((e) => e.name)
       .sort(),
   };
@@ -83,22 +78,30 @@ export function listSpecFiles(repo: string): { dir: string; names: string[]; mis
  * Reads the frontmatter of the named specs, one after another (unreadable content is recorded, never
  * thrown). With a cache, a file whose stamp is unchanged since the last scan costs one stat.
  */
-export function readSpecFiles(dir: string, names: readonly string[], cache?: SpecScanCache): SpecFile[] {
-  const buffer = Buffer.allocUnsafe(HEAD_BYTES);
-  return names.map((name) => {
+export async function readSpecFiles(host: Host, dir: string, names: readonly string[], cache?: SpecScanCache): Promise<SpecFile[]> {
+  const specs: SpecFile[] = [];
+  // One after another: the Node host reads synchronously behind the port, so ten thousand small reads
+  // in one loop beat ten thousand in flight at once.
+  for (const name of names) {
     const file = `specs/${name}`;
-    const path = `${dir}/${name}`; // a name from readdir: no separators to normalise
+    const path = `${dir}/${name}`; // a name from the listing: no separators to normalise
     try {
-      const known = cache?.lookup(name, () => statStamp(statSync(path)));
-      if (known) return known;
-      const { text, stats } = readHead(path, buffer);
+      if (cache?.has(name)) {
+        const known = cache.lookup(name, statStamp(await statOf(host, path)));
+        if (known) {
+          specs.push(known);
+          continue;
+        }
+      }
+      const { text, info } = await readHead(host, path);
       const spec = readSpec(file, text);
-      if (!spec.notSpec) cache?.remember(name, statStamp(stats), spec);
-      return spec;
+      if (!spec.notSpec) cache?.remember(name, statStamp(info), spec);
+      specs.push(spec);
     } catch (error) {
-      return { file, error: `cannot read: ${(error as Error).message}` };
+      specs.push({ file, error: `cannot read: ${(error as Error).message}` });
     }
-  });
+  }
+  return specs;
 }
 
 export interface ScanOptions {
@@ -109,11 +112,11 @@ export interface ScanOptions {
 }
 
 /** Scans `<repo>/specs/*.md`: every frontmatter through a YAML parser. No `specs/` folder: no specs (`missing`). */
-export function scanSpecs(repo: string, options: ScanOptions = {}): SpecFile[] & { missing?: true } {
-  const { dir, names, missing } = listSpecFiles(repo);
+export async function scanSpecs(host: Host, repo: string, options: ScanOptions = {}): Promise<SpecFile[] & { missing?: true }> {
+  const { dir, names, missing } = await listSpecFiles(host, repo);
   if (missing) return Object.assign([] as SpecFile[], { missing } as const);
-  const cache = options.cacheDir === undefined ? undefined : openSpecScanCache(options.cacheDir, dir, options.now);
-  const specs = readSpecFiles(dir, names, cache);
-  cache?.save();
+  const cache = options.cacheDir === undefined ? undefined : await openSpecScanCache(host, options.cacheDir, dir, options.now);
+  const specs = await readSpecFiles(host, dir, names, cache);
+  await cache?.save();
   return specs;
 }

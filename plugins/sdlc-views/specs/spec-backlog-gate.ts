@@ -26,7 +26,7 @@ export const specBacklogGate = defineGate<SpecBacklogGateInput | undefined>({
     ]);
     const repo = kernel.resolveInProject(input?.repo ?? input?.projectRoot ?? '.', 'spec repo');
     const row = (check: string, message: string): GateResult => ({ gate: 'INFO-spec-backlog', check, passed: true, message, severity: 'INFO' });
-    const specs = scanSpecs(repo, { cacheDir: parseCacheDir((name) => kernel.host.env(name)) });
+    const specs = await scanSpecs(kernel.host, repo, { cacheDir: parseCacheDir(kernel.host) });
     if (specs.missing) return [row('spec backlog', `no specs/ folder in ${kernel.display(repo) || '.'}: the backlog is empty`)];
     const b = summarizeSpecs(repo, specs, input?.wipCap);
     const rows = [row('spec backlog', backlogLine(b))];

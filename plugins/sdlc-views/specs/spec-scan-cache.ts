@@ -1,6 +1,5 @@
-import type { Stats } from 'node:fs';
 import * as v from 'valibot';
-import { sha256Hex, sluiceVersion } from '../../../core/index.ts';
+import { sha256Hex, sluiceVersion, type FileInfo, type Host } from '../../../core/index.ts';
 import { readCacheEntry, writeCacheEntry } from '../../sdlc/index.ts';
 import { specFile, type SpecFile } from './spec-backlog-types.ts';
 
@@ -30,7 +29,8 @@ const ScanCacheSchema = v.object({
 type CachedSpec = v.InferOutput<typeof CachedSpecSchema>;
 type Stamp = string;
 
-export const statStamp = (s: Stats): Stamp => `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+/** A host without inodes or change times stamps by size and mtime alone. */
+export const statStamp = (s: FileInfo): Stamp => `${s.ino ?? ''}:${s.size}:${s.mtimeMs}:${s.ctimeMs ?? s.mtimeMs}`;
 const changedAt = (s: Stamp) => Math.max(...s.split(':').slice(2).map(Number));
 
 const toCached = (stamp: Stamp, f: SpecFile): CachedSpec => [stamp, f.spec ?? null, f.name ?? null, f.status ?? null, f.risk ?? null, f.error ?? null];
@@ -38,25 +38,28 @@ const fromCached = (name: string, [, spec, title, status, risk, error]: CachedSp
   specFile(`specs/${name}`, { spec, name: title, status, risk, error });
 
 export interface SpecScanCache {
-  /** The spec as last read, when the file's stamp (asked for only when there is an entry) is unchanged. */
-  lookup(name: string, stamp: () => Stamp): SpecFile | undefined;
+  /** Whether the last scan kept an entry for this file (only then is its stamp worth a stat). */
+  has(name: string): boolean;
+  /** The spec as last read, when the file's stamp is unchanged. */
+  lookup(name: string, stamp: Stamp): SpecFile | undefined;
   /** Records what was read now; settled files (not changed within RACY_MS) are kept for next time. */
   remember(name: string, stamp: Stamp, spec: SpecFile): void;
   /** Writes the cache when it changed (temp file + rename; failures only cost the next run its reads). */
-  save(): void;
+  save(): Promise<void>;
 }
 
 /** The cache for the spec folder `dir` (absolute): one entry of the disk cache in `cacheDir`. */
-export function openSpecScanCache(cacheDir: string, dir: string, now = Date.now()): SpecScanCache {
+export async function openSpecScanCache(host: Host, cacheDir: string, dir: string, now = host.now().getTime()): Promise<SpecScanCache> {
   const entry = `specs-${sha256Hex(dir).slice(0, 32)}.json`;
-  const parsed = v.safeParse(ScanCacheSchema, readCacheEntry(cacheDir, entry));
+  const parsed = v.safeParse(ScanCacheSchema, await readCacheEntry(host, cacheDir, entry));
   const before = parsed.success && parsed.output.dir === dir ? parsed.output.files : {};
   const after: Record<string, CachedSpec> = Object.create(null);
   let changed = false;
   return {
+    has: (name) => Object.hasOwn(before, name),
     lookup(name, stamp) {
       const hit = Object.hasOwn(before, name) ? before[name] : undefined;
-      if (!v.is(CachedSpecSchema, hit) || hit[0] !== stamp()) return undefined;
+      if (!v.is(CachedSpecSchema, hit) || hit[0] !== stamp) return undefined;
       after[name] = hit;
       return fromCached(name, hit);
     },
@@ -65,11 +68,11 @@ export function openSpecScanCache(cacheDir: string, dir: string, now = Date.now(
       after[name] = toCached(stamp, spec);
       changed = true;
     },
-    save() {
+    async save() {
       // Entries of deleted files go too; a scan that only hit what it had writes nothing.
       if (!changed && Object.keys(after).length === Object.keys(before).length) return;
       // A read-only or full disk: the next scan reads the files again.
-      writeCacheEntry(cacheDir, entry, { format: FORMAT, sluice: sluiceVersion, dir, files: after });
+      await writeCacheEntry(host, cacheDir, entry, { format: FORMAT, sluice: sluiceVersion, dir, files: after });
     },
   };
 }

@@ -8,6 +8,7 @@ export interface CiReportInput {
   io: CommandIO;
   cwd: string;
   command: 'gate' | 'next';
+  /** The project's name from `.sdlc/state.yaml`. */
   project: string;
   phase: string;
   phaseTitle: string;
@@ -39,6 +40,6 @@ export async function reportToCi(o: CiReportInput): Promise<void> {
   const summaryPath = o.host.env('GITHUB_STEP_SUMMARY');
   if (!summaryPath) return;
   const writer = await o.host.openWriter(summaryPath, { append: true });
-  writer.write(`${jobSummary({ command: o.command, phaseTitle: o.phaseTitle, verdict: o.verdict, results: o.results })}\n`);
+  writer.write(`${jobSummary({ command: o.command, project: o.project, phaseTitle: o.phaseTitle, verdict: o.verdict, results: o.results })}\n`);
   await writer.close();
 }

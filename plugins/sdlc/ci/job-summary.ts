@@ -12,6 +12,7 @@ const status = (r: GateResult) =>
 
 export interface SummaryInput {
   command: string;
+  project: string;
   phaseTitle: string;
   verdict: string;
   results: readonly GateResult[];
@@ -20,7 +21,7 @@ export interface SummaryInput {
 export function jobSummary(s: SummaryInput): string {
   const rows = s.results.map((r) => `| ${status(r)} | ${r.severity} | ${cell(r.gate)} | ${cell(String(r.artifact ?? r.check ?? ''))} | ${cell(r.message)} |`);
   return [
-    `### sluice ${s.command}: ${cell(s.phaseTitle)}`,
+    `### sluice ${s.command}: ${cell(s.phaseTitle)} (${cell(s.project)})`,
     '',
     `**${cell(s.verdict)}**`,
     '',

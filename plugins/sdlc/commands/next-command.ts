@@ -42,7 +42,7 @@ export const nextCommand = defineCommand({
         io,
         cwd: kernel.projectRoot,
         command: 'next',
-        project: kernel.projectRoot.split('/').at(-1) ?? '',
+        project: report.projectName,
         phase: report.run.phase,
         phaseTitle: phaseTitle(report.phase),
         verdict: report.status,

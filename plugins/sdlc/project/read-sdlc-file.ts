@@ -50,12 +50,6 @@ export async function readYamlParseCached<S extends v.GenericSchema>(
   display: string,
 ): Promise<{ text: string; value: v.InferOutput<S> }> {
   const text = await readDataText(host, path, { display });
-  const { value } = await parseWithCache(
-    parseCacheDir((name) => host.env(name)),
-    code,
-    text,
-    (t) => parseDataText(t, safeYamlCodec, display),
-    host.sha256,
-  );
+  const { value } = await parseWithCache(host, parseCacheDir(host), code, text, (t) => parseDataText(t, safeYamlCodec, display));
   return { text, value: validateData(schema, value, display, code) };
 }

@@ -40,6 +40,8 @@ export interface NextReport {
   entry?: HistoryEntry;
   artifactDir?: string;
   projectType?: ProjectType | null;
+  /** The project's name as `.sdlc/state.yaml` records it (what CI reports show). */
+  projectName: string;
   /** The profile asks for an --approve per manual gate (review-required only). */
   perGateApproval?: boolean;
 }
@@ -64,7 +66,7 @@ export async function nextPhase(kernel: Kernel, options: NextOptions = {}): Prom
   const signer = await resolveSigner(kernel, project, options.sign);
   const o = { ...options, signedBy: options.signedBy ?? signer?.principal };
   const phase = project.model.require(project.state.current_phase, { file: kernel.display(project.paths.state), field: 'current_phase' });
-  const base = { phase, unapproved: [], approvals: [], projectType: project.state.project_type };
+  const base = { phase, unapproved: [], approvals: [], projectType: project.state.project_type, projectName: project.state.project_name };
   const fromKey = phaseKey(phase.id);
   if (phase.terminal && project.state.phases[fromKey]?.status === 'completed') return { ...base, status: 'complete', exitCode: 0 };
   const next = phase.terminal ? undefined : project.model.next(phase.id);
