@@ -22,6 +22,8 @@ const NODE_UNITS = [
   // Claude Code's PreToolUse hook: its own CommonJS bundle (dist/guard.cjs), run before every tool
   // call, so it starts without the kernel or the Host and judges paths with synchronous fs calls.
   'plugins/guard',
+  // Runs the CommonJS bundles (the CLI's runner, the guard's parser, yaml) through V8's code cache (node:vm).
+  'plugins/code-cache',
 ];
 
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
