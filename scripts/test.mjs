@@ -45,7 +45,9 @@ function run(label, command, args, { capture = false, env = {}, showLine } = {})
     const child = spawn(command, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
-      env: { ...process.env, NO_COLOR: '1', SLUICE_TEST_RUN: marker, ...env },
+      // No global or system git config: a CI host often has no git identity, and a developer's
+      // (identity, commit.gpgsign, hooksPath) must not make the suite pass or fail. Tests set what they need.
+      env: { ...process.env, NO_COLOR: '1', SLUICE_TEST_RUN: marker, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', ...env },
     });
     running = child;
     let out = '';
