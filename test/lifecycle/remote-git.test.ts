@@ -95,6 +95,7 @@ describe('a job clone brings its own checkpoint along', () => {
     assert.deepEqual(await localRefShas(host, first, refs), [null, null], 'no checkpoint of alpha yet: alpha-2’s is not taken for it');
     assert.equal(gitIn(first, 'config', 'user.name').trim(), 'Orchestrator Person');
     assert.equal(gitIn(first, 'config', 'user.email').trim(), 'person@example.invalid');
+    assert.equal(gitIn(first, 'config', 'maintenance.auto').trim(), 'false', 'no housekeeping in a clone that lives for one job');
 
     const mine = gitIn(root, 'commit-tree', `${base}^{tree}`, '-p', base, '-m', 'alpha checkpoint').trim();
     gitIn(root, 'push', '-q', remote, `${mine}:refs/sluice/checkpoints/alpha`, `${base}:refs/heads/sluice/alpha`);

@@ -42,9 +42,16 @@ export interface CloneOptions {
   identity?: { name: string; email: string };
 }
 
-/** A fresh clone of the remote in `dir` (which must not exist), with nothing checked out yet. */
+/**
+ * A fresh clone of the remote in `dir` (which must not exist), with nothing checked out yet. It lives for one
+ * job, so git's housekeeping after its commits and fetches (`maintenance run --auto`) is switched off there.
+ */
 export async function cloneRemote(host: Host, parent: string, remote: string, dir: string, o: CloneOptions = {}): Promise<void> {
-  const config = [...(o.alsoFetch ?? []).map((ref) => `remote.origin.fetch=+${ref}*:${ref}*`), ...(o.identity ? identityConfig(o.identity) : [])];
+  const config = [
+    'maintenance.auto=false',
+    ...(o.alsoFetch ?? []).map((ref) => `remote.origin.fetch=+${ref}*:${ref}*`),
+    ...(o.identity ? identityConfig(o.identity) : []),
+  ];
   await git(host, parent, ['clone', '--quiet', '--no-checkout', ...config.flatMap((c) => ['-c', c]), '--', remote, dir], { env: remoteEnv(host) });
 }
 
