@@ -27,5 +27,13 @@ if (guard && existsSync(guard)) {
     const built = require('node:child_process').spawnSync(process.execPath, [build], { stdio: ['ignore', 'inherit', 'inherit'] });
     if (built.status !== 0) process.exit(2);
   }
-  import(require('node:url').pathToFileURL(cli).href);
+  const loader = join(dist, 'cli-loader.cjs');
+  const version = process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V');
+  // dist/sluice.mjs does the same through the ES module loader; from here, without starting it.
+  if (!version && existsSync(loader)) {
+    require(loader)
+      .runSluice(process.argv.slice(2))
+      // Let stdout drain before exiting, so piped --json output is never cut short.
+      .then((code) => process.stdout.write('', () => process.exit(code)));
+  } else import(require('node:url').pathToFileURL(cli).href);
 }

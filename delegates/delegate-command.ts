@@ -1,18 +1,16 @@
-import { defineCommand, SluiceError, type DelegateMode, type DelegateRequest } from '../core/index.ts';
+import { defineCommand, HostTooLargeError, SluiceError, type DelegateMode, type DelegateRequest, type Host } from '../core/index.ts';
 import { DelegateOutput } from './delegate-output.ts';
 
 const MAX_STDIN_PROMPT_BYTES = 64 * 1024 * 1024;
 
 /** `-` as the prompt: read it from stdin, bounded so a runaway pipe cannot exhaust memory. */
-async function readStdinPrompt(): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_STDIN_PROMPT_BYTES) throw new SluiceError('USAGE', { message: `the prompt on stdin is over ${MAX_STDIN_PROMPT_BYTES} bytes` });
-    chunks.push(chunk as Buffer);
+async function readStdinPrompt(host: Host): Promise<string> {
+  try {
+    return new TextDecoder().decode(await host.readStdin(MAX_STDIN_PROMPT_BYTES));
+  } catch (error) {
+    if (error instanceof HostTooLargeError) throw new SluiceError('USAGE', { message: `the prompt on stdin is over ${MAX_STDIN_PROMPT_BYTES} bytes` });
+    throw error;
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function parseTimeout(value: unknown): number | undefined {
@@ -61,7 +59,7 @@ export const delegateCommand = defineCommand({
       if (reset !== undefined) return { exitCode: 0, data: { reset }, human: `reset scripted sequences (${reset})` };
       throw new SluiceError('USAGE', { message: 'give the prompt as an argument, or - to read it from stdin' });
     }
-    const prompt = raw === '-' ? await readStdinPrompt() : raw;
+    const prompt = raw === '-' ? await readStdinPrompt(kernel.host) : raw;
     if (prompt.trim() === '') throw new SluiceError('USAGE', { message: 'the prompt is empty' });
     if (options.script !== undefined && backend !== 'script') throw new SluiceError('USAGE', { message: '--script applies only to --to script' });
     const request: DelegateRequest = {

@@ -7,12 +7,14 @@ import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildCachedCli } from './build-cli-cache.mjs';
 import { parserPatches } from './guard-parser-patches.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
 
-await rm(new URL('../dist', import.meta.url), { recursive: true, force: true });
+// Retried: a command running from the old dist/ may be writing a code cache into it (ENOTEMPTY).
+await rm(new URL('../dist', import.meta.url), { recursive: true, force: true, maxRetries: 5 });
 
 /**
  * yaml's ES module build instead of its CommonJS one: one scope, no wrapper per file, ~5 ms less to
@@ -120,6 +122,8 @@ const result = await build({
     loadAtRunTime(/plugins[\\/]cli[\\/]main\.ts$/, '../guard/guard-main.ts', './guard.cjs'),
     // The bundle loads dist/yaml.cjs (built below) on first use, not with every command; core's own module is the plain import.
     swapModule('core/store/yaml-library.ts', 'plugins/host-node/lazy-yaml-library.ts'),
+    // Commands run dist/sluice-cli.cjs through V8's code cache (built below by build-cli-cache.mjs).
+    swapModule('plugins/cli/cli-loader.ts', 'plugins/cli/cached-cli-loader.ts'),
     yamlAsEsm,
   ],
   logLevel: 'warning',
@@ -149,6 +153,17 @@ await primeGuardCodeCache();
 // The yaml library as one self-contained CommonJS file (the guard's build settings), required
 // synchronously the first time a command parses or writes YAML.
 await build({ ...guardBuild, entryPoints: { yaml: 'yaml' }, outExtension: { '.js': '.cjs' }, plugins: [yamlAsEsm] });
+await buildCachedCli({
+  root,
+  common: guardBuild,
+  define: { __SLUICE_VERSION__: JSON.stringify(pkg.version) },
+  plugins: [
+    swapModule('core/store/yaml-library.ts', 'plugins/host-node/lazy-yaml-library.ts'),
+    // `sluice hooks` and a `guard` with arguments judge shell commands with the guard's own dist/guard-shell.cjs (and its cache), not a second copy of the parser.
+    swapModule('plugins/guard/shell-guard-loader.ts', 'plugins/guard/cached-shell-guard.ts'),
+    yamlAsEsm,
+  ],
+});
 // The bin itself calls no require(): drop the banner's node:module import from the guard's hot path.
 const bin = new URL('../dist/sluice.mjs', import.meta.url);
 const binText = await readFile(bin, 'utf8');

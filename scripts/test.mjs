@@ -45,7 +45,9 @@ function run(label, command, args, { capture = false, env = {}, showLine } = {})
     const child = spawn(command, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
-      env: { ...process.env, NO_COLOR: '1', SLUICE_TEST_RUN: marker, ...env },
+      // No global or system git config: a CI host often has no git identity, and a developer's
+      // (identity, commit.gpgsign, hooksPath) must not make the suite pass or fail. Tests set what they need.
+      env: { ...process.env, NO_COLOR: '1', SLUICE_TEST_RUN: marker, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', ...env },
     });
     running = child;
     let out = '';
@@ -140,6 +142,8 @@ if (only.length === 0) {
 // npm ci installs tap's runner built with its default plugins (TypeScript included); rebuild it
 // for .taprc's plugin list, or the first run after a clean install loads the broken TS plugin.
 await step('tap build', bin('tap'), ['build']);
+// The tests start the bundled CLI (dist/sluice.mjs): a run of chosen files bundles it first when a source changed.
+if (only.length > 0) await step('bundle (when stale)', process.execPath, ['scripts/test/fresh-bundle.mjs']);
 await tapLeg();
 if (only.length === 0) await denoLeg();
 

@@ -132,6 +132,8 @@ export interface Host {
   processAlive(pid: number): boolean;
   spawn(options: SpawnOptions): Promise<SpawnResult>;
   isInteractive(): boolean;
+  /** This process's standard input, read to its end; over `maxBytes` is HostTooLargeError (path `-`). */
+  readStdin(maxBytes: number): Promise<Uint8Array>;
   /**
    * Regular files this process's stdout and stderr are redirected to (absolute paths), where the
    * platform can tell: `sluice ... 2> log.txt` inside the project is sluice writing, not an agent.

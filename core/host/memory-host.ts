@@ -22,6 +22,8 @@ export interface MemoryHostOptions {
   home?: string;
   /** `userId()`, the owner of every file; default 1000. */
   uid?: number;
+  /** What `readStdin` returns; default empty. */
+  stdin?: string;
 }
 
 export interface MemoryHost extends Host {
@@ -215,6 +217,11 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     processAlive: (p) => livePids.has(p),
     spawn: options.spawn ?? (async () => ({ exitCode: null, signal: null, timedOut: false, cancelled: false, durationMs: 0, spawnError: 'ENOENT' })),
     isInteractive: () => options.interactive ?? false,
+    async readStdin(maxBytes) {
+      const data = encoder.encode(options.stdin ?? '');
+      if (data.byteLength > maxBytes) throw new HostTooLargeError('-', data.byteLength, maxBytes);
+      return data;
+    },
     async importModule(specifier) {
       const mod = options.modules?.[specifier];
       if (!mod) throw new HostNotFoundError(specifier);

@@ -14,8 +14,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   const { guardMain } = await import('../guard/guard-main.ts');
   process.exitCode = await guardMain();
 } else {
-  const { runCli } = await import('./run-cli.ts');
-  const code = await runCli(argv);
+  const { runSluice } = await import('./cli-loader.ts');
+  const code = await runSluice(argv);
   // Let stdout drain before exiting, so piped --json output is never cut short.
   process.stdout.write('', () => process.exit(code));
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { loadCached, saveCodeCache } from './code-cache.ts';
+import { loadCached, saveCodeCache } from '../code-cache/index.ts';
 import type * as ShellGuard from './shell-guard.ts';
 
 /**

@@ -16,6 +16,7 @@ import { ownOutputFiles } from './own-output-files.ts';
 import { execRegExpInWorker } from './regexp-in-worker.ts';
 import { accountHome, isExecutableFile, makeTempDir, writePrivateFile } from './private-files.ts';
 import { spawnProcess } from './spawn-process.ts';
+import { readStdin } from './read-stdin.ts';
 
 const isNotFound = (e: unknown) => {
   const code = (e as NodeJS.ErrnoException)?.code;
@@ -162,6 +163,7 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     spawn: (o) => spawnProcess({ ...o, cwd: o.cwd === undefined ? cwd : abs(o.cwd) }),
     // isatty(0), not process.stdin.isTTY: reading process.stdin builds a stream every command would pay for.
     isInteractive: () => isatty(0) && Boolean(process.stdout.isTTY),
+    readStdin,
     outputFiles: ownOutputFiles,
     sleep: (ms) => new Promise((ok) => setTimeout(ok, ms)),
     repeat(ms, fn) {

@@ -22,12 +22,19 @@ const NODE_UNITS = [
   // Claude Code's PreToolUse hook: its own CommonJS bundle (dist/guard.cjs), run before every tool
   // call, so it starts without the kernel or the Host and judges paths with synchronous fs calls.
   'plugins/guard',
+  // Runs the CommonJS bundles (the CLI's runner, the guard's parser, yaml) through V8's code cache (node:vm).
+  'plugins/code-cache',
 ];
 
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const SPECIFIER = /(?:\bfrom|\bimport\(?|\brequire\()\s*['"]([^'"]+)['"]/g;
 
-/** Each TypeScript file under the workflow, gate and delegate folders, with the Node built-ins it imports. */
+/** Node's own globals: the process, its buffers, CommonJS paths. (`require(` is left out: `model.require(id)` is a method.) */
+const NODE_GLOBAL = /(?<![\w.$-])process\.|\bBuffer\b|\b__dirname\b|\b__filename\b|\bsetImmediate\b|\bNodeJS\./g;
+/** Comments may name Node; code may not. A `//` inside a string cuts the rest of its line from the check, no more. */
+const withoutComments = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+
+/** Each TypeScript file under the workflow, gate and delegate folders, with the Node built-ins it imports and the Node globals it uses. */
 function nodeImports(): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const walk = (dir: string) => {
@@ -37,7 +44,11 @@ function nodeImports(): Map<string, string[]> {
       if (e.isDirectory()) {
         if (!NODE_UNITS.includes(rel)) walk(path);
       } else if (/\.[cm]?ts$/.test(e.name)) {
-        const found = [...readFileSync(path, 'utf8').matchAll(SPECIFIER)].map((m) => m[1]).filter((s) => builtins.has(s));
+        const text = readFileSync(path, 'utf8');
+        const found = [
+          ...[...text.matchAll(SPECIFIER)].map((m) => m[1]).filter((s) => builtins.has(s)),
+          ...[...withoutComments(text).matchAll(NODE_GLOBAL)].map((m) => m[0]),
+        ];
         if (found.length > 0) out.set(rel, [...new Set(found)]);
       }
     }
@@ -50,7 +61,7 @@ describe('layout: Node through the Host', () => {
   const found = nodeImports();
 
   // No allow-list: every workflow, gate and delegate file goes through the Host. A new need is a new Host capability.
-  it('no workflow, gate or delegate file imports a Node built-in', () => {
+  it('no workflow, gate or delegate file imports a Node built-in or uses a Node global', () => {
     const offenders = [...found].map(([file, mods]) => `${file}: ${mods.join(', ')}`);
     assert.equal(offenders.join('\n'), '', 'use the Host port (core/host) instead; add a capability there if it lacks one');
   });
@@ -65,5 +76,8 @@ describe('layout: Node through the Host', () => {
     const forms = ["import { x } from 'node:fs';", "import('node:os')", "require('crypto')", "export { y } from 'path';"];
     for (const text of forms) assert.equal([...text.matchAll(SPECIFIER)].filter((m) => builtins.has(m[1])).length, 1, text);
     assert.equal([...`import { z } from 'pathe';`.matchAll(SPECIFIER)].filter((m) => builtins.has(m[1])).length, 0);
+    const globals = (code: string) => [...withoutComments(code).matchAll(NODE_GLOBAL)].map((m) => m[0]);
+    assert.deepEqual(globals('const a = process.env.HOME;\nconst b: Buffer[] = [];\nnew URL(x, __dirname);'), ['process.', 'Buffer', '__dirname']);
+    assert.deepEqual(globals("// process.exit() in a comment\n/** Buffer */\nimport { x } from './run-cli-process.ts';\nmodel.require(id);"), []);
   });
 });

@@ -162,6 +162,25 @@ describe('commit authorization', () => {
     assert.equal(headCount(root), 2);
   });
 
+  it('a file that appears in a requested folder while the person reads the preview is not committed unreviewed: back to code review', async () => {
+    const root = await makeRepo();
+    const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: undefined });
+    await readyToCommit(root, lc, ['src']);
+    const io: CommandIO = {
+      ...fakeIo(true),
+      confirm: async () => {
+        await writeFiles(root, { 'src/extra.js': 'export const unreviewed = true;\n' });
+        return true;
+      },
+    };
+    await assert.rejects(
+      runCommitStage(lc, SLUG, null, { io }),
+      (e: SluiceError) => e.code === 'EVIDENCE_STALE' && /src\/extra\.js changed after the last recorded review and test/.test(e.message),
+    );
+    assert.equal((await readWorkflowState(lc, SLUG)).next_stage, 'code-review');
+    assert.equal(headCount(root), 1);
+  });
+
   it('an HMAC-signed environment grant verified with the operator key file commits; a wrong key, an expired or a foreign grant does not', async () => {
     const keyDir = await mkdtemp(join(tmpdir(), 'sluice-key-'));
     const keyFile = join(keyDir, 'commit-grant.key');

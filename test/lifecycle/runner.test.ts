@@ -153,6 +153,19 @@ describe('lifecycle run', () => {
     assert.equal(second.requirements[0].outcome, 'committed');
   });
 
+  it('the review and commit prompts list the workspace as the stage before left it', async () => {
+    const body = script();
+    // Each rule answers only a prompt listing the file the stage right before wrote (else the stage gets no answer).
+    const needs: Record<string, string> = { 'code-review': 'src/one\\.js', commit: '\\.prizmkit/specs/one/retrospective-result\\.json' };
+    for (const r of body.rules) {
+      const stage = /\^Stage: ([\w-]+)/.exec(r.match)?.[1] ?? '';
+      if (needs[stage]) r.match = `${r.match}[\\s\\S]*\\n- A ${needs[stage]}\\n`;
+    }
+    const t = await setup(body);
+    const summary = await t.run();
+    assert.equal(summary.requirements[0].outcome, 'committed', JSON.stringify(summary.requirements[0]));
+  });
+
   it('a requirement owned by another orchestrator is not driven', async () => {
     const root = await makeRepo();
     const { lc } = await makeLifecycle(root);

@@ -1,4 +1,5 @@
 import { isAbsolute, join } from 'pathe';
+import { SluiceError } from '../../../core/index.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { REQUIREMENT_TRAILER, type GitCommit } from '../readers/git-commit-reader.ts';
 import type { CommitIntent } from '../state/workflow-state-schema.ts';
@@ -15,9 +16,12 @@ export function commitMessage(message: string, slug: string): string {
  * commit with this tree, parent and message counts as the requirement's.
  */
 export async function computeCommitIntent(lc: LifecycleContext, slug: string, request: { message: string; paths: string[] }): Promise<CommitIntent> {
-  const head = await runGit(lc.host, lc.root, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
-  const parent = head.code === 0 ? head.stdout.trim() : null;
-  const indexPath = (await git(lc.host, lc.root, ['rev-parse', '--git-path', `sluice-intent-${lc.host.pid}.index`])).trim();
+  // The private index's path, then HEAD's commit (none before the first commit: exit 1), in one git process.
+  const asked = await runGit(lc.host, lc.root, ['rev-parse', '--git-path', `sluice-intent-${lc.host.pid}.index`, '--verify', '-q', 'HEAD^{commit}']);
+  const [indexPath, head = ''] = asked.stdout.split('\n').map((l) => l.trim());
+  if (!indexPath || (asked.code !== 0 && head !== ''))
+    throw new SluiceError('GIT_FAILED', { message: `git rev-parse: ${asked.stderr.trim().split('\n')[0] || `exit code ${asked.code}`}` });
+  const parent = asked.code === 0 && head !== '' ? head : null;
   const index = isAbsolute(indexPath) ? indexPath : join(lc.root, indexPath);
   const env = { GIT_INDEX_FILE: index };
   try {

@@ -10,6 +10,7 @@ import { authorizeCommit, type AuthorizeOptions } from './authorize-commit.ts';
 import { computeCommitIntent, intentMismatch } from './commit-intent.ts';
 import { createCommit, filesToCommit, previewCommit, withCommitLock } from './create-commit.ts';
 import { refuseSecretPaths } from './secret-paths.ts';
+import type { WorkspaceSnapshot } from '../workspace/workspace-fingerprint.ts';
 
 /**
  * The commit stage, done by sluice itself: read `commit-request.json`, re-check every gate's evidence,
@@ -17,15 +18,23 @@ import { refuseSecretPaths } from './secret-paths.ts';
  * re-check again, record the intent (tree, parent, message, paths), commit exactly the requested paths,
  * and record COMMITTED only for a commit that matches the intent. A commit made just before a crash is
  * found by its trailer and recorded if it matches the intent; any other is COMMIT_UNRECOGNIZED.
+ * `seen`: the workspace as the caller saw it right before, with nothing run or waited for since (the runner,
+ * after the commit delegate wrote its request); the preview and the COMMIT_PENDING record describe it.
  */
-export async function runCommitStage(lc: LifecycleContext, slug: string, caller: string | null, authorize: AuthorizeOptions = {}): Promise<TransitionResult> {
+export async function runCommitStage(
+  lc: LifecycleContext,
+  slug: string,
+  caller: string | null,
+  authorize: AuthorizeOptions = {},
+  seen?: WorkspaceSnapshot | null,
+): Promise<TransitionResult> {
   const state = await assertCanRecord(lc, slug, 'commit', caller);
   const request = await readCommitRequest(lc.host, lc.root, state.artifact_dir);
   if (state.status === 'COMMIT_PENDING') {
     const earlier = await committedBeforeCrash(lc, slug, state.commit_intent);
     if (earlier) return recordCommitted(lc, slug, caller, earlier, { source: 'recovered', mode: 'commit-intent', owner: earlier.author });
   }
-  const preview = await previewCommit(lc, slug, request);
+  const preview = await previewCommit(lc, slug, request, seen);
   await withCommitLock(lc, () =>
     refuseStale(
       lc,
@@ -37,7 +46,8 @@ export async function runCommitStage(lc: LifecycleContext, slug: string, caller:
   );
   await refuseSecretPaths(preview, request.file, authorize.io);
   if (state.status !== 'COMMIT_PENDING') {
-    const fingerprint = await lc.fingerprint();
+    // The caller's snapshot is the workspace the preview and its evidence check described; else the one now.
+    const fingerprint = seen === undefined ? await lc.fingerprint() : (seen?.fingerprint ?? null);
     await applyTransition(lc, slug, caller, (s) =>
       applyEvent(s, { kind: 'verdict', stage: 'commit', verdict: 'COMMIT_PENDING', evidence: request.file }, { now: lc.now(), fingerprint, caller }),
     );

@@ -5,6 +5,7 @@ import { readGitCommit, type GitCommit } from '../readers/git-commit-reader.ts';
 import { commitMessage } from './commit-intent.ts';
 import { diffStat } from './diff-stat.ts';
 import { isSluiceRuntimePath } from '../workspace/git-status.ts';
+import type { WorkspaceSnapshot } from '../workspace/workspace-fingerprint.ts';
 import { git } from '../workspace/run-git.ts';
 import type { CommitPreview } from './authorize-commit.ts';
 import { covers, exactlyCovers } from './path-coverage.ts';
@@ -16,9 +17,16 @@ export interface CommitRequestInput {
   file: string;
 }
 
-/** The changed files the requested paths cover, as git reports them now; each requested path must cover one. */
-export async function filesToCommit(lc: LifecycleContext, request: CommitRequestInput): Promise<{ path: string; untracked: boolean; status: string }[]> {
-  const status = (await lc.workspace())?.status;
+/**
+ * The changed files the requested paths cover, as git reports them now (or in `seen`, a snapshot the caller
+ * just took); each requested path must cover one.
+ */
+export async function filesToCommit(
+  lc: LifecycleContext,
+  request: CommitRequestInput,
+  seen?: WorkspaceSnapshot | null,
+): Promise<{ path: string; untracked: boolean; status: string }[]> {
+  const status = (seen === undefined ? await lc.workspace() : seen)?.status;
   if (!status) throw new SluiceError('GIT_FAILED', { message: `${lc.root} is not a git work tree; the lifecycle commits with git` });
   const changed = status.entries.filter((e) => !isSluiceRuntimePath(e.path));
   return request.paths.flatMap((path, i) => {
@@ -29,8 +37,8 @@ export async function filesToCommit(lc: LifecycleContext, request: CommitRequest
 }
 
 /** What the commit will contain: message, and per file add/modify/delete with its diff stat. */
-export async function previewCommit(lc: LifecycleContext, slug: string, request: CommitRequestInput): Promise<CommitPreview> {
-  const files = await filesToCommit(lc, request);
+export async function previewCommit(lc: LifecycleContext, slug: string, request: CommitRequestInput, seen?: WorkspaceSnapshot | null): Promise<CommitPreview> {
+  const files = await filesToCommit(lc, request, seen);
   const stats = await diffStat(lc, files);
   return {
     slug,

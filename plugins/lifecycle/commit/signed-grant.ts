@@ -31,9 +31,18 @@ export function defaultGrantKeyFile(host: Host): string {
 }
 
 export function signCommitGrant(grant: SignedGrant, key: string | Uint8Array): string {
-  const payload = Buffer.from(JSON.stringify(grant)).toString('base64url');
+  const payload = toBase64Url(new TextEncoder().encode(JSON.stringify(grant)));
   return `${payload}.${hmacSha256Hex(key, payload)}`;
 }
+
+/** base64url without padding (RFC 4648 §5), through the web's btoa/atob: no Node Buffer in a workflow. */
+const toBase64Url = (bytes: Uint8Array) =>
+  btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(''))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+/** Padded (`basenc --base64url`) or not; throws on what is not base64url. */
+const fromBase64Url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
 
 const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -64,7 +73,7 @@ export async function verifySignedGrant(host: Host, value: string, keyFile: stri
   if (!sameDigest(signature, hmacSha256Hex(key, payload))) return { refused: `${GRANT_ENV} has an invalid signature` };
   let raw: unknown;
   try {
-    raw = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    raw = JSON.parse(new TextDecoder().decode(fromBase64Url(payload)));
   } catch {
     return { refused: `${GRANT_ENV} payload is not JSON` };
   }

@@ -14,19 +14,17 @@ import type { Stage } from '../transition-table.ts';
 import { git } from '../workspace/run-git.ts';
 import { acceptJobGrant } from './job-grant.ts';
 import {
-  absoluteGitDir,
   checkoutBase,
   checkpointRef,
   cloneRemote,
-  fetchRef,
   headSha,
   checkpointCommit,
-  checkpointTree,
+  checkpointIndex,
+  cloneGitDir,
   pushRef,
-  setCloneIdentity,
   pushRefs,
   remoteRefSha,
-  remoteRefShas,
+  localRefShas,
   requirementBranch,
   restoreCheckpoint,
 } from './remote-git.ts';
@@ -108,24 +106,27 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
   const dir = join(workdir, slug);
   await host.mkdir(workdir);
   await host.remove(dir, { recursive: true }).catch(() => {});
-  await cloneRemote(host, workdir, payload.remote, dir);
-  if (payload.author) await setCloneIdentity(host, dir, payload.author);
-
+  // The clone brings the checkpoint to resume from too, so both refs are read from it: the checkpoint, and the
+  // branch the commit's push must find (as the remote had them when cloned: the pushes compare and swap).
+  await cloneRemote(host, workdir, payload.remote, dir, { alsoFetch: [checkpointRef(slug)], ...(payload.author ? { identity: payload.author } : {}) });
   const branchRef = `refs/heads/${requirementBranch(slug)}`;
-  // Both refs in one round trip: the checkpoint to resume from, and the branch the commit's push must find.
-  let [last, branchThere] = await remoteRefShas(host, dir, payload.remote, [checkpointRef(slug), branchRef]);
+  const [checkpointThere, branchThere] = await localRefShas(host, dir, [checkpointRef(slug), `refs/remotes/origin/${requirementBranch(slug)}`]);
+  let last = checkpointThere;
   let resumedFrom: string | undefined;
   let resumedTree: string | null = null;
+  // The commit HEAD is at while the stages run: the base, or the parent of the checkpoint resumed from.
+  let startHead = payload.base;
   if (last !== null) {
-    const checkpoint = await fetchRef(host, dir, checkpointRef(slug));
-    // Its tree and its base in one git process: the tree tells the first checkpoint whether anything changed.
-    const [tree, ...trailers] = (await git(host, dir, ['log', '-1', '--format=%T%n%(trailers:key=Sluice-Base,valueonly)', checkpoint])).split('\n');
+    const checkpoint = last;
+    // Its tree, parent and base in one git process: the tree tells the first checkpoint whether anything changed.
+    const [tree, parent, ...trailers] = (await git(host, dir, ['log', '-1', '--format=%T%n%P%n%(trailers:key=Sluice-Base,valueonly)', checkpoint])).split('\n');
     const base = trailers.join('\n').trim();
     // A checkpoint of another base belongs to an earlier run of other code: this run starts over (and replaces it).
     if (base === payload.base) {
       await restoreCheckpoint(host, dir, slug, checkpoint);
       resumedFrom = checkpoint;
       resumedTree = tree.trim();
+      startHead = parent.trim();
     }
   }
   if (!resumedFrom) {
@@ -146,19 +147,18 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
 
   const records = [`${JOURNAL_DIR}/${slug}.jsonl`, `${WORKFLOWS_DIR}/${slug}.json`];
   let lastTree = resumedTree;
-  const gitDir = await absoluteGitDir(host, dir);
+  const trees = checkpointIndex(host, dir, cloneGitDir(dir), records);
   let branchPushed = false;
   const checkpoint = async (state: WorkflowState) => {
     // The state and journal are in the tree, so an unchanged tree is nothing new (a resume that only re-read its state).
-    const tree = await checkpointTree(host, dir, records, gitDir);
+    const tree = await trees.tree(state.status === 'COMMITTED' && state.commit ? state.commit.sha : startHead);
     if (tree === lastTree) return;
     const sha = await checkpointCommit(host, dir, tree, checkpointMessage(slug, state, payload.base));
     const update = { sha, ref: checkpointRef(slug), expected: last };
     if (state.status === 'COMMITTED' && !branchPushed) {
-      // The commit goes to sluice/<slug> in the same atomic push as the checkpoint recording it (HEAD is the commit).
-      const head = await headSha(host, dir);
-      await pushRefs(host, dir, payload.remote, [update, { sha: head, ref: branchRef, expected: branchThere }]);
-      branchThere = head;
+      // The commit goes to sluice/<slug> in the same atomic push as the checkpoint recording it: the checkpoint's
+      // parent (HEAD when it was made) is the commit, named so git resolves it in the push itself.
+      await pushRefs(host, dir, payload.remote, [update, { sha: `${sha}^1`, ref: branchRef, expected: branchThere }]);
       branchPushed = true;
     } else await pushRef(host, dir, payload.remote, sha, checkpointRef(slug), last);
     last = sha;
@@ -172,29 +172,35 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
     if ('grant' in accepted) authorize.hostGrant = accepted.grant;
     else grantRefused = accepted.refused;
   }
-  const summary = await runLifecycle(lc, {
-    slugs: [slug],
-    backend: payload.backend,
-    ...(payload.extra ? { extra: projectScript(payload.extra, dir) } : {}),
-    ...(payload.model ? { model: payload.model } : {}),
-    ...(payload.timeoutMs ? { timeoutMs: payload.timeoutMs } : {}),
-    maxAttempts: payload.maxAttempts,
-    authorize,
-    signal: job.signal,
-    onStage: (s, stage) =>
-      (job as JobContext & { progress?(data: JsonValue): void }).progress?.({ slug: s, stage } satisfies RequirementJobProgress as unknown as JsonValue),
-    afterTransition: (_s, state) => checkpoint(state),
-  });
-  const outcome = summary.requirements[0];
-  const result: RequirementJobResult = { ...outcome, ...(resumedFrom ? { resumedFrom } : {}), ...(recovery ? { recovery } : {}) };
-  if (grantRefused && outcome.outcome === 'awaiting-authorization') result.authorization = grantRefused;
-  // An interrupted stage may have left partial writes: those never become a checkpoint.
-  if (outcome.outcome === 'committed' || outcome.outcome === 'blocked' || outcome.outcome === 'awaiting-authorization') {
-    await checkpoint(await readWorkflowState(lc, slug));
+  try {
+    const summary = await runLifecycle(lc, {
+      slugs: [slug],
+      backend: payload.backend,
+      ...(payload.extra ? { extra: projectScript(payload.extra, dir) } : {}),
+      ...(payload.model ? { model: payload.model } : {}),
+      ...(payload.timeoutMs ? { timeoutMs: payload.timeoutMs } : {}),
+      maxAttempts: payload.maxAttempts,
+      authorize,
+      signal: job.signal,
+      onStage: (s, stage) =>
+        (job as JobContext & { progress?(data: JsonValue): void }).progress?.({ slug: s, stage } satisfies RequirementJobProgress as unknown as JsonValue),
+      afterTransition: (_s, state) => checkpoint(state),
+    });
+    const outcome = summary.requirements[0];
+    const result: RequirementJobResult = { ...outcome, ...(resumedFrom ? { resumedFrom } : {}), ...(recovery ? { recovery } : {}) };
+    if (grantRefused && outcome.outcome === 'awaiting-authorization') result.authorization = grantRefused;
+    // An interrupted stage may have left partial writes: those never become a checkpoint. Nothing runs after
+    // the commit, so the COMMITTED checkpoint this job pushed is already the last one.
+    const finalCheckpoint = outcome.outcome === 'committed' ? !branchPushed : outcome.outcome === 'blocked' || outcome.outcome === 'awaiting-authorization';
+    if (finalCheckpoint) {
+      await checkpoint(await readWorkflowState(lc, slug));
+    }
+    if (last !== null) result.checkpoint = last;
+    if (outcome.outcome === 'committed') result.branch = branchPushed ? requirementBranch(slug) : await pushCommit(lc, payload.remote, slug);
+    return result;
+  } finally {
+    await trees.dispose();
   }
-  if (last !== null) result.checkpoint = last;
-  if (outcome.outcome === 'committed') result.branch = branchPushed ? requirementBranch(slug) : await pushCommit(lc, payload.remote, slug);
-  return result;
 }
 
 /** Pushes the requirement's commit to sluice/<slug>; pushing it again (a resumed job) changes nothing. */

@@ -9,6 +9,7 @@ import { readWorkflowState, recordBlocked, recordStage } from '../record-stage.t
 import type { WorkflowState } from '../state/workflow-state-schema.ts';
 import type { Stage } from '../transition-table.ts';
 import { isSluiceRuntimePath } from '../workspace/git-status.ts';
+import type { WorkspaceSnapshot } from '../workspace/workspace-fingerprint.ts';
 import { withFollower } from './follow-signal.ts';
 import { describeSituation } from './stage-situation.ts';
 import { writeStageOutput } from './stage-output.ts';
@@ -126,6 +127,10 @@ async function evidenceStage(rc: RunContext, slug: string, state: WorkflowState,
  * then previews, authorizes and commits. A request already accepted (COMMIT_PENDING) is not asked again.
  */
 async function commitStage(rc: RunContext, slug: string, state: WorkflowState, runs: StageRun[]): Promise<WorkflowState> {
+  const interactive = rc.authorize.io?.interactive === true;
+  // The workspace after the delegate wrote its request: the commit stage starts from it, unless it may first wait
+  // its turn (to ask a person, or behind another requirement's commit in this workspace).
+  let seen: WorkspaceSnapshot | null | undefined;
   if (state.status !== 'COMMIT_PENDING') {
     const prompt = await loadStagePrompt(rc.lc.host, 'commit');
     let problem = '';
@@ -141,7 +146,9 @@ async function commitStage(rc: RunContext, slug: string, state: WorkflowState, r
       try {
         await writeStageOutput(rc.lc.host, rc.lc.root, state.artifact_dir, prompt, result);
         const request = await readCommitRequest(rc.lc.host, rc.lc.root, state.artifact_dir);
-        await previewCommit(rc.lc, slug, request);
+        const workspace = await rc.lc.workspace();
+        await previewCommit(rc.lc, slug, request, workspace);
+        if (!interactive && !rc.parallel) seen = workspace;
         ok = true;
       } catch (error) {
         if (!isSluiceError(error) || (error.code !== 'ARTIFACT_MISSING' && error.code !== 'ARTIFACT_INVALID')) throw error;
@@ -153,10 +160,10 @@ async function commitStage(rc: RunContext, slug: string, state: WorkflowState, r
       return (await recordBlocked(rc.lc, slug, 'commit', `no valid commit request after ${rc.maxAttempts} attempts: ${problem}`, RUNNER_ORCHESTRATOR)).state;
   }
   // Interactive confirmations are asked one at a time.
-  const commit = () => runCommitStage(rc.lc, slug, RUNNER_ORCHESTRATOR, rc.authorize);
+  const commit = () => runCommitStage(rc.lc, slug, RUNNER_ORCHESTRATOR, rc.authorize, seen);
   let next: WorkflowState;
   try {
-    next = (rc.authorize.io?.interactive ? await rc.lc.kernel.queue.exclusive('lifecycle:commit-confirmation', commit) : await commit()).state;
+    next = (interactive ? await rc.lc.kernel.queue.exclusive('lifecycle:commit-confirmation', commit) : await commit()).state;
   } catch (error) {
     // Stale evidence was routed back (to code review): the loop runs those stages again.
     if (!isSluiceError(error, 'EVIDENCE_STALE')) throw error;
@@ -183,7 +190,7 @@ async function runStageDelegate(
     skill: prompt.meta.skill,
     artifact_dir: state.artifact_dir,
     situation: describeSituation(state, stage),
-    changed_files: stage === 'code-review' || stage === 'commit' ? await changedFiles(rc.lc) : '',
+    changed_files: stage === 'code-review' || stage === 'commit' ? await changedFiles(rc) : '',
     previous_error: problem ? `\nYour previous attempt did not produce valid evidence: ${problem}\nFix exactly that.` : '',
   });
   const result = await withFollower(rc.signal, (signal) =>
@@ -208,8 +215,12 @@ async function runStageDelegate(
   return result;
 }
 
-async function changedFiles(lc: LifecycleContext): Promise<string> {
-  const status = (await lc.workspace())?.status;
+/**
+ * The prompt's list. One requirement at a time, the snapshot its last transition took is as good (only sluice's
+ * records were written since); parallel requirements' delegates may have changed the workspace meanwhile.
+ */
+async function changedFiles(rc: RunContext): Promise<string> {
+  const status = (await (rc.parallel ? rc.lc.workspace() : rc.lc.lastWorkspace()))?.status;
   const lines = (status?.entries ?? []).filter((e) => !isSluiceRuntimePath(e.path)).map((e) => `- ${e.type === '?' ? 'A' : e.xy.replace(/\./g, '')} ${e.path}`);
   return lines.length === 0 ? '(none)' : lines.slice(0, 500).join('\n');
 }

@@ -1,5 +1,5 @@
 import { join } from 'pathe';
-import { sha256Hex, sluiceVersion, type Host } from '../../../core/index.ts';
+import { sluiceVersion, type Host } from '../../../core/index.ts';
 
 /**
  * sluice's one disk cache: JSON entries in a private folder (`SLUICE_CACHE_DIR`, else the user's cache
@@ -75,11 +75,13 @@ export interface CachedParse {
 
 /**
  * The parsed value of `text`: from the cache when these exact bytes were parsed before, else from
- * `parse` (whose errors propagate unchanged), stored for next time.
+ * `parse` (whose errors propagate unchanged), stored for next time. The key is hashed by the host
+ * (natively on Node): core's portable sha256Hex runs as plain JavaScript, cold in a short command, and
+ * was ~8 ms of a repeated `gate` (state, profile and registry hashed on every run).
  */
 export async function parseWithCache(host: Host, dir: string | undefined, kind: string, text: string, parse: (text: string) => unknown): Promise<CachedParse> {
   if (dir === undefined) return { value: parse(text), hit: false };
-  const key = sha256Hex(`sluice ${sluiceVersion} cache ${FORMAT} ${kind}\0${text}`);
+  const key = host.sha256(`sluice ${sluiceVersion} cache ${FORMAT} ${kind}\0${text}`);
   const name = `${key}.json`;
   const cached = await readCacheEntry(host, dir, name);
   if (cached !== undefined) return { value: cached, hit: true };

@@ -2,8 +2,8 @@ import { SluiceError, sha256Hex, type Host, type Kernel } from '../../../core/in
 import type { SdlcState } from '../state/state-schema.ts';
 import type { SdlcPaths } from './project-paths.ts';
 
-/** sha256 of a frozen file's bytes, as recorded in state.yaml (`sha256:<hex>`). */
-export const checksumOf = (bytes: string | Uint8Array) => `sha256:${sha256Hex(bytes)}`;
+/** sha256 of a frozen file's bytes, as recorded in state.yaml (`sha256:<hex>`); `sha256`: the host's where there is one (native on Node). */
+export const checksumOf = (bytes: string | Uint8Array, sha256: (data: string | Uint8Array) => string = sha256Hex) => `sha256:${sha256(bytes)}`;
 
 /** Frozen file paths as state.yaml keys them: relative to the project root (`.sdlc/profile.yaml`). */
 export const frozenKey = (paths: SdlcPaths, full: string) =>
@@ -43,7 +43,7 @@ export async function frozenDrift(host: Host, paths: SdlcPaths, state: SdlcState
   const drift: FrozenDrift[] = [];
   for (const [file, expected] of expectedChecksums(state)) {
     const full = `${paths.root}/${file}`;
-    const actual = (await host.stat(full)) ? checksumOf(await host.readBytes(full)) : null;
+    const actual = (await host.stat(full)) ? checksumOf(await host.readBytes(full), host.sha256) : null;
     if (actual !== expected) drift.push({ file, expected, actual });
   }
   return drift;

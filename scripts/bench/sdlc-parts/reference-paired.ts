@@ -96,8 +96,9 @@ async function pair(sluice: () => Promise<Timing>, reference: () => Promise<Timi
 export async function referencePaired(): Promise<Record<string, unknown>> {
   const missing = referenceMissing();
   if (missing) return { skipped: missing };
-  const entry = join(repoRoot, 'dist', 'sluice.mjs');
-  if (!existsSync(entry)) return { skipped: 'dist/sluice.mjs missing: run npm run build' };
+  if (!existsSync(join(repoRoot, 'dist', 'sluice.mjs'))) return { skipped: 'dist/sluice.mjs missing: run npm run build' };
+  // The `sluice` command as installed (package.json bin), which runs the bundle from dist/.
+  const entry = join(repoRoot, 'bin', 'sluice.cjs');
   const root = await mkdtemp(join(tmpdir(), 'sluice-bench-reference-'));
   try {
     const dir = join(root, 'project');

@@ -39,6 +39,8 @@ export function loadCached<T>(file: string, cacheFile: string, req: NodeJS.Requi
  * cannot be written (a read-only install) only leaves the next run as slow as this one.
  */
 export function saveCodeCache(loaded: CachedModule<unknown>, cacheFile: string): boolean {
+  // Deno runs the bundle too (its node:vm), but what it writes is no cache Node accepts: keep Node's.
+  if ('Deno' in globalThis) return false;
   const tmp = `${cacheFile}.${process.pid}.tmp`;
   try {
     const length = Buffer.alloc(4);

@@ -1,0 +1,1 @@
+export { loadCached, saveCodeCache, type CachedModule } from './code-cache.ts';

@@ -1,0 +1,57 @@
+// The CLI's command runner as one CommonJS file, dist/sluice-cli.cjs, run through V8's code cache
+// dist/sluice-cli.cache by dist/cli-loader.cjs (bin/sluice.cjs) and by dist/sluice.mjs: Node 20 caches
+// no compiled code for ES modules or `require`, and compiling the runner's ~30 modules was most of
+// what a short command like `sluice gate` cost on top of Node's own start. Called by build.mjs.
+import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * Code run by vm.Script cannot use `import()` (Node wants an experimental flag for it), so the
+ * runner's few run-time imports (a plugin file, tsx, a node: module loaded late) go through a real
+ * CommonJS module beside it, dist/dynamic-import.cjs, whose own `import()` works as usual.
+ */
+const IMPORT_CALL = /(?<![\w$.])import\((?=[\w$"'`])/g;
+const DYNAMIC_IMPORT = '__sluiceImport';
+
+/** esbuild settings shared with the guard's CommonJS build; `plugins`: the ESM build's module swaps. */
+export async function buildCachedCli({ root, common, define, plugins }) {
+  const meta = '__sluiceImportMetaUrl';
+  await build({
+    ...common,
+    entryPoints: { 'sluice-cli': 'plugins/cli/run-cli.ts', 'cli-loader': 'plugins/cli/cached-cli-loader.ts' },
+    outExtension: { '.js': '.cjs' },
+    define: { ...define, 'import.meta.url': meta },
+    banner: {
+      js: `const ${meta}=require("node:url").pathToFileURL(__filename).href,${DYNAMIC_IMPORT}=(s)=>require(require("node:path").join(__dirname,"dynamic-import.cjs"))(s);`,
+    },
+    external: ['tsx', 'tsx/*', 'bullmq', 'ioredis'],
+    plugins,
+  });
+  const runner = join(root, 'dist/sluice-cli.cjs');
+  const text = await readFile(runner, 'utf8');
+  await writeFile(runner, text.replace(IMPORT_CALL, `${DYNAMIC_IMPORT}(`));
+  await writeFile(join(root, 'dist/dynamic-import.cjs'), "'use strict';\nmodule.exports = (specifier) => import(specifier);\n");
+  await primeCliCodeCache(root, common);
+}
+
+/** Runs `init`, `gate` and `status` on a scratch project with the runner, then saves V8's code cache of what they compiled. */
+async function primeCliCodeCache(root, common) {
+  const dir = await mkdtemp(join(tmpdir(), 'sluice-build-cli-'));
+  try {
+    const prime = join(dir, 'prime.cjs');
+    await build({ ...common, outdir: undefined, entryPoints: ['plugins/cli/prime-cli-cache.ts'], outfile: prime });
+    // V8 accepts a cache only under the same flags: make it as the CLI runs, without NODE_OPTIONS.
+    const { NODE_OPTIONS: _flags, ...env } = process.env;
+    const args = [prime, join(root, 'dist/sluice-cli.cjs'), join(root, 'dist/sluice-cli.cache'), join(dir, 'project')];
+    const made = spawnSync(process.execPath, args, {
+      env: { ...env, SLUICE_CACHE_DIR: join(dir, 'cache'), NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    if (made.status !== 0) throw new Error('build: priming the CLI code cache failed');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
