@@ -134,6 +134,27 @@ describe('git commit reusing a message', () => {
   });
 });
 
+describe("git's other commit makers", () => {
+  for (const [command, verdict] of [
+    ['git merge -F msg.txt feature', 'deny'],
+    ['git merge --file=msg.txt feature', 'deny'],
+    ["git merge -m 'Merge' -m 'Lifecycle-Requirement: r' feature", 'deny'],
+    ['git commit-tree -F msg.txt abc123', 'deny'],
+    ['git commit-tree -Fmsg.txt abc123', 'deny'],
+    ['git merge -F clean.txt feature', 'allow'],
+    ['git merge feature', 'allow'],
+    ['git cherry-pick abc123', 'ask'],
+    ['git cherry-pick -n abc123', 'allow'],
+    ['git cherry-pick --abort', 'allow'],
+  ] as const) {
+    it(`${verdict}: ${command}`, () => {
+      const got = judge(command);
+      assert.equal(got.verdict, verdict, String(got.reason));
+      if (got.reason) assert.ok(!got.reason.includes(SECRET));
+    });
+  }
+});
+
 describe('git hooks and settings that could add the trailer', () => {
   for (const [command, verdict] of [
     ['git config core.hooksPath .myhooks', 'deny'],
