@@ -134,8 +134,19 @@ describe('git commit reusing a message', () => {
   });
 });
 
+/** One test a row: the command's verdict, and no reason quoting a message file. */
+function verdicts(rows: [string, 'allow' | 'ask' | 'deny'][]): void {
+  for (const [command, verdict] of rows) {
+    it(`${verdict}: ${command.split('\n')[0]}`, () => {
+      const got = judge(command);
+      assert.equal(got.verdict, verdict, String(got.reason));
+      if (got.reason) assert.ok(!got.reason.includes(SECRET));
+    });
+  }
+}
+
 describe("git's other commit makers", () => {
-  for (const [command, verdict] of [
+  verdicts([
     ['git merge -F msg.txt feature', 'deny'],
     ['git merge --file=msg.txt feature', 'deny'],
     ["git merge -m 'Merge' -m 'Lifecycle-Requirement: r' feature", 'deny'],
@@ -146,17 +157,11 @@ describe("git's other commit makers", () => {
     ['git cherry-pick abc123', 'ask'],
     ['git cherry-pick -n abc123', 'allow'],
     ['git cherry-pick --abort', 'allow'],
-  ] as const) {
-    it(`${verdict}: ${command}`, () => {
-      const got = judge(command);
-      assert.equal(got.verdict, verdict, String(got.reason));
-      if (got.reason) assert.ok(!got.reason.includes(SECRET));
-    });
-  }
+  ]);
 });
 
 describe('git hooks and settings that could add the trailer', () => {
-  for (const [command, verdict] of [
+  verdicts([
     ['git config core.hooksPath .myhooks', 'deny'],
     ['git config --local core.hooksPath .myhooks', 'deny'],
     ['git -c core.hooksPath=.myhooks commit -m x', 'deny'],
@@ -171,12 +176,7 @@ describe('git hooks and settings that could add the trailer', () => {
     ["env GIT_CONFIG_PARAMETERS=\"'core.hooksPath'='h'\" git push", 'deny'],
     ['git -c "$SETTING" commit -m x', 'ask'],
     ['git commit --dry-run', 'allow'],
-  ] as const) {
-    it(`${verdict}: ${command.split('\n')[0]}`, () => {
-      const got = judge(command);
-      assert.equal(got.verdict, verdict, String(got.reason));
-    });
-  }
+  ]);
 });
 
 describe("the guard's own reader of message files", () => {
