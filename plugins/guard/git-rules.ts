@@ -1,5 +1,5 @@
 import type { CommandJudge } from './command-rules.ts';
-import { judgeCommitMessage, TRAILER } from './commit-message.ts';
+import { judgeCommitMessage, judgeMessageFile, TRAILER } from './commit-message.ts';
 import { allow, stricter, type Decision } from './decision.ts';
 import { checkRecursive, checkWrite, type ShellScope } from './path-checks.ts';
 import { absolutePath } from './resolve-path.ts';
@@ -77,6 +77,13 @@ export function judgeGit(argv: ShellWord[], j: CommandJudge): Decision {
     if (rest.some((w) => /^(-S|--gpg-sign)/.test(w.text))) return stricter(message, ask("git commit -S signs with the person's key"));
     return message;
   }
+  if (sub === 'merge' || sub === 'commit-tree') {
+    if (rest.some((w) => TRAILER.test(w.text)) || TRAILER.test(j.rawText))
+      return deny(`git ${sub} would make a commit carrying the Lifecycle-Requirement trailer: only \`sluice lifecycle\` makes it`);
+    return all([globals.decision, ...messageFiles(rest).map((w) => judgeMessageFile(w, 'message file', globals.scope, j.readMessageFile))]);
+  }
+  if (sub === 'cherry-pick' && !rest.some((w) => /^(-n|--no-commit|--abort|--quit|--skip)$/.test(w.text)))
+    return stricter(globals.decision, ask('git cherry-pick copies the messages of existing commits, which may carry the Lifecycle-Requirement trailer'));
   if (sub === 'config') return stricter(globals.decision, judgeGitConfig(rest));
   if (!sub || !GIT_PATH_WRITERS.has(sub)) return globals.decision;
   const { operands: ops, options } = operands(rest, new Set(['-m', '--message', '-b', '-B', '--source', '-s']));
@@ -103,4 +110,17 @@ function judgeGitConfig(rest: ShellWord[]): Decision {
   const named = ops[0]?.text === 'set' ? ops[1] : ops[0];
   if (!named || ops.length < (ops[0]?.text === 'set' ? 3 : 2)) return allow; // a key alone reads it
   return judgeGitSetting(named.text.toLowerCase(), named.dynamic);
+}
+
+/** The message files of `git merge` / `git commit-tree` (`-F FILE`, `-FFILE`, `--file[=]FILE`). */
+function messageFiles(rest: ShellWord[]): ShellWord[] {
+  const files: ShellWord[] = [];
+  for (let k = 1; k < rest.length; k++) {
+    const t = rest[k]!.text;
+    if (t === '--') break;
+    if ((t === '-F' || t === '--file') && rest[k + 1]) files.push(rest[++k]!);
+    else if (t.startsWith('--file=') || (t.startsWith('-F') && !t.startsWith('--')))
+      files.push({ ...rest[k]!, text: t.slice(t.startsWith('--') ? 7 : 2), substitutions: [] });
+  }
+  return files;
 }

@@ -134,8 +134,34 @@ describe('git commit reusing a message', () => {
   });
 });
 
+/** One test a row: the command's verdict, and no reason quoting a message file. */
+function verdicts(rows: [string, 'allow' | 'ask' | 'deny'][]): void {
+  for (const [command, verdict] of rows) {
+    it(`${verdict}: ${command.split('\n')[0]}`, () => {
+      const got = judge(command);
+      assert.equal(got.verdict, verdict, String(got.reason));
+      if (got.reason) assert.ok(!got.reason.includes(SECRET));
+    });
+  }
+}
+
+describe("git's other commit makers", () => {
+  verdicts([
+    ['git merge -F msg.txt feature', 'deny'],
+    ['git merge --file=msg.txt feature', 'deny'],
+    ["git merge -m 'Merge' -m 'Lifecycle-Requirement: r' feature", 'deny'],
+    ['git commit-tree -F msg.txt abc123', 'deny'],
+    ['git commit-tree -Fmsg.txt abc123', 'deny'],
+    ['git merge -F clean.txt feature', 'allow'],
+    ['git merge feature', 'allow'],
+    ['git cherry-pick abc123', 'ask'],
+    ['git cherry-pick -n abc123', 'allow'],
+    ['git cherry-pick --abort', 'allow'],
+  ]);
+});
+
 describe('git hooks and settings that could add the trailer', () => {
-  for (const [command, verdict] of [
+  verdicts([
     ['git config core.hooksPath .myhooks', 'deny'],
     ['git config --local core.hooksPath .myhooks', 'deny'],
     ['git -c core.hooksPath=.myhooks commit -m x', 'deny'],
@@ -150,12 +176,7 @@ describe('git hooks and settings that could add the trailer', () => {
     ["env GIT_CONFIG_PARAMETERS=\"'core.hooksPath'='h'\" git push", 'deny'],
     ['git -c "$SETTING" commit -m x', 'ask'],
     ['git commit --dry-run', 'allow'],
-  ] as const) {
-    it(`${verdict}: ${command.split('\n')[0]}`, () => {
-      const got = judge(command);
-      assert.equal(got.verdict, verdict, String(got.reason));
-    });
-  }
+  ]);
 });
 
 describe("the guard's own reader of message files", () => {
