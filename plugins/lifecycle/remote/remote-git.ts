@@ -134,7 +134,9 @@ export function checkpointIndex(host: Host, root: string, gitDir: string, record
       }
       // sluice's runtime folder (transcripts, locks) is this machine's, never part of a checkpoint: excluded
       // in the same `add` (its pathspecs are constants, so magic is safe here), not removed by another git process.
-      await git(host, root, ['add', '-A', '--', ':(top)', ':(top,exclude).sluice'], { env, pathspecMagic: true });
+      // A glob, not the literal `.sluice`: git fails an `add` whose literal pathspec names an ignored folder,
+      // and projects commonly ignore `.sluice/`.
+      await git(host, root, ['add', '-A', '--', ':(top)', ':(top,exclude,glob)[.]sluice/**'], { env, pathspecMagic: true });
       await git(host, root, ['add', '-f', '--', ...records], { env });
       return (await git(host, root, ['write-tree'], { env })).trim();
     },
