@@ -18,7 +18,7 @@ function freshTree(root: string, head: string): string {
   const run = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8', env });
   try {
     run('read-tree', head);
-    run('add', '-A', '--', ':(top)', ':(top,exclude).sluice');
+    run('add', '-A', '--', ':(top)', ':(top,exclude,glob)[.]sluice/**');
     run('add', '-f', '--', ...RECORDS);
     return run('write-tree').trim();
   } finally {
@@ -76,6 +76,25 @@ describe('checkpoint trees from the job-long private index', () => {
     await trees.dispose();
     assert.equal(existsSync(join(root, '.git', 'sluice-checkpoint.index')), false, 'the private index is removed with the job');
   });
+
+  it('leave sluice’s runtime folder out whether or not the project ignores it (git refuses a literal pathspec naming an ignored folder)', async () => {
+    for (const ignore of ['/.sluice/\n', 'build/\n']) {
+      const root = await makeRepo({});
+      await writeFiles(root, { '.gitignore': ignore });
+      gitIn(root, 'commit', '-q', '-am', 'ignore rules');
+      const head = gitIn(root, 'rev-parse', 'HEAD').trim();
+      await writeFiles(root, {
+        '.sluice/transcripts/run.log': 'machine-local\n',
+        'docs/.sluice/kept.txt': 'a project file\n',
+        [RECORDS[0]]: '{}\n',
+        [RECORDS[1]]: '{}\n',
+      });
+      const trees = checkpointIndex(createNodeHost({ cwd: root }), root, cloneGitDir(root), RECORDS);
+      const tree = await trees.tree(head);
+      await trees.dispose();
+      assert.deepEqual(files(root, tree), ['.gitignore', RECORDS[0], RECORDS[1], 'README.md', 'docs/.sluice/kept.txt'], `.gitignore: ${ignore.trim()}`);
+    }
+  });
 });
 
 describe('a job clone brings its own checkpoint along', () => {
@@ -95,6 +114,7 @@ describe('a job clone brings its own checkpoint along', () => {
     assert.deepEqual(await localRefShas(host, first, refs), [null, null], 'no checkpoint of alpha yet: alpha-2’s is not taken for it');
     assert.equal(gitIn(first, 'config', 'user.name').trim(), 'Orchestrator Person');
     assert.equal(gitIn(first, 'config', 'user.email').trim(), 'person@example.invalid');
+    assert.equal(gitIn(first, 'config', 'maintenance.auto').trim(), 'false', 'no housekeeping in a clone that lives for one job');
 
     const mine = gitIn(root, 'commit-tree', `${base}^{tree}`, '-p', base, '-m', 'alpha checkpoint').trim();
     gitIn(root, 'push', '-q', remote, `${mine}:refs/sluice/checkpoints/alpha`, `${base}:refs/heads/sluice/alpha`);

@@ -42,9 +42,16 @@ export interface CloneOptions {
   identity?: { name: string; email: string };
 }
 
-/** A fresh clone of the remote in `dir` (which must not exist), with nothing checked out yet. */
+/**
+ * A fresh clone of the remote in `dir` (which must not exist), with nothing checked out yet. It lives for one
+ * job, so git's housekeeping after its commits and fetches (`maintenance run --auto`) is switched off there.
+ */
 export async function cloneRemote(host: Host, parent: string, remote: string, dir: string, o: CloneOptions = {}): Promise<void> {
-  const config = [...(o.alsoFetch ?? []).map((ref) => `remote.origin.fetch=+${ref}*:${ref}*`), ...(o.identity ? identityConfig(o.identity) : [])];
+  const config = [
+    'maintenance.auto=false',
+    ...(o.alsoFetch ?? []).map((ref) => `remote.origin.fetch=+${ref}*:${ref}*`),
+    ...(o.identity ? identityConfig(o.identity) : []),
+  ];
   await git(host, parent, ['clone', '--quiet', '--no-checkout', ...config.flatMap((c) => ['-c', c]), '--', remote, dir], { env: remoteEnv(host) });
 }
 
@@ -127,7 +134,9 @@ export function checkpointIndex(host: Host, root: string, gitDir: string, record
       }
       // sluice's runtime folder (transcripts, locks) is this machine's, never part of a checkpoint: excluded
       // in the same `add` (its pathspecs are constants, so magic is safe here), not removed by another git process.
-      await git(host, root, ['add', '-A', '--', ':(top)', ':(top,exclude).sluice'], { env, pathspecMagic: true });
+      // A glob, not the literal `.sluice`: git fails an `add` whose literal pathspec names an ignored folder,
+      // and projects commonly ignore `.sluice/`.
+      await git(host, root, ['add', '-A', '--', ':(top)', ':(top,exclude,glob)[.]sluice/**'], { env, pathspecMagic: true });
       await git(host, root, ['add', '-f', '--', ...records], { env });
       return (await git(host, root, ['write-tree'], { env })).trim();
     },
