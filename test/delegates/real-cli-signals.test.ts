@@ -53,8 +53,9 @@ describe('timeouts and budgets', () => {
 
   it('an offline CLI failing slowly is bounded by ONE budget across retries, with heartbeat lines meanwhile', async () => {
     const { root } = await project({ heartbeat: 0.2 });
-    // Each attempt fails (retryably) after ~2 s; three of them would take over 6 s.
-    const r = await sluice(root, ['delegate', '--to', 'claude', '--timeout', '6', '--json', '[[fake:offline=2000]]']);
+    // Each attempt fails (retryably) after ~2.5 s: after two, less than a retry needs (backoff + 1 s) is
+    // left of 6 s however fast the CLI starts (at 2 s a third attempt fit when it started in < 125 ms).
+    const r = await sluice(root, ['delegate', '--to', 'claude', '--timeout', '6', '--json', '[[fake:offline=2500]]']);
     assert.equal(r.hung, false);
     const out = JSON.parse(r.stdout);
     assert.ok(out.tries <= 2, `tries ${out.tries}`);

@@ -12,8 +12,25 @@ let installed = false;
 
 /** `child_process.spawn`, in a new process group that is killed when the test process ends. */
 export function spawnReaped(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
-  const child = spawn(command, [...args], { ...options, detached: true });
+  const child = spawn(...withoutTapLoader(command, args, options), { ...options, detached: true });
   return track(child);
+}
+
+/**
+ * tap adds its process-info loader to NODE_OPTIONS of every process a test starts, after the
+ * environment is handed over (it hooks spawn). It only records which files a process loaded, for
+ * coverage, which is off; in each node process it costs about as much CPU as starting the bundled
+ * CLI itself, and this suite starts thousands. A node or shell child therefore starts through `env`
+ * with NODE_OPTIONS as it was minus tap's loader (`env` execs the command: same pid and group).
+ */
+function withoutTapLoader(command: string, args: readonly string[], options: SpawnOptions): [string, string[]] {
+  const nodeOptions = options.env?.NODE_OPTIONS ?? process.env.NODE_OPTIONS;
+  if (!nodeOptions?.includes('@tapjs/processinfo') || !(command === process.execPath || command === 'sh')) return [command, [...args]];
+  const kept = nodeOptions
+    .split(/\s+/)
+    .filter((o) => o && !o.includes('@tapjs/processinfo'))
+    .join(' ');
+  return ['env', [...(kept ? [`NODE_OPTIONS=${kept}`] : ['-u', 'NODE_OPTIONS']), command, ...args]];
 }
 
 /** Registers a child started elsewhere; with `detached: true` its whole group is killed. */
