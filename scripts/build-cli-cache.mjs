@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { lazyBuiltins } from './lazy-builtins.mjs';
 
 /**
  * Code run by vm.Script cannot use `import()` (Node wants an experimental flag for it), so the
@@ -16,6 +17,12 @@ import { join } from 'node:path';
  */
 const IMPORT_CALL = /(?<![\w$.])import\((?=[\w$"'`])/g;
 const DYNAMIC_IMPORT = '__sluiceImport';
+
+/**
+ * Built-in modules the runner requires on first use instead of at start-up (lazy-builtins.mjs): a short
+ * command such as `gate` or `status` starts no process and writes nothing through fs/promises.
+ */
+const LAZY_BUILTINS = ['child_process', 'fs/promises', 'stream/promises', 'timers/promises', 'string_decoder', 'assert'];
 
 /**
  * The bundle with its few raw non-ASCII characters (esbuild leaves them in regular expressions and
@@ -46,7 +53,7 @@ export async function buildCachedCli({ root, common, define, plugins }) {
       js: `const ${meta}=require("node:url").pathToFileURL(__filename).href,${DYNAMIC_IMPORT}=(s)=>require(require("node:path").join(__dirname,"dynamic-import.cjs"))(s);`,
     },
     external: ['tsx', 'tsx/*', 'bullmq', 'ioredis'],
-    plugins,
+    plugins: [...plugins, lazyBuiltins(LAZY_BUILTINS)],
   });
   const runner = join(root, 'dist/sluice-cli.cjs');
   const text = await readFile(runner, 'utf8');
