@@ -142,6 +142,8 @@ if (only.length === 0) {
 // npm ci installs tap's runner built with its default plugins (TypeScript included); rebuild it
 // for .taprc's plugin list, or the first run after a clean install loads the broken TS plugin.
 await step('tap build', bin('tap'), ['build']);
+// The tests start the bundled CLI (dist/sluice.mjs): a run of chosen files bundles it first when a source changed.
+if (only.length > 0) await step('bundle (when stale)', process.execPath, ['scripts/test/fresh-bundle.mjs']);
 await tapLeg();
 if (only.length === 0) await denoLeg();
 

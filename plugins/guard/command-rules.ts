@@ -1,6 +1,8 @@
+import type { ReadMessageFile } from './commit-message.ts';
 import { allow, stricter, type Decision } from './decision.ts';
 import { checkDestination, checkRead, checkRecursive, checkWrite, type ShellScope } from './path-checks.ts';
 import type { ShellWord } from './shell-words.ts';
+import { gitSubcommandAt, judgeGit } from './git-rules.ts';
 import { operands, type Unwrapped } from './unwrap-command.ts';
 
 /**
@@ -15,6 +17,8 @@ export interface CommandJudge {
   rawText: string;
   /** Judges a nested shell string (`sh -c`, `eval`). */
   nested(text: string, scope: ShellScope): Decision;
+  /** Reads a commit message file (`git commit -F`), bounded; tests give a fake. */
+  readMessageFile: ReadMessageFile;
 }
 
 const deny = (reason: string): Decision => ({ verdict: 'deny', reason });
@@ -22,7 +26,6 @@ const ask = (reason: string): Decision => ({ verdict: 'ask', reason });
 const all = (ds: Decision[]): Decision => ds.reduce(stricter, allow);
 
 const MENTIONS_RECORD = /\.sdlc\b|\.sluice\b|\.prizmkit\/state|sluice\.config|allowed_signers|config\/sluice/i;
-const TRAILER = /lifecycle-requirement/i;
 const REMOVERS = new Set(['rm', 'unlink', 'shred', 'rmdir', 'truncate', 'touch', 'mkdir', 'tee', 'chattr', 'setfacl']);
 const MODE_SETTERS = new Set(['chmod', 'chown', 'chgrp']);
 const COPIERS = new Set(['cp', 'install', 'rsync', 'scp']);
@@ -191,16 +194,6 @@ function judgeFind(argv: ShellWord[], s: ShellScope): Decision {
   return all((roots.length ? roots : [{ text: '.', dynamic: false, substitutions: [] }]).map((w) => checkRecursive(w, s)));
 }
 
-const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace']);
-const GIT_PATH_WRITERS = new Set(['checkout', 'restore', 'rm', 'mv', 'reset', 'stash', 'clean', 'switch']);
-
-/** Where git's subcommand is, past its global options. */
-function gitSubcommandAt(argv: ShellWord[]): number {
-  let i = 1;
-  while (i < argv.length && argv[i]!.text.startsWith('-')) i += GIT_VALUED.has(argv[i]!.text) ? 2 : 1;
-  return i;
-}
-
 /**
  * Programs whose standard input is only data, never code or paths to act on: a here-document they
  * read needs no judging beyond its substitutions (shells, interpreters, xargs, git apply… are not here).
@@ -210,30 +203,6 @@ const DATA_READERS = new Set(['cat', 'tee', 'head', 'tail', 'wc', 'grep', 'sort'
 export function readsHeredocAsData(cmd: Unwrapped): boolean {
   if (cmd.name === 'git') return cmd.argv[gitSubcommandAt(cmd.argv)]?.text === 'commit';
   return DATA_READERS.has(cmd.name);
-}
-
-function judgeGit(argv: ShellWord[], j: CommandJudge): Decision {
-  const i = gitSubcommandAt(argv);
-  const sub = argv[i]?.text;
-  const rest = argv.slice(i);
-  if (sub === 'commit') {
-    if (rest.some((w) => TRAILER.test(w.text)) || TRAILER.test(j.rawText))
-      return deny('a commit carrying the Lifecycle-Requirement trailer is a lifecycle commit: only `sluice lifecycle` makes it, after its checks and grant');
-    if (rest.some((w) => /^(-S|--gpg-sign)/.test(w.text))) return ask("git commit -S signs with the person's key");
-    return allow;
-  }
-  if (!sub || !GIT_PATH_WRITERS.has(sub)) return allow;
-  const { operands: ops, options } = operands(rest, new Set(['-m', '--message', '-b', '-B', '--source', '-s']));
-  const paths =
-    sub === 'checkout' || sub === 'switch'
-      ? ops.filter((w) => checkWrite(w, j.scope).verdict !== 'allow' || w.text === '.')
-      : ops.filter((w) => w.text !== 'push' && w.text !== 'save');
-  const wholeTree =
-    (sub === 'reset' && options.includes('--hard')) ||
-    sub === 'clean' ||
-    (sub === 'stash' && paths.length === 0 && !['list', 'show', 'pop', 'apply', 'drop'].includes(ops[0]?.text ?? ''));
-  const cwd: ShellWord = { text: '.', dynamic: false, substitutions: [] };
-  return all([...paths.map((w) => checkRecursive(w, j.scope)), ...(wholeTree ? [checkRecursive(cwd, j.scope, `git ${sub} on the work tree`)] : [])]);
 }
 
 const SLUICE_VALUED = new Set(['--cwd', '--concurrency']);

@@ -9,7 +9,9 @@ import type { Decision } from './decision.ts';
  * - `.prizmkit/state/workflows/` and `.prizmkit/state/journal/` (lifecycle state and its journal);
  * - `sluice.config.*` (plugins, delegate commands, commit grants);
  * - sluice's user config folder (trust store, grant key), for reads too;
- * - `.claude/settings.json` and `settings.local.json`, where the guard itself is installed (ask).
+ * - `.claude/settings.json` and `settings.local.json`, where the guard itself is installed (ask);
+ * - `.git/hooks/`, whose scripts git runs itself (a commit-msg hook could add the lifecycle trailer),
+ *   and `.git/config` (ask: it names the hooks folder, aliases and the commit template).
  */
 export interface GuardPlaces {
   /** `$XDG_CONFIG_HOME/sluice` or `~/.config/sluice`, absolute. */
@@ -40,6 +42,13 @@ export function protectedPath(path: string, places: GuardPlaces): Decision | und
     if (name === '.prizmkit' && s[i + 1] === 'state' && (s[i + 2] === 'workflows' || s[i + 2] === 'journal' || i + 2 === s.length)) {
       return { verdict: 'deny', reason: `${path} is lifecycle state or its journal: change it through sluice lifecycle commands` };
     }
+    if (name === '.git' && s[i + 1] === 'hooks')
+      return {
+        verdict: 'deny',
+        reason: `${path} is a git hook, which git runs on every commit (it could add the Lifecycle-Requirement trailer): only a person installs hooks`,
+      };
+    if (name === '.git' && s[i + 1] === 'config' && i === s.length - 2)
+      return { verdict: 'ask', reason: `${path} is git's config (hooks folder, aliases, commit template), which can change what a commit carries` };
     if (name === '.claude' && i === s.length - 2 && /^settings(\.local)?\.json$/.test(s[i + 1]!))
       return { verdict: 'ask', reason: `${path} holds the Claude Code hooks that guard sluice's records` };
   }

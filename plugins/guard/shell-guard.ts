@@ -1,7 +1,9 @@
 import parse, { type ShellNode } from '@ericcornelissen/bash-parser';
 import { judgeCommand, readsHeredocAsData } from './command-rules.ts';
+import type { ReadMessageFile } from './commit-message.ts';
 import { allow, stricter, type Decision } from './decision.ts';
 import { BODY_PLACEHOLDER, CONSUMER_MARKER, type HeredocRewrite, rewriteQuotedHeredocs, substitutionsIn } from './heredoc-bodies.ts';
+import { readMessageFile } from './message-file.ts';
 import { checkWrite, type ShellScope } from './path-checks.ts';
 import { absolutePath } from './resolve-path.ts';
 import { commandParts, type ShellWord, toWord, writesFile } from './shell-words.ts';
@@ -21,6 +23,7 @@ interface Walk {
   parse: Parse;
   rawText: string;
   rewriteHeredocs: boolean;
+  readMessageFile: ReadMessageFile;
   depth: number;
   decision: Decision;
   /** Set while walking a text whose quoted here-document bodies were swapped for placeholders. */
@@ -34,9 +37,12 @@ interface HeredocSeen {
   placeholders: string[];
 }
 
-/** `rewriteHeredocs: false` judges here-document bodies as commands, as before the rewrite (the tests' reference). */
-export function judgeShell(command: string, scope: ShellScope, rewriteHeredocs = true): Decision {
-  const walk: Walk = { parse, rawText: command, depth: 0, decision: allow, rewriteHeredocs };
+/**
+ * `rewriteHeredocs: false` judges here-document bodies as commands, as before the rewrite (the tests'
+ * reference); `readFile` reads commit message files (`git commit -F`), a fake in tests.
+ */
+export function judgeShell(command: string, scope: ShellScope, rewriteHeredocs = true, readFile: ReadMessageFile = readMessageFile): Decision {
+  const walk: Walk = { parse, rawText: command, depth: 0, decision: allow, rewriteHeredocs, readMessageFile: readFile };
   judgeText(command, scope, walk);
   return walk.decision;
 }
@@ -187,6 +193,9 @@ function nestedDecision(ast: ShellNode, scope: ShellScope, walk: Walk): Decision
 /** Variables that hand sluice a person's trust, grant or key: an agent setting one vouches for itself. */
 const PERSON_ONLY_VARIABLE = /^(SLUICE_TRUSTED_HASH|SLUICE_COMMIT_GRANT|SLUICE_SIGNING_KEY)\+?=/;
 
+/** git configuration given through the environment (`GIT_CONFIG_KEY_0=core.hooksPath`), as `git -c` gives it. */
+const GIT_CONFIG_VARIABLE = /^(GIT_CONFIG_KEY_\d+|GIT_CONFIG_PARAMETERS)=/;
+
 function simpleCommand(n: ShellNode, scope: ShellScope, walk: Walk): ShellScope {
   const parts = commandParts(n);
   if (walk.heredocs) {
@@ -198,6 +207,12 @@ function simpleCommand(n: ShellNode, scope: ShellScope, walk: Walk): ShellScope 
   const vouching = [...parts.assignments, ...parts.words].find((w) => PERSON_ONLY_VARIABLE.test(w.text));
   if (vouching)
     add(walk, { verdict: 'deny', reason: `${vouching.text.split('=')[0]} carries a person's trust, grant or signing key: only the person sets it` });
+  const gitSetting = [...parts.assignments, ...parts.words].find((w) => GIT_CONFIG_VARIABLE.test(w.text) && (w.dynamic || /core\.hookspath/i.test(w.text)));
+  if (gitSetting)
+    add(walk, {
+      verdict: gitSetting.dynamic ? 'ask' : 'deny',
+      reason: `${gitSetting.text.split('=')[0]} sets git's core.hooksPath (or may): hooks from another folder can add the Lifecycle-Requirement trailer`,
+    });
   for (const r of parts.redirects) if (writesFile(r)) add(walk, checkWrite(r.file, scope, 'the redirection target'));
   if (parts.words.length === 0) return scope;
   const cmd = unwrapCommand(parts.words);
@@ -224,6 +239,7 @@ function simpleCommand(n: ShellNode, scope: ShellScope, walk: Walk): ShellScope 
       scope,
       rawText: walk.rawText,
       nested: (text, s) => nestedText(text, s, walk, "the command nests shells too deeply for sluice's guard"),
+      readMessageFile: walk.readMessageFile,
     }),
   );
   return scope;

@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { createKernel, SluiceConfigSchema, type Kernel } from '../../core/index.ts';
 import { delegatePlugins } from '../../delegates/index.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
-import { runProcess, type CliRun } from '../helpers/run-cli.ts';
+import { runProcess, sluiceEntry, type CliRun } from '../helpers/run-cli.ts';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
 export const fakeBin = join(repoRoot, 'test/fixtures/bin');
@@ -29,9 +29,9 @@ export async function writeScript(root: string, name: string, yaml: string): Pro
   return path;
 }
 
-/** Runs the sluice CLI from source, as a user would. */
+/** Runs the sluice CLI (the bundle), as a user would. */
 export function runSluice(args: string[], o: { cwd: string; input?: string; env?: Record<string, string> }): Promise<CliRun> {
-  return runProcess(process.execPath, ['--import=tsx', join(repoRoot, 'plugins/cli/main.ts'), ...args], {
+  return runProcess(process.execPath, [sluiceEntry(), ...args], {
     cwd: repoRoot,
     env: { ...process.env, NO_COLOR: '1', ...o.env },
     input: o.input,

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { delegateKernel, fakeBin, repoRoot, runSluice, tempProject } from './delegate-kernel.ts';
 import { fakeSetup, recordedPids, waitGone } from './fake-cli-harness.ts';
 import { spawnReaped } from '../helpers/reap-children.ts';
+import { sluiceEntry } from '../helpers/run-cli.ts';
 import { answeringRequest as req } from '../helpers/delegate-request.ts';
 
 const node = (script: string, more: Record<string, unknown> = {}) => ({ command: process.execPath, args: ['-e', script, '--'], ...more });
@@ -169,15 +170,11 @@ describe('interrupting sluice delegate', () => {
   it('Ctrl-C ends the run and no process of the CLI group survives sluice', async () => {
     const root = await tempProject();
     const recordDir = await mkdtemp(join(tmpdir(), 'sluice-fake-record-'));
-    const child = spawnReaped(
-      process.execPath,
-      ['--import=tsx', join(repoRoot, 'plugins/cli/main.ts'), 'delegate', '--cwd', root, '--to', 'claude', '[[fake:ignore-term]]'],
-      {
-        cwd: repoRoot,
-        env: { ...process.env, PATH: `${fakeBin}:${process.env.PATH}`, FAKE_CLI_RECORD: recordDir },
-        stdio: 'ignore',
-      },
-    );
+    const child = spawnReaped(process.execPath, [sluiceEntry(), 'delegate', '--cwd', root, '--to', 'claude', '[[fake:ignore-term]]'], {
+      cwd: repoRoot,
+      env: { ...process.env, PATH: `${fakeBin}:${process.env.PATH}`, FAKE_CLI_RECORD: recordDir },
+      stdio: 'ignore',
+    });
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     let pids: { child: number; grandchild: number } | undefined;
     for (let i = 0; i < 300 && !pids; i++) {

@@ -83,6 +83,33 @@ describe('sluice guard answers recorded PreToolUse payloads (built CLI)', () => 
     assert.match(got.reason!, /state\.yaml is an SDLC record/);
   });
 
+  it('a message file written by Write, then `git commit -F` it: the commit is denied, the file never quoted', async () => {
+    const msg = join(project, 'notes', 'msg.txt');
+    const body = 'feat: login\n\nsecret-7781\nLifecycle-Requirement: add-login\n';
+    const call = (tool: string, input: Record<string, unknown>) =>
+      JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: tool, cwd: project, tool_input: input });
+    assert.equal(verdictOf(await runGuard(call('Write', { file_path: msg, content: body }), project)).verdict, 'allow');
+    writeFileSync(msg, body); // what Claude Code does once the guard has no objection
+    for (const command of ['git commit -F notes/msg.txt', 'git add -A && git commit --file=notes/msg.txt', 'cd notes && git commit -aF msg.txt']) {
+      const got = verdictOf(await runGuard(call('Bash', { command }), project));
+      assert.equal(got.verdict, 'deny', command);
+      assert.match(got.reason!, /notes\/msg\.txt|msg\.txt carries the Lifecycle-Requirement trailer/);
+      assert.ok(!got.reason!.includes('secret-7781'), `the reason quotes the file: ${got.reason}`);
+    }
+    // An Edit that adds the trailer to a clean message: the next commit from it is denied too.
+    const clean = join(project, 'notes', 'clean.txt');
+    writeFileSync(clean, 'fix: typo\n');
+    assert.equal(verdictOf(await runGuard(call('Bash', { command: 'git commit -F notes/clean.txt' }), project)).verdict, 'allow');
+    assert.equal(verdictOf(await runGuard(call('Edit', { file_path: clean, old_string: 'typo', new_string: 'x' }), project)).verdict, 'allow');
+    writeFileSync(clean, 'fix: typo\n\nLifecycle-Requirement: r\n');
+    assert.equal(verdictOf(await runGuard(call('Bash', { command: 'git commit -F notes/clean.txt' }), project)).verdict, 'deny');
+    assert.equal(verdictOf(await runGuard(call('Bash', { command: 'git commit --amend --no-edit' }), project)).verdict, 'ask');
+    assert.equal(
+      verdictOf(await runGuard(call('Write', { file_path: join(project, '.git/hooks/prepare-commit-msg'), content: '#!/bin/sh\n' }), project)).verdict,
+      'deny',
+    );
+  });
+
   it('says nothing for other hook events', async () => {
     const run = await runGuard(
       JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: join(project, '.sdlc/state.yaml') } }),

@@ -39,6 +39,14 @@ function wordsFor(projectDir: string): fc.Arbitrary<string> {
       'sluice',
       'sluice trust',
       'sluice next --sign',
+      'git commit -F',
+      'git commit --amend',
+      'git commit -C HEAD',
+      'git -c commit.template=msg.txt commit',
+      'git config core.hooksPath',
+      'git merge -F',
+      'git commit-tree -F',
+      'git cherry-pick',
     ),
     fc.constantFrom(
       'sh -c',
@@ -71,6 +79,10 @@ function wordsFor(projectDir: string): fc.Arbitrary<string> {
       'Lifecycle-Requirement:',
       'SLUICE_TRUSTED_HASH=1',
       'SLUICE_COMMIT_GRANT=x',
+      'msg.txt',
+      'clean.txt',
+      '--file=msg.txt',
+      '.git/hooks/commit-msg',
     ),
     fc.constantFrom('src', 'src/a.ts', 'notes.md', 'build', 'dist/out.js', 'README.md', '-f', '-r', '--force', '-m', 'msg', 'x', '1'),
     fc.constantFrom('.', '..', './', '../', '/', '~', '~/', 'src/..', 'src/../..', '../..', '../app', './src/../../'),
@@ -118,6 +130,13 @@ function plainWordsFor(projectDir: string): fc.Arbitrary<string> {
         'chmod -R 700',
         'git clean -fdx',
         'git checkout',
+        'git commit -F',
+        'git commit -am',
+        'git commit --amend',
+        'git config',
+        'git merge -F',
+        'git commit-tree -F',
+        'git cherry-pick',
         'tee',
         'touch',
         'ln -s',
@@ -146,6 +165,8 @@ function plainWordsFor(projectDir: string): fc.Arbitrary<string> {
         '.config',
         'config',
         'a/../../b',
+        'msg.txt',
+        '--file=msg.txt',
         '-f',
         'x',
       ),
@@ -219,6 +240,11 @@ describe('the guard fast paths decide as the full parser does (generated command
     mkdirSync(places.userConfigDir, { recursive: true });
     writeFileSync(join(project, '.sdlc/state.yaml'), "current_phase: '1'\n");
     writeFileSync(join(project, 'src/a.ts'), 'export {}\n');
+    // Commit message files (`git commit -F`), one carrying sluice's trailer, where commands may run.
+    for (const d of [project, join(project, 'src')]) {
+      writeFileSync(join(d, 'msg.txt'), 'feat: x\n\nLifecycle-Requirement: r1\n');
+      writeFileSync(join(d, 'clean.txt'), 'fix: y\n');
+    }
   });
   after(() => rmSync(base, { recursive: true, force: true }));
 

@@ -1,37 +1,9 @@
-import { execFileSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { spawnReaped } from '../helpers/reap-children.ts';
-import { repoRoot } from './repo-files.ts';
+import { sluiceEntry } from '../helpers/run-cli.ts';
 
-/**
- * The CLI as users run it: dist/sluice.mjs (plain node starts it several times faster than
- * node+tsx, which matters for tests that start hundreds of processes). Rebuilt with
- * `node scripts/build.mjs` when missing or older than a source file; the build is serialized with
- * flock so two test files never write dist/ at once.
- */
-const DIST = join(repoRoot, 'dist', 'sluice.mjs');
-let ready: string | undefined;
-
-export function cliBundle(): string {
-  if (ready) return ready;
-  // Two files finding it stale at once build one after the other (a build takes seconds).
-  if (!fresh()) execFileSync('flock', ['/tmp/sluice-hardening-build.lock', process.execPath, 'scripts/build.mjs'], { cwd: repoRoot, stdio: 'ignore' });
-  return (ready = DIST);
-}
-
-function fresh(): boolean {
-  if (!existsSync(DIST)) return false;
-  const built = statSync(DIST).mtimeMs;
-  const newer = (dir: string): boolean =>
-    readdirSync(dir, { withFileTypes: true }).some((e) => {
-      const path = join(dir, e.name);
-      return e.isDirectory() ? newer(path) : statSync(path).mtimeMs > built;
-    });
-  return (
-    !['core', 'plugins', 'gates', 'delegates', 'skills'].some((d) => newer(join(repoRoot, d))) && statSync(join(repoRoot, 'package.json')).mtimeMs <= built
-  );
-}
+/** The CLI as users run it: dist/sluice.mjs, rebuilt when stale (see test/helpers/run-cli.ts). */
+export const cliBundle = sluiceEntry;
 
 export interface CliResult {
   code: number | null;

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
+import { freshBundle } from '../../scripts/test/fresh-bundle.mjs';
 import { reap, spawnReaped } from './reap-children.ts';
 
-const entry = fileURLToPath(new URL('../../plugins/cli/main.ts', import.meta.url));
+const sourceEntry = fileURLToPath(new URL('../../plugins/cli/main.ts', import.meta.url));
 
 export interface CliRun {
   code: number | null;
@@ -36,9 +37,25 @@ export function runProcess(command: string, args: readonly string[], options: Ru
   });
 }
 
-/** Runs the sluice CLI from source (node + tsx), as a user would run the command. */
+let bundle: string | undefined;
+
+/**
+ * The bundled CLI (dist/sluice.mjs, rebuilt first when a source file is newer): the command as a user
+ * runs it, and plain node starts it for a fraction of the CPU node+tsx spends compiling the sources.
+ */
+export function sluiceEntry(): string {
+  if (bundle === undefined) bundle = freshBundle();
+  return bundle;
+}
+
+/** Runs the sluice CLI from its TypeScript sources (node + tsx), for a test of the source entry itself. */
+export function runCliFromSource(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<CliRun> {
+  return runProcess(process.execPath, ['--import=tsx', sourceEntry, ...args], { ...options, env: { ...process.env, NO_COLOR: '1', ...options.env } });
+}
+
+/** Runs the sluice CLI (the bundle, see sluiceEntry), as a user would run the command. */
 export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<CliRun> {
-  return runProcess(process.execPath, ['--import=tsx', entry, ...args], { ...options, env: { ...process.env, NO_COLOR: '1', ...options.env } });
+  return runProcess(process.execPath, [sluiceEntry(), ...args], { ...options, env: { ...process.env, NO_COLOR: '1', ...options.env } });
 }
 
 /** The error of a `--json` run that failed: asserts the exit code (showing the output when it differs) and `ok: false`. */

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { runCli } from '../helpers/run-cli.ts';
+import { runCli, sluiceEntry } from '../helpers/run-cli.ts';
 import { KILL_SLUGS, killResumeScript, ruleLabel, SLEEPING } from '../fixtures/lifecycle/kill-resume-script.ts';
 import { recordStage } from '../../plugins/lifecycle/record-stage.ts';
 import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
@@ -77,8 +76,7 @@ describe('sluice lifecycle (CLI)', () => {
     await writeFile(join(root, 'script.json'), JSON.stringify(killResumeScript(3_600_000)));
     for (const slug of KILL_SLUGS) await writeFiles(root, { [`.prizmkit/specs/${slug}/spec.md`]: `# ${slug}\n\nGoal.\n` });
     const args = ['lifecycle', 'run', ...KILL_SLUGS, '--to', 'script', '--script', 'script.json', '--concurrency', '3', '--json'];
-    const entry = fileURLToPath(new URL('../../plugins/cli/main.ts', import.meta.url));
-    const child = spawnReaped(process.execPath, ['--import=tsx', entry, '--cwd', root, ...args], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawnReaped(process.execPath, [sluiceEntry(), '--cwd', root, ...args], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } });
     let exitedEarly: number | null | undefined;
     const exited = new Promise<string | null>((resolve) => child.on('exit', (code, signal) => ((exitedEarly = code), resolve(signal))));
 

@@ -3,19 +3,18 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { passingScript } from '../fixtures/lifecycle/passing-script.ts';
 import { reap, spawnReaped } from '../helpers/reap-children.ts';
+import { sluiceEntry } from '../helpers/run-cli.ts';
 import { redisServerMissing, startRedisServer } from '../helpers/redis-server.ts';
 import { gitIn, makeRepo, writeFiles } from './lifecycle-fixture.ts';
 
-const CLI = fileURLToPath(new URL('../../plugins/cli/main.ts', import.meta.url));
 const IDENTITY = { GIT_AUTHOR_NAME: 'Worker', GIT_AUTHOR_EMAIL: 'w@example.invalid', GIT_COMMITTER_NAME: 'Worker', GIT_COMMITTER_EMAIL: 'w@example.invalid' };
 
 /** A sluice process whose output the test reads as it comes. */
 function sluice(t: { after(fn: () => unknown): void }, args: string[]) {
-  const child: ChildProcess = spawnReaped(process.execPath, ['--import=tsx', CLI, ...args], {
+  const child: ChildProcess = spawnReaped(process.execPath, [sluiceEntry(), ...args], {
     env: { ...process.env, ...IDENTITY, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,8 +1,8 @@
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { bundleScript } from '../helpers/bundle-script.ts';
+import { join } from 'node:path';
 import { reap, spawnReaped } from '../helpers/reap-children.ts';
+import { sluiceEntry } from '../helpers/run-cli.ts';
 
 export interface CliResult {
   code: number | null;
@@ -10,39 +10,19 @@ export interface CliResult {
   stderr: string;
 }
 
-let bundled: Promise<string> | undefined;
-let bundleDir: string | undefined;
-
-/**
- * Bundles the real CLI entry once per test file and moves it inside the repo (so `sluiceAsset`
- * finds the package folder and its bundled registry), then runs it with plain node: every command
- * of a multi-step walkthrough costs one node start instead of one tsx start.
- */
-function cliBundle(): Promise<string> {
-  bundled ??= (async () => {
-    const built = await bundleScript('plugins/cli/main.ts');
-    const cache = resolve('node_modules/.cache');
-    await mkdir(cache, { recursive: true });
-    bundleDir = await mkdtemp(join(cache, 'sluice-views-test-'));
-    const entry = join(bundleDir, 'sluice.mjs');
-    await copyFile(built, entry);
-    await rm(dirname(built), { recursive: true, force: true });
-    return entry;
-  })();
-  return bundled;
-}
+/** The bundled CLI (dist/sluice.mjs, rebuilt first when stale; see test/helpers/run-cli.ts). */
+const cliBundle = sluiceEntry;
 
 /** The status parse cache of these runs: kept out of the user's ~/.cache, removed with the bundle. */
 const cacheDir = join(tmpdir(), `sluice-views-test-cache-${process.pid}`);
 
 export async function removeCliBundle(): Promise<void> {
-  if (bundleDir) await rm(bundleDir, { recursive: true, force: true });
   await rm(cacheDir, { recursive: true, force: true });
 }
 
 /** Runs `sluice ARGS` in `cwd` (via --cwd), without colour, and collects its output and exit code. */
 export async function sluice(cwd: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  const entry = await cliBundle();
+  const entry = cliBundle();
   return new Promise((done, fail) => {
     const child = spawnReaped(process.execPath, [entry, ...args, '--cwd', cwd], {
       env: { ...process.env, NO_COLOR: '1', SLUICE_CACHE_DIR: cacheDir, ...env },

@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { runCli } from '../helpers/run-cli.ts';
+import { runCliFromSource } from '../helpers/run-cli.ts';
 import { data, readState, sdlcKernel, sluice, tempDir, writeCurrentArtifacts } from './sdlc-fixture.ts';
 import { runSluice } from './sluice-cli.ts';
 import { definePlugin, isSluiceError } from '../../core/index.ts';
@@ -12,10 +12,10 @@ import { sdlcStateFile } from '../../plugins/sdlc/state/state-file.ts';
 
 /**
  * The real CLI in child processes: `init` from source (`node --import=tsx plugins/cli/main.ts`), the
- * rest from the same code bundled as dist/ is, which starts several times faster.
+ * rest from the bundle (dist/sluice.mjs), which starts several times faster.
  */
 const cli = (dir: string, ...args: string[]) => runSluice(dir, args);
-const sluiceFromSource = (dir: string, ...args: string[]) => runCli(['--cwd', dir, ...args]);
+const sluiceFromSource = (dir: string, ...args: string[]) => runCliFromSource(['--cwd', dir, ...args]);
 const statePath = (dir: string) => join(dir, '.sdlc', 'state.yaml');
 
 describe('sluice SDLC commands: every exit code of DESIGN.md through the real CLI', () => {

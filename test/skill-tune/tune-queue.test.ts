@@ -2,20 +2,18 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { reap, spawnReaped } from '../helpers/reap-children.ts';
 import { redisServerMissing, startRedisServer, type TestRedis } from '../helpers/redis-server.ts';
-import { runCli } from '../helpers/run-cli.ts';
+import { runCli, sluiceEntry } from '../helpers/run-cli.ts';
 import { evaluateScores, executeAny, improveAny, read, readState, skillText, tuneProject, type Rule } from './tune-harness.ts';
 
-const entry = fileURLToPath(new URL('../../plugins/cli/main.ts', import.meta.url));
 const scriptBackends = ['--executor', 'script', '--evaluator', 'script', '--improver', 'script', '--allow-self-evaluation'];
 
 /** A `sluice worker` process, one job at a time, in a folder of its own (not the project): ready once it says so. */
 async function startWorker(redis: TestRedis, script: string): Promise<void> {
   const workdir = await mkdtemp(join(tmpdir(), 'sluice-tune-worker-'));
-  const child = spawnReaped(process.execPath, ['--import=tsx', entry, 'worker', '--queue', redis.url, '--concurrency', '1', '--cwd', workdir], {
+  const child = spawnReaped(process.execPath, [sluiceEntry(), 'worker', '--queue', redis.url, '--concurrency', '1', '--cwd', workdir], {
     env: { ...process.env, NO_COLOR: '1', SLUICE_DELEGATE_SCRIPT: script },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

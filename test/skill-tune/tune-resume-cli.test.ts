@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { runCli } from '../helpers/run-cli.ts';
+import { runCli, sluiceEntry } from '../helpers/run-cli.ts';
 import { evaluateScores, executeAny, improveAny, read, readState, skillText, tuneProject, type Rule } from './tune-harness.ts';
 import { spawnReaped } from '../helpers/reap-children.ts';
 
 const scriptBackends = ['--executor', 'script', '--evaluator', 'script', '--improver', 'script', '--allow-self-evaluation'];
-const entry = resolve(import.meta.dirname, '../../plugins/cli/main.ts');
 /** Delegate attempts recorded in a (closed) transcript: the runner writes one header per attempt. */
 const countAttempts = async (path: string) => ((await readFile(path, 'utf8').catch(() => '')).match(/^--- sluice delegate /gm) ?? []).length;
 /** Calls the `replies:` rule has answered, from the script backend's persisted sequence positions. */
@@ -36,11 +35,9 @@ describe('sluice tune --resume after SIGKILL', () => {
       ],
     };
     const dir = await tuneProject({ w: skillText('w') }, [slowSecondExecute, executeAny, ...evaluateScores([60, 70, 85]), improveAny('w')]);
-    const child = spawnReaped(
-      process.execPath,
-      ['--import=tsx', entry, 'tune', 'w', '--scenario', 'write it', '-y', ...scriptBackends, '--cwd', dir, '--json'],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
+    const child = spawnReaped(process.execPath, [sluiceEntry(), 'tune', 'w', '--scenario', 'write it', '-y', ...scriptBackends, '--cwd', dir, '--json'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));
     let exitCode: number | null | undefined;

@@ -32,21 +32,48 @@ export async function remoteRefShas(host: Host, cwd: string, remote: string, ref
   return refs.map((ref) => lines.find((l) => l.endsWith(`\t${ref}`))?.split('\t')[0] ?? null);
 }
 
-/** A fresh clone of the remote in `dir` (which must not exist), with nothing checked out yet. */
-export async function cloneRemote(host: Host, parent: string, remote: string, dir: string): Promise<void> {
-  await git(host, parent, ['clone', '--quiet', '--no-checkout', '--', remote, dir], { env: remoteEnv(host) });
+export interface CloneOptions {
+  /**
+   * Refs outside refs/heads the clone brings along when the remote has them (as `<ref>*` patterns: a ref
+   * that does not exist is no error), so they are read locally afterwards instead of in another round trip.
+   */
+  alsoFetch?: readonly string[];
+  /** The committer the clone's commits name, set in its local config by the clone itself. */
+  identity?: { name: string; email: string };
 }
 
-/** The committer the clone's commits name (its local config); a name or address git cannot store is refused. */
-export async function setCloneIdentity(host: Host, dir: string, who: { name: string; email: string }): Promise<void> {
-  for (const [key, value] of [
-    ['user.name', who.name],
-    ['user.email', who.email],
-  ] as const) {
+/**
+ * A fresh clone of the remote in `dir` (which must not exist), with nothing checked out yet. It lives for one
+ * job, so git's housekeeping after its commits and fetches (`maintenance run --auto`) is switched off there.
+ */
+export async function cloneRemote(host: Host, parent: string, remote: string, dir: string, o: CloneOptions = {}): Promise<void> {
+  const config = [
+    'maintenance.auto=false',
+    ...(o.alsoFetch ?? []).map((ref) => `remote.origin.fetch=+${ref}*:${ref}*`),
+    ...(o.identity ? identityConfig(o.identity) : []),
+  ];
+  await git(host, parent, ['clone', '--quiet', '--no-checkout', ...config.flatMap((c) => ['-c', c]), '--', remote, dir], { env: remoteEnv(host) });
+}
+
+/** Several local refs in one git process, in the order asked; null where absent. */
+export async function localRefShas(host: Host, root: string, refs: readonly string[]): Promise<(string | null)[]> {
+  const out = await git(host, root, ['for-each-ref', '--format=%(objectname) %(refname)', '--', ...refs]);
+  const found = new Map(out.split('\n').flatMap((l) => (l.includes(' ') ? [[l.slice(l.indexOf(' ') + 1), l.slice(0, l.indexOf(' '))] as const] : [])));
+  return refs.map((ref) => found.get(ref) ?? null);
+}
+
+/** A clone's committer as config settings; a name or address git cannot store is refused. */
+function identityConfig(who: { name: string; email: string }): string[] {
+  return (
+    [
+      ['user.name', who.name],
+      ['user.email', who.email],
+    ] as const
+  ).map(([key, value]) => {
     if (typeof value !== 'string' || value.trim() === '' || value.length > 256 || /[\u0000-\u001f\u007f<>]/.test(value))
       throw new SluiceError('USAGE', { field: `author.${key.slice(5)}`, message: `the job's ${key} is not a git identity git can record` });
-    await git(host, dir, ['config', key, value]);
-  }
+    return `${key}=${value}`;
+  });
 }
 
 /** Makes sure `sha` is in the clone (a base commit not on any branch is fetched by id); else a clear error. */
@@ -57,12 +84,6 @@ export async function ensureCommit(host: Host, root: string, remote: string, sha
   throw new SluiceError('GIT_FAILED', {
     message: `${what} ${sha.slice(0, 12)} is not on ${remote}: push it there first (workers take the project from the remote)`,
   });
-}
-
-/** Fetches one remote ref into the same local name and returns its sha. */
-export async function fetchRef(host: Host, root: string, ref: string): Promise<string> {
-  await git(host, root, ['fetch', '--quiet', 'origin', `+${ref}:${ref}`], { env: remoteEnv(host) });
-  return (await git(host, root, ['rev-parse', '--verify', `${ref}^{commit}`])).trim();
 }
 
 /** Checks out the requirement's branch at `commit` (base or the requirement's own commit). */
@@ -113,7 +134,9 @@ export function checkpointIndex(host: Host, root: string, gitDir: string, record
       }
       // sluice's runtime folder (transcripts, locks) is this machine's, never part of a checkpoint: excluded
       // in the same `add` (its pathspecs are constants, so magic is safe here), not removed by another git process.
-      await git(host, root, ['add', '-A', '--', ':(top)', ':(top,exclude).sluice'], { env, pathspecMagic: true });
+      // A glob, not the literal `.sluice`: git fails an `add` whose literal pathspec names an ignored folder,
+      // and projects commonly ignore `.sluice/`.
+      await git(host, root, ['add', '-A', '--', ':(top)', ':(top,exclude,glob)[.]sluice/**'], { env, pathspecMagic: true });
       await git(host, root, ['add', '-f', '--', ...records], { env });
       return (await git(host, root, ['write-tree'], { env })).trim();
     },

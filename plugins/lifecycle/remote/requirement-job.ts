@@ -17,16 +17,14 @@ import {
   checkoutBase,
   checkpointRef,
   cloneRemote,
-  fetchRef,
   headSha,
   checkpointCommit,
   checkpointIndex,
   cloneGitDir,
   pushRef,
-  setCloneIdentity,
   pushRefs,
   remoteRefSha,
-  remoteRefShas,
+  localRefShas,
   requirementBranch,
   restoreCheckpoint,
 } from './remote-git.ts';
@@ -108,19 +106,18 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
   const dir = join(workdir, slug);
   await host.mkdir(workdir);
   await host.remove(dir, { recursive: true }).catch(() => {});
-  await cloneRemote(host, workdir, payload.remote, dir);
-  if (payload.author) await setCloneIdentity(host, dir, payload.author);
-
+  // The clone brings the checkpoint to resume from too, so both refs are read from it: the checkpoint, and the
+  // branch the commit's push must find (as the remote had them when cloned: the pushes compare and swap).
+  await cloneRemote(host, workdir, payload.remote, dir, { alsoFetch: [checkpointRef(slug)], ...(payload.author ? { identity: payload.author } : {}) });
   const branchRef = `refs/heads/${requirementBranch(slug)}`;
-  // Both refs in one round trip: the checkpoint to resume from, and the branch the commit's push must find.
-  const [checkpointThere, branchThere] = await remoteRefShas(host, dir, payload.remote, [checkpointRef(slug), branchRef]);
+  const [checkpointThere, branchThere] = await localRefShas(host, dir, [checkpointRef(slug), `refs/remotes/origin/${requirementBranch(slug)}`]);
   let last = checkpointThere;
   let resumedFrom: string | undefined;
   let resumedTree: string | null = null;
   // The commit HEAD is at while the stages run: the base, or the parent of the checkpoint resumed from.
   let startHead = payload.base;
   if (last !== null) {
-    const checkpoint = await fetchRef(host, dir, checkpointRef(slug));
+    const checkpoint = last;
     // Its tree, parent and base in one git process: the tree tells the first checkpoint whether anything changed.
     const [tree, parent, ...trailers] = (await git(host, dir, ['log', '-1', '--format=%T%n%P%n%(trailers:key=Sluice-Base,valueonly)', checkpoint])).split('\n');
     const base = trailers.join('\n').trim();
