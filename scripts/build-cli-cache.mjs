@@ -4,9 +4,11 @@
 // what a short command like `sluice gate` cost on top of Node's own start. Called by build.mjs.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { lazyBuiltins } from './lazy-builtins.mjs';
 
 /**
  * Code run by vm.Script cannot use `import()` (Node wants an experimental flag for it), so the
@@ -15,6 +17,29 @@ import { join } from 'node:path';
  */
 const IMPORT_CALL = /(?<![\w$.])import\((?=[\w$"'`])/g;
 const DYNAMIC_IMPORT = '__sluiceImport';
+
+/**
+ * Built-in modules the runner requires on first use instead of at start-up (lazy-builtins.mjs): a short
+ * command such as `gate` or `status` starts no process and writes nothing through fs/promises.
+ */
+const LAZY_BUILTINS = ['child_process', 'fs/promises', 'stream/promises', 'timers/promises', 'string_decoder', 'assert'];
+
+/**
+ * The bundle with its few raw non-ASCII characters (esbuild leaves them in regular expressions and
+ * some templates) written as `\uXXXX` escapes, which mean the same there: an ASCII file is read as
+ * Latin-1 (plugins/code-cache), which is cheaper than decoding UTF-8 and keeps the source one byte a
+ * character. A character after a backslash would change meaning when escaped: the build stops then.
+ */
+function asciiOnly(text) {
+  if (/\\[^\x00-\x7f]/.test(text)) throw new Error('build: the CLI runner has an escaped non-ASCII character; revisit asciiOnly');
+  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * Ends the bundle with its build id (a hash of the rest; the line plugins/code-cache looks for), so a
+ * code cache is matched to its bundle by that line instead of by a full copy of the bundle in the cache.
+ */
+const withBuildId = (text) => `${text.endsWith('\n') ? text : `${text}\n`}//# sluice-build=${createHash('sha256').update(text).digest('hex').slice(0, 32)}\n`;
 
 /** esbuild settings shared with the guard's CommonJS build; `plugins`: the ESM build's module swaps. */
 export async function buildCachedCli({ root, common, define, plugins }) {
@@ -28,11 +53,11 @@ export async function buildCachedCli({ root, common, define, plugins }) {
       js: `const ${meta}=require("node:url").pathToFileURL(__filename).href,${DYNAMIC_IMPORT}=(s)=>require(require("node:path").join(__dirname,"dynamic-import.cjs"))(s);`,
     },
     external: ['tsx', 'tsx/*', 'bullmq', 'ioredis'],
-    plugins,
+    plugins: [...plugins, lazyBuiltins(LAZY_BUILTINS)],
   });
   const runner = join(root, 'dist/sluice-cli.cjs');
   const text = await readFile(runner, 'utf8');
-  await writeFile(runner, text.replace(IMPORT_CALL, `${DYNAMIC_IMPORT}(`));
+  await writeFile(runner, withBuildId(asciiOnly(text.replace(IMPORT_CALL, `${DYNAMIC_IMPORT}(`))));
   await writeFile(join(root, 'dist/dynamic-import.cjs'), "'use strict';\nmodule.exports = (specifier) => import(specifier);\n");
   await primeCliCodeCache(root, common);
 }

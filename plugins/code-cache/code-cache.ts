@@ -1,3 +1,4 @@
+import * as nodeBuffer from 'node:buffer';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { Script } from 'node:vm';
 
@@ -10,8 +11,9 @@ import { Script } from 'node:vm';
  *
  * V8 checks little more than the source's LENGTH before running cached bytecode, so a cache left
  * from another build of the same length would run that build's code. Each cache file therefore
- * starts with a copy of the source it was made from and is used only for exactly that source (a
- * byte comparison; a hash would load node:crypto, which costs more than the comparison).
+ * starts with the source's identity and is used only for exactly that source: the build id a bundle
+ * ends with (`BUILD_ID_MARK`, a hash of the rest written by the build), else a copy of the whole
+ * source (a byte comparison; hashing at run time would load node:crypto, which costs more).
  */
 export interface CachedModule<T> {
   exports: T;
@@ -24,10 +26,27 @@ export interface CachedModule<T> {
 // One wrapper for loading and for making the cache: V8 accepts a cache only for the same source.
 const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
 
+/** The last line of a bundle whose build wrote its id: `//# sluice-build=<hex>` (scripts/build-cli-cache.mjs). */
+const BUILD_ID_MARK = '\n//# sluice-build=';
+
+/** What a cache file must hold to be used for `source`: the line with its build id, or all of it. */
+function identityOf(source: Buffer): Buffer {
+  const at = source.lastIndexOf(BUILD_ID_MARK);
+  const line = at < 0 ? undefined : source.subarray(at);
+  return line && /^\n\/\/# sluice-build=[0-9a-f]{16,64}\n?$/.test(line.toString('latin1')) ? line : source;
+}
+
+/**
+ * The text of an ASCII-only bundle (the CLI's build writes one) read as Latin-1: the same string, made
+ * without UTF-8 decoding and stored one byte a character. `isAscii` is missing in older runtimes (Deno).
+ */
+const textOf = (source: Buffer): string =>
+  typeof nodeBuffer.isAscii === 'function' && nodeBuffer.isAscii(source) ? source.toString('latin1') : source.toString('utf8');
+
 export function loadCached<T>(file: string, cacheFile: string, req: NodeJS.Require): CachedModule<T> {
   const source = readFileSync(file);
   const cachedData = cacheFor(source, readOptional(cacheFile));
-  const script = new Script(wrap(source.toString('utf8')), { filename: file, cachedData });
+  const script = new Script(wrap(textOf(source)), { filename: file, cachedData });
   const module = { exports: {} as T };
   (script.runInThisContext() as (...a: unknown[]) => void)(module.exports, req, module, file, file.replace(/[\\/][^\\/]*$/, ''));
   return { exports: module.exports, compiled: cachedData === undefined || script.cachedDataRejected === true, script, source };
@@ -43,9 +62,11 @@ export function saveCodeCache(loaded: CachedModule<unknown>, cacheFile: string):
   if ('Deno' in globalThis) return false;
   const tmp = `${cacheFile}.${process.pid}.tmp`;
   try {
-    const length = Buffer.alloc(4);
-    length.writeUInt32LE(loaded.source.length);
-    writeFileSync(tmp, Buffer.concat([length, loaded.source, loaded.script.createCachedData()]));
+    const identity = identityOf(loaded.source);
+    const header = Buffer.alloc(8);
+    header.writeUInt32LE(loaded.source.length, 0);
+    header.writeUInt32LE(identity.length, 4);
+    writeFileSync(tmp, Buffer.concat([header, identity, loaded.script.createCachedData()]));
     renameSync(tmp, cacheFile);
     return true;
   } catch {
@@ -54,10 +75,13 @@ export function saveCodeCache(loaded: CachedModule<unknown>, cacheFile: string):
   }
 }
 
-/** The V8 data of a cache file (length, source copy, data) when it was made from `source`. */
+/** The V8 data of a cache file (source length, identity length, identity, data) when it was made from `source`. */
 function cacheFor(source: Buffer, cache: Buffer | undefined): Buffer | undefined {
-  if (!cache || cache.length <= 4 + source.length || cache.readUInt32LE(0) !== source.length) return undefined;
-  return cache.subarray(4, 4 + source.length).equals(source) ? cache.subarray(4 + source.length) : undefined;
+  if (!cache || cache.length <= 8 || cache.readUInt32LE(0) !== source.length) return undefined;
+  const identity = identityOf(source);
+  const end = 8 + identity.length;
+  if (cache.readUInt32LE(4) !== identity.length || cache.length <= end) return undefined;
+  return cache.subarray(8, end).equals(identity) ? cache.subarray(end) : undefined;
 }
 
 function readOptional(file: string): Buffer | undefined {

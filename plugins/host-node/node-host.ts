@@ -66,6 +66,11 @@ async function removeFile(path: string): Promise<void> {
   }
 }
 
+/** A `.` or `..` path segment. */
+const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
+/** One decoder for every read: `decode` without `stream` keeps no state between calls, and making one costs more than a small file's decoding. */
+const utf8 = new TextDecoder();
+
 /**
  * The Host for Node (and Deno's Node compatibility): node:fs for files, execa for processes.
  * Reads, stats, realpaths and listings call node:fs synchronously behind the async port: each takes
@@ -75,8 +80,9 @@ async function removeFile(path: string): Promise<void> {
 export function createNodeHost(options: { cwd?: string } = {}): Host {
   const cwd = resolve(options.cwd ?? process.cwd());
   // path.resolve costs more than the stat it names (a spec scan stats ten thousand files): a path
-  // that is already absolute and normal (no `//`, no `.` or `..` segment, no trailing slash) is used as is.
-  const abs = (p: string) => (p.charCodeAt(0) === 47 && !p.includes('//') && !p.includes('/.') && !p.endsWith('/') ? p : resolve(cwd, p));
+  // that is already absolute and normal (no `//`, no `.` or `..` segment, no trailing slash) is used as
+  // is, `.sdlc/...` included (a dot that starts a name is no `.` segment).
+  const abs = (p: string) => (p.charCodeAt(0) === 47 && !p.includes('//') && !DOT_SEGMENT.test(p) && !p.endsWith('/') ? p : resolve(cwd, p));
 
   const readBytes = (p: string, o?: { maxBytes?: number }): Promise<Uint8Array> =>
     mapSystemErrors(abs(p), () => readBounded(abs(p), o?.maxBytes), 'cannot read');
@@ -100,7 +106,7 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
       return settled(path, () => readHeadSync(path, maxBytes), 'cannot read');
     },
     async readText(p, o) {
-      return new TextDecoder().decode(await readBytes(p, o));
+      return utf8.decode(await readBytes(p, o));
     },
     writeAtomic: (p, data) => mapSystemErrors(abs(p), () => writeFileAtomic(abs(p), data), 'cannot write'),
     writeExclusive: (p, data) => mapSystemErrors(abs(p), () => writeFileExclusive(abs(p), data), 'cannot create'),
@@ -125,7 +131,8 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     },
     async stat(p) {
       try {
-        return infoOf(statSync(abs(p)));
+        const info = statSync(abs(p), { throwIfNoEntry: false });
+        return info ? infoOf(info) : null;
       } catch (error) {
         if (isNotFound(error)) return null;
         throw error;
@@ -133,7 +140,8 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     },
     async lstat(p) {
       try {
-        return infoOf(lstatSync(abs(p)));
+        const info = lstatSync(abs(p), { throwIfNoEntry: false });
+        return info ? infoOf(info) : null;
       } catch (error) {
         if (isNotFound(error)) return null;
         throw error;

@@ -61,6 +61,46 @@ describe('V8 code cache for CommonJS bundles (plugins/code-cache/code-cache.ts)'
     assert.equal(loaded.compiled, true);
   });
 
+  it('matches a bundle that ends with its build id by that line, without keeping a copy of the bundle', () => {
+    const file = join(base, 'b.cjs');
+    const cache = join(base, 'b.cache');
+    const body = `exports.verdict = 'deny'; /* ${'x'.repeat(20_000)} */\n`;
+    writeFileSync(file, `${body}//# sluice-build=${'a'.repeat(32)}\n`);
+    assert.equal(saveCodeCache(loadCached(file, cache, req), cache), true);
+    assert.ok(statSync(cache).size < 20_000, 'the cache holds the build id, not the 20 KB source');
+    const again = loadCached<{ verdict: string }>(file, cache, req);
+    assert.deepEqual([again.compiled, again.exports.verdict], [false, 'deny']);
+    // Another build of the same length: another id, so its cache is not this bundle's.
+    writeFileSync(file, `${body.replace('deny', 'oops')}//# sluice-build=${'b'.repeat(32)}\n`);
+    const rebuilt = loadCached<{ verdict: string }>(file, cache, req);
+    assert.deepEqual([rebuilt.compiled, rebuilt.exports.verdict], [true, 'oops']);
+  });
+
+  it('a build id line that is not the last line does not stand for the bundle', () => {
+    const file = join(base, 'q.cjs');
+    const cache = join(base, 'q.cache');
+    writeFileSync(file, `exports.verdict = 'deny';\n//# sluice-build=${'c'.repeat(32)}\nexports.more = 1;\n`);
+    saveCodeCache(loadCached(file, cache, req), cache);
+    writeFileSync(file, `exports.verdict = 'oops';\n//# sluice-build=${'c'.repeat(32)}\nexports.more = 1;\n`);
+    const loaded = loadCached<{ verdict: string }>(file, cache, req);
+    assert.deepEqual([loaded.compiled, loaded.exports.verdict], [true, 'oops']);
+  });
+
+  it('runs ASCII and non-ASCII sources alike, with or without a cache', () => {
+    for (const [name, text] of [
+      ['ascii', 'exports.s = "\\u2192 caf\\u00e9"; exports.r = /[:\\uff1a]/.test("\\uff1a");'],
+      ['utf8', 'exports.s = "→ café"; exports.r = /[:：]/.test("：");'],
+    ]) {
+      const file = join(base, `${name}.cjs`);
+      const cache = join(base, `${name}.cache`);
+      writeFileSync(file, `${text}\n`);
+      const first = loadCached<{ s: string; r: boolean }>(file, cache, req);
+      saveCodeCache(first, cache);
+      const second = loadCached<{ s: string; r: boolean }>(file, cache, req);
+      assert.deepEqual([first.exports.s, first.exports.r, second.exports.s, second.exports.r, second.compiled], ['→ café', true, '→ café', true, false], name);
+    }
+  });
+
   it('reports a cache it cannot write instead of throwing, and leaves no temporary file', () => {
     const file = join(base, 'o.cjs');
     writeFileSync(file, 'exports.v = 2;\n');
@@ -135,5 +175,28 @@ describe('the built guard loads its shell parser through the code cache (dist/gu
 
   it('the bundle the cache was made for is the one shipped', () => {
     assert.deepEqual(readFileSync(join(dist, 'guard-shell.cjs')), readFileSync(join(repoRoot, 'dist/guard-shell.cjs')));
+  });
+});
+
+describe('the built CLI runner (dist/sluice-cli.cjs) and its code cache', () => {
+  it('is ASCII (read as Latin-1), ends with its build id, and ships a cache this Node accepts that holds no copy of it', () => {
+    cliBundle();
+    const runner = join(repoRoot, 'dist/sluice-cli.cjs');
+    const source = readFileSync(runner);
+    assert.ok(
+      source.every((byte) => byte < 0x80),
+      'no raw non-ASCII character in the runner',
+    );
+    assert.match(source.subarray(-60).toString('latin1'), /\n\/\/# sluice-build=[0-9a-f]{32}\n$/);
+    // A copy: loading may write a fresh cache, and the shipped one must stay as it is for other tests.
+    const dir = mkdtempSync(join(tmpdir(), 'sluice-cli-cache-'));
+    try {
+      const cache = join(dir, 'sluice-cli.cache');
+      copyFileSync(join(repoRoot, 'dist/sluice-cli.cache'), cache);
+      assert.ok(statSync(cache).size < source.length, 'the cache holds the build id, not a copy of the runner');
+      assert.equal(loadCached(runner, cache, createRequire(runner)).compiled, false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
