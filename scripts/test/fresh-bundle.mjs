@@ -14,7 +14,13 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 export const bundledCli = join(root, 'dist', 'sluice.mjs');
 const SOURCES = ['api', 'core', 'plugins', 'gates', 'delegates', 'skills'];
-const BUILD_FILES = ['package.json', 'scripts/build.mjs', 'scripts/build-cli-cache.mjs', 'scripts/guard-parser-patches.mjs'];
+/** package.json and the build's scripts (scripts/*.mjs: build.mjs and the modules it imports). */
+const BUILD_FILES = [
+  'package.json',
+  ...readdirSync(join(root, 'scripts'))
+    .filter((f) => f.endsWith('.mjs'))
+    .map((f) => `scripts/${f}`),
+];
 
 /** True when dist/sluice.mjs is newer than every file it is built from. */
 export function bundleIsFresh() {
