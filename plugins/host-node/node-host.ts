@@ -72,7 +72,7 @@ const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 const utf8 = new TextDecoder();
 
 /**
- * The Host for Node (and Deno's Node compatibility): node:fs for files, execa for processes.
+ * The Host for Node (and Deno's Node compatibility): node:fs for files, node:child_process for processes.
  * Reads, stats, realpaths and listings call node:fs synchronously behind the async port: each takes
  * microseconds on a local disk, while an awaited fs/promises call costs a thread-pool round trip, and
  * a gate run makes a hundred of them. Writes stay asynchronous.

@@ -27,7 +27,7 @@ const BUNDLE = join(BUNDLE_DIR, 'dist/sluice.mjs');
 const MUST_STAY_LAZY = [
   'markdown-it',
   'playwright',
-  'execa',
+  'signal-exit',
   'sdlc-views/report/run-report',
   'sdlc-views/report/collect-report',
   'sdlc-views/report/render-markdown',
