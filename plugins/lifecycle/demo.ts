@@ -109,17 +109,15 @@ async function publishRepository(kernel: Kernel, dir: string): Promise<string> {
   return remote;
 }
 
+const DEMO_IDENTITY = { name: 'sluice demo', email: 'demo@sluice.invalid' };
+
 /**
- * The demo's git identity, as environment: the demo's own worker processes commit with it in their
- * clones (a clone does not carry the project's local config), so `demo --queue` works on a machine
- * without a global git identity and records the same author as the in-process demo.
+ * What the demo's own worker processes add to their git environment. The demo's identity needs no
+ * help: it is the project's, and reaches the workers' clones with each job as any orchestrator's does.
+ * The project's `commit.gpgsign=false` does not travel, and a user's global `commit.gpgsign` would
+ * ask the demo for a key it does not have.
  */
-export const DEMO_GIT_ENV: Readonly<Record<string, string>> = {
-  GIT_AUTHOR_NAME: 'sluice demo',
-  GIT_AUTHOR_EMAIL: 'demo@sluice.invalid',
-  GIT_COMMITTER_NAME: 'sluice demo',
-  GIT_COMMITTER_EMAIL: 'demo@sluice.invalid',
-  // A user's global `commit.gpgsign` would ask the demo for a key it does not have.
+export const DEMO_WORKER_GIT_ENV: Readonly<Record<string, string>> = {
   GIT_CONFIG_COUNT: '1',
   GIT_CONFIG_KEY_0: 'commit.gpgsign',
   GIT_CONFIG_VALUE_0: 'false',
@@ -129,8 +127,8 @@ export const DEMO_GIT_ENV: Readonly<Record<string, string>> = {
 async function prepareRepository(kernel: Kernel, dir: string): Promise<void> {
   const { host } = kernel;
   if ((await runGit(host, dir, ['rev-parse', '--show-toplevel'])).stdout.trim() !== dir) await git(host, dir, ['init', '-q']);
-  await git(host, dir, ['config', 'user.name', DEMO_GIT_ENV.GIT_AUTHOR_NAME!]);
-  await git(host, dir, ['config', 'user.email', DEMO_GIT_ENV.GIT_AUTHOR_EMAIL!]);
+  await git(host, dir, ['config', 'user.name', DEMO_IDENTITY.name]);
+  await git(host, dir, ['config', 'user.email', DEMO_IDENTITY.email]);
   await git(host, dir, ['config', 'commit.gpgsign', 'false']);
   const ignore = join(dir, '.gitignore');
   const ignored = (await host.stat(ignore)) ? await host.readText(ignore) : '';

@@ -33,8 +33,8 @@ export const demoCommand = defineCommand({
         io.print(`\n${io.style.bold('0. Workers')} ${io.style.dim(`(two \`sluice worker\` processes on ${shownQueue})`)}`);
         progress.update('starting workers');
         const { startDemoWorkers } = await import('./demo-workers.ts');
-        const { DEMO_GIT_ENV } = await import('../../lifecycle/demo.ts');
-        fleet = await startDemoWorkers(queue, join(dir, 'workers'), 2, { say, env: DEMO_GIT_ENV });
+        const { DEMO_WORKER_GIT_ENV } = await import('../../lifecycle/demo.ts');
+        fleet = await startDemoWorkers(queue, join(dir, 'workers'), 2, { say, env: DEMO_WORKER_GIT_ENV });
       }
       const demoKernel = async (root: string) => {
         const k = await kernelFor(root, queue);

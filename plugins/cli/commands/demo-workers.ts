@@ -19,7 +19,7 @@ const READY_TIMEOUT_MS = 60_000;
 /**
  * `sluice demo --queue URL` starts its own `sluice worker` processes: this same sluice (the running
  * script, with the same Node flags), each in a folder of the demo, until the demo ends. `env` adds to
- * theirs (the demo's git identity).
+ * theirs (git settings the demo's project has and its clones do not).
  */
 export async function startDemoWorkers(
   url: string,
