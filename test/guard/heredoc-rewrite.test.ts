@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Decision } from '../../plugins/guard/decision.ts';
+import { decisionOrAsk } from './decision-or-ask.ts';
 import type { ShellScope } from '../../plugins/guard/path-checks.ts';
 import { judgeShell } from '../../plugins/guard/shell-guard.ts';
 
@@ -128,14 +129,6 @@ const cases: fc.Arbitrary<Case> = fc
     };
   });
 
-function verdict(judge: () => Decision): Decision {
-  try {
-    return judge();
-  } catch (e) {
-    return { verdict: 'ask', reason: `threw ${(e as Error).message}` };
-  }
-}
-
 describe('the guard reads quoted here-document bodies as data, never more leniently than before', () => {
   before(() => {
     base = mkdtempSync(join(tmpdir(), 'sluice-guard-heredoc-'));
@@ -150,18 +143,18 @@ describe('the guard reads quoted here-document bodies as data, never more lenien
     const seen = { floorDeny: 0, oldDeny: 0, unchanged: 0 };
     fc.assert(
       fc.property(cases, (c) => {
-        const now = verdict(() => judgeShell(c.command, scope));
+        const now = decisionOrAsk(() => judgeShell(c.command, scope));
         if (!c.quoted || !c.data) {
           // Unquoted bodies expand, and shells or interpreters run theirs: judged exactly as before.
           seen.unchanged++;
           assert.deepEqual(
             now,
-            verdict(() => judgeShell(c.command, scope, false)),
+            decisionOrAsk(() => judgeShell(c.command, scope, false)),
           );
           return;
         }
-        const old = verdict(() => judgeShell(c.reference, scope, false));
-        const floor = [...c.runs.map((r) => verdict(() => judgeShell(r, scope, false)).verdict), c.trailerInCommit ? 'deny' : 'allow'];
+        const old = decisionOrAsk(() => judgeShell(c.reference, scope, false));
+        const floor = [...c.runs.map((r) => decisionOrAsk(() => judgeShell(r, scope, false)).verdict), c.trailerInCommit ? 'deny' : 'allow'];
         const worst = floor.reduce((a, b) => (RANK[b]! > RANK[a]! ? b : a), 'allow');
         const why = `now ${now.verdict} (${now.reason}), before ${old.verdict} (${old.reason}), alone ${worst}`;
         const unreadable = (d: Decision) => /cannot (read|be read)/.test(d.reason ?? '');

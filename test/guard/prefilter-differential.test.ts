@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { loadCached } from '../../plugins/code-cache/code-cache.ts';
-import type { Decision } from '../../plugins/guard/decision.ts';
+import { decisionOrAsk, decisionOrAskAsync } from './decision-or-ask.ts';
 import { decideTool, type GuardEnv } from '../../plugins/guard/decide-tool.ts';
 import type { ShellScope } from '../../plugins/guard/path-checks.ts';
 import { judgeShell } from '../../plugins/guard/shell-guard.ts';
@@ -214,23 +214,6 @@ function commandsFor(projectDir: string, plain = false): fc.Arbitrary<string> {
   );
 }
 
-/** A decision, or the error's message: guard-main answers "ask" for a judgement that throws. */
-async function outcome(judge: () => Decision | Promise<Decision>): Promise<Decision> {
-  try {
-    return await judge();
-  } catch (e) {
-    return { verdict: 'ask', reason: `threw ${(e as Error).message}` };
-  }
-}
-
-function outcomeSync(judge: () => Decision): Decision {
-  try {
-    return judge();
-  } catch (e) {
-    return { verdict: 'ask', reason: `threw ${(e as Error).message}` };
-  }
-}
-
 describe('the guard fast paths decide as the full parser does (generated commands)', () => {
   before(() => {
     base = mkdtempSync(join(tmpdir(), 'sluice-guard-diff-'));
@@ -253,8 +236,8 @@ describe('the guard fast paths decide as the full parser does (generated command
     const cwds = fc.constantFrom(project, join(project, 'src'), join(project, '.sdlc'), dirname(project), dirname(places.userConfigDir), base);
     await fc.assert(
       fc.asyncProperty(fc.oneof(commandsFor(project), commandsFor(project, true)), cwds, async (command, cwd) => {
-        const full = await outcome(() => judgeShell(command, { cwd, projectDir: project, places }));
-        const guarded = await outcome(() => decideTool({ tool_name: 'Bash', cwd, tool_input: { command } }, { projectDir: project, places }));
+        const full = await decisionOrAskAsync(() => judgeShell(command, { cwd, projectDir: project, places }));
+        const guarded = await decisionOrAskAsync(() => decideTool({ tool_name: 'Bash', cwd, tool_input: { command } }, { projectDir: project, places }));
         assert.equal(guarded.verdict, full.verdict, `the guard said ${guarded.verdict}, the parser ${full.verdict} (${full.reason})`);
       }),
       { numRuns: 2500 },
@@ -273,8 +256,8 @@ describe('the guard fast paths decide as the full parser does (generated command
       fc.property(commandsFor(project), (command) => {
         const scope: ShellScope = { cwd: project, projectDir: project, places };
         assert.deepEqual(
-          outcomeSync(() => shipped.exports.judgeShell(command, scope)),
-          outcomeSync(() => judgeShell(command, scope)),
+          decisionOrAsk(() => shipped.exports.judgeShell(command, scope)),
+          decisionOrAsk(() => judgeShell(command, scope)),
         );
       }),
       { numRuns: 1000 },
