@@ -12,21 +12,23 @@ const EXIT_DRAIN_MS = 2000;
 /** Process groups still running; if sluice itself ends (exit, or a signal nobody handles) they go with it. */
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
-async function trackGroup(pid: number) {
+function killLiveGroups() {
+  for (const group of liveGroups) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+function trackGroup(pid: number) {
   liveGroups.add(pid);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  // signal-exit, as execa's `cleanup` used it: also on a SIGINT/SIGTERM that no handler of sluice's takes.
-  const { onExit } = await import('signal-exit');
-  onExit(() => {
-    for (const group of liveGroups) {
-      try {
-        process.kill(-group, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
-  });
+  // On exit at once; signal-exit (as execa's `cleanup` used it) adds the SIGINT/SIGTERM no handler of
+  // sluice's takes, once loaded. Killing a group twice is harmless.
+  process.once('exit', killLiveGroups);
+  import('signal-exit').then(({ onExit }) => onExit(killLiveGroups)).catch(() => {});
 }
 
 /**
@@ -62,8 +64,7 @@ export async function spawnProcess(o: SpawnOptions): Promise<SpawnResult> {
     sub.stdin.end(o.input);
   }
   const pid = sub.pid;
-  // Not awaited: the listeners below must be on before the process can end.
-  if (pid !== undefined) void trackGroup(pid);
+  if (pid !== undefined) trackGroup(pid);
 
   const killGroup = (signal: NodeJS.Signals) => {
     if (pid === undefined) return;
