@@ -18,37 +18,64 @@ function counted() {
 }
 
 describe('parsed-file cache', () => {
-  it('parses each distinct text once and returns the same value from the cache', async () => {
+  it('parses a file once while its bytes stay the same, and again when they change', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sluice-cache-'));
     const p = counted();
-    const first = await parseWithCache(host, dir, 'k', 'a: 1\nb: [x, y]\n', p.parse);
-    const second = await parseWithCache(host, dir, 'k', 'a: 1\nb: [x, y]\n', p.parse);
-    const other = await parseWithCache(host, dir, 'k', 'a: 2\n', p.parse);
-    assert.deepEqual([first.hit, second.hit, other.hit], [false, true, false]);
+    const first = await parseWithCache(host, dir, 'k', '/p/a.yaml', 'a: 1\nb: [x, y]\n', p.parse);
+    const second = await parseWithCache(host, dir, 'k', '/p/a.yaml', 'a: 1\nb: [x, y]\n', p.parse);
+    const edited = await parseWithCache(host, dir, 'k', '/p/a.yaml', 'a: 2\n', p.parse);
+    const back = await parseWithCache(host, dir, 'k', '/p/a.yaml', 'a: 1\nb: [x, y]\n', p.parse);
+    assert.deepEqual([first.hit, second.hit, edited.hit, back.hit], [false, true, false, false], 'only the last bytes parsed are kept');
     assert.deepEqual(second.value, first.value);
-    assert.deepEqual(other.value, { a: 2 });
-    assert.equal(p.calls.length, 2);
+    assert.deepEqual(edited.value, { a: 2 });
+    assert.equal(p.calls.length, 3);
     await rm(dir, { recursive: true });
   });
 
-  it('treats a damaged entry as a miss, keeps non-JSON values out, and parses every time when off', async () => {
+  it('keeps one entry per file and kind: another file or kind with the same bytes parses for itself', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sluice-cache-'));
     const p = counted();
-    await parseWithCache(host, dir, 'k', 'a: 1\n', p.parse);
+    await parseWithCache(host, dir, 'k', '/p/a.yaml', 'a: 1\n', p.parse);
+    await parseWithCache(host, dir, 'k', '/p/b.yaml', 'a: 1\n', p.parse);
+    await parseWithCache(host, dir, 'other', '/p/a.yaml', 'a: 1\n', p.parse);
+    const hits = await Promise.all([
+      parseWithCache(host, dir, 'k', '/p/a.yaml', 'a: 1\n', p.parse),
+      parseWithCache(host, dir, 'k', '/p/b.yaml', 'a: 1\n', p.parse),
+      parseWithCache(host, dir, 'other', '/p/a.yaml', 'a: 1\n', p.parse),
+    ]);
+    assert.deepEqual(
+      hits.map((h) => h.hit),
+      [true, true, true],
+    );
+    assert.equal(p.calls.length, 3);
+    assert.equal((await readdir(dir)).length, 3);
+    await rm(dir, { recursive: true });
+  });
+
+  it('treats a damaged or foreign entry as a miss, keeps non-JSON values out, and parses every time when off', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sluice-cache-'));
+    const p = counted();
+    await parseWithCache(host, dir, 'k', '/p/a.yaml', 'a: 1\n', p.parse);
     const [entry] = await readdir(dir);
     await writeFile(join(dir, entry), '{"a": 1');
-    assert.deepEqual(await parseWithCache(host, dir, 'k', 'a: 1\n', p.parse), { value: { a: 1 }, hit: false });
-    assert.equal((await parseWithCache(host, dir, 'k', 'a: 1\n', p.parse)).hit, true, 'the damaged entry was rewritten');
-    await parseWithCache(host, dir, 'k', 'x: .inf\n', p.parse);
-    assert.deepEqual(await parseWithCache(host, dir, 'k', 'x: .inf\n', p.parse), { value: { x: Infinity }, hit: false });
-    await parseWithCache(host, undefined, 'k', 'a: 1\n', p.parse);
-    assert.equal(p.calls.length, 5);
+    assert.deepEqual(await parseWithCache(host, dir, 'k', '/p/a.yaml', 'a: 1\n', p.parse), { value: { a: 1 }, hit: false });
+    assert.equal((await parseWithCache(host, dir, 'k', '/p/a.yaml', 'a: 1\n', p.parse)).hit, true, 'the damaged entry was rewritten');
+    // An entry written for other bytes, or moved from another file's name, is not used for these.
+    const good = JSON.parse(await readFile(join(dir, entry), 'utf8'));
+    await writeFile(join(dir, entry), JSON.stringify({ ...good, text: 'a: 9\n', value: { a: 9 } }));
+    assert.deepEqual(await parseWithCache(host, dir, 'k', '/p/a.yaml', 'a: 1\n', p.parse), { value: { a: 1 }, hit: false });
+    await writeFile(join(dir, entry), JSON.stringify({ ...good, file: '/p/other.yaml' }));
+    assert.equal((await parseWithCache(host, dir, 'k', '/p/a.yaml', 'a: 1\n', p.parse)).hit, false);
+    await parseWithCache(host, dir, 'k', '/p/x.yaml', 'x: .inf\n', p.parse);
+    assert.deepEqual(await parseWithCache(host, dir, 'k', '/p/x.yaml', 'x: .inf\n', p.parse), { value: { x: Infinity }, hit: false });
+    await parseWithCache(host, undefined, 'k', '/p/a.yaml', 'a: 1\n', p.parse);
+    assert.equal(p.calls.length, 7);
     await rm(dir, { recursive: true });
   });
 
   it('keeps at most MAX_CACHE_ENTRIES entries', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sluice-cache-'));
-    for (let i = 0; i < MAX_CACHE_ENTRIES + 5; i++) await parseWithCache(host, dir, 'k', `n: ${i}\n`, parse);
+    for (let i = 0; i < MAX_CACHE_ENTRIES + 5; i++) await parseWithCache(host, dir, 'k', `/p/${i}.yaml`, `n: ${i}\n`, parse);
     assert.equal((await readdir(dir)).filter((n) => n.endsWith('.json')).length, MAX_CACHE_ENTRIES);
     await rm(dir, { recursive: true });
   });

@@ -22,7 +22,7 @@ export interface StatusProject {
 
 /**
  * One SDLC YAML file the way the workflow reads it (size cap, UTF-8, the `__proto__`- and
- * duplicate-refusing codec, the schema), with the parse memoised by content; a schema violation is
+ * duplicate-refusing codec, the schema), with the parse memoised for the same bytes; a schema violation is
  * reported under `code` as `readSdlcFile` does.
  */
 async function readCachedYaml<S extends v.GenericSchema>(
@@ -34,7 +34,7 @@ async function readCachedYaml<S extends v.GenericSchema>(
 ): Promise<v.InferOutput<S>> {
   const display = kernel.display(path);
   const text = await readDataText(kernel.host, path, { display });
-  const { value } = await parseWithCache(kernel.host, cacheDir, code, text, (t) => parseDataText(t, safeYamlCodec, display));
+  const { value } = await parseWithCache(kernel.host, cacheDir, code, path, text, (t) => parseDataText(t, safeYamlCodec, display));
   return validateData(schema, value, display, code);
 }
 

@@ -32,11 +32,14 @@ export async function writeCacheEntry(host: Host, dir: string, name: string, val
 
 /**
  * Parsed YAML data files, for the dashboard commands and the frozen files every command reads. Parsing
- * YAML is most of what `sluice status` costs; the same bytes always parse to the same value, so the
- * value is kept under the hash of the bytes (plus the sluice version and this format). The caller still
- * validates every value it gets back, hit or miss: the cache saves parsing, never checking.
+ * YAML is most of what `sluice status` costs; the same bytes always parse to the same value, so each
+ * file's entry keeps the bytes it was parsed from beside the value, and is used only when the file
+ * holds exactly those bytes again (a string comparison). Entries are named by file, not by content: a
+ * content hash meant loading node:crypto (~3 ms, a tenth of a repeated `gate`) for nothing the
+ * comparison does not already prove. The caller still validates every value it gets back, hit or
+ * miss: the cache saves parsing, never checking.
  */
-const FORMAT = 1;
+const FORMAT = 2;
 /** Entries beyond this many are removed oldest first, so the folder stays small. */
 export const MAX_CACHE_ENTRIES = 200;
 
@@ -74,18 +77,58 @@ export interface CachedParse {
 }
 
 /**
- * The parsed value of `text`: from the cache when these exact bytes were parsed before, else from
- * `parse` (whose errors propagate unchanged), stored for next time. The key is hashed by the host
- * (natively on Node): core's portable sha256Hex runs as plain JavaScript, cold in a short command, and
- * was ~8 ms of a repeated `gate` (state, profile and registry hashed on every run).
+ * The entry's file name for one file read as `kind`: 64 bits from two 32-bit multiplicative hashes
+ * (FNV-1a and one with another prime). Not for security: the entry names its file and bytes and is
+ * checked on reading, so a collision is only a miss.
  */
-export async function parseWithCache(host: Host, dir: string | undefined, kind: string, text: string, parse: (text: string) => unknown): Promise<CachedParse> {
+export function cacheEntryName(kind: string, file: string): string {
+  const key = `${kind}\0${file}`;
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ key.length;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return `${(a >>> 0).toString(16).padStart(8, '0')}${(b >>> 0).toString(16).padStart(8, '0')}.json`;
+}
+
+interface CacheEntry {
+  format: number;
+  sluice: string;
+  kind: string;
+  file: string;
+  text: string;
+  value: unknown;
+}
+
+/**
+ * The parsed value of `text`, read from `file` as `kind`: from the cache when this file held exactly
+ * these bytes the last time it was parsed, else from `parse` (whose errors propagate unchanged), stored
+ * for next time.
+ */
+export async function parseWithCache(
+  host: Host,
+  dir: string | undefined,
+  kind: string,
+  file: string,
+  text: string,
+  parse: (text: string) => unknown,
+): Promise<CachedParse> {
   if (dir === undefined) return { value: parse(text), hit: false };
-  const key = host.sha256(`sluice ${sluiceVersion} cache ${FORMAT} ${kind}\0${text}`);
-  const name = `${key}.json`;
-  const cached = await readCacheEntry(host, dir, name);
-  if (cached !== undefined) return { value: cached, hit: true };
+  const name = cacheEntryName(kind, file);
+  const cached = (await readCacheEntry(host, dir, name)) as Partial<CacheEntry> | undefined;
+  if (
+    cached?.text === text &&
+    cached.format === FORMAT &&
+    cached.sluice === sluiceVersion &&
+    cached.kind === kind &&
+    cached.file === file &&
+    Object.hasOwn(cached, 'value')
+  )
+    return { value: cached.value, hit: true };
   const value = parse(text);
-  if (jsonSafe(value) && (await writeCacheEntry(host, dir, name, value))) await evictOldest(host, dir).catch(() => {});
+  const entry: CacheEntry = { format: FORMAT, sluice: sluiceVersion, kind, file, text, value };
+  if (jsonSafe(value) && (await writeCacheEntry(host, dir, name, entry))) await evictOldest(host, dir).catch(() => {});
   return { value, hit: false };
 }

@@ -39,7 +39,7 @@ export async function readSdlcFile<S extends v.GenericSchema>(
 
 /**
  * Reads one SDLC YAML file (the same size cap, UTF-8 check, codec and schema as the store) with its
- * parse kept on disk by content hash: the state is ~8 KB of YAML read by every `gate` and `next`, and a
+ * parse kept on disk beside the bytes it came from: the state is ~8 KB of YAML read by every `gate` and `next`, and a
  * cold YAML parse is most of a short command's work. The value is validated on every read all the same.
  */
 export async function readYamlParseCached<S extends v.GenericSchema>(
@@ -50,6 +50,6 @@ export async function readYamlParseCached<S extends v.GenericSchema>(
   display: string,
 ): Promise<{ text: string; value: v.InferOutput<S> }> {
   const text = await readDataText(host, path, { display });
-  const { value } = await parseWithCache(host, parseCacheDir(host), code, text, (t) => parseDataText(t, safeYamlCodec, display));
+  const { value } = await parseWithCache(host, parseCacheDir(host), code, path, text, (t) => parseDataText(t, safeYamlCodec, display));
   return { text, value: validateData(schema, value, display, code) };
 }
