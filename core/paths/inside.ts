@@ -1,6 +1,7 @@
-import { isAbsolute, normalize, relative, resolve } from 'pathe';
+import { isAbsolute, relative } from 'pathe';
 import { SluiceError } from '../errors/sluice-error.ts';
 import { HostNotFoundError, type Host } from '../host/host.ts';
+import { normalizePath, resolveUnder } from './plain-path.ts';
 
 /**
  * Resolves `path` against `root` and refuses anything that lands outside it
@@ -8,7 +9,7 @@ import { HostNotFoundError, type Host } from '../host/host.ts';
  */
 export function resolveInside(root: string, path: string, what = 'path'): string {
   if (path.includes('\0')) throw new SluiceError('PATH_OUTSIDE_PROJECT', { message: `${what} contains a NUL byte` });
-  const full = normalize(isAbsolute(path) ? path : resolve(root, path));
+  const full = normalizePath(isAbsolute(path) ? path : resolveUnder(root, path));
   if (!isInside(root, full)) {
     throw new SluiceError('PATH_OUTSIDE_PROJECT', { message: `${what} ${JSON.stringify(path)} resolves outside ${root}` });
   }
@@ -16,7 +17,16 @@ export function resolveInside(root: string, path: string, what = 'path'): string
 }
 
 export function isInside(root: string, full: string): boolean {
-  const rel = relative(normalize(root), normalize(full));
+  const base = normalizePath(root);
+  const path = normalizePath(full);
+  if (isAbsolute(base) && isAbsolute(path)) {
+    // What `relative` would say, without resolving both paths again: every gate checks each artifact
+    // path this way, and `relative` was a tenth of a short `gate`. Normalized absolute paths are inside
+    // when they are the root or continue it past a separator (segments compare exactly, as there).
+    const prefix = base.endsWith('/') ? base : `${base}/`;
+    return path === base || path.startsWith(prefix) || `${path}/` === prefix;
+  }
+  const rel = relative(base, path);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
