@@ -22,7 +22,7 @@ const DYNAMIC_IMPORT = '__sluiceImport';
  * Built-in modules the runner requires on first use instead of at start-up (lazy-builtins.mjs): a short
  * command such as `gate` or `status` starts no process and writes nothing through fs/promises.
  */
-const LAZY_BUILTINS = ['child_process', 'fs/promises', 'stream/promises', 'timers/promises', 'string_decoder', 'assert'];
+const LAZY_BUILTINS = ['child_process', 'fs/promises', 'stream/promises', 'timers/promises', 'string_decoder', 'assert', 'crypto', 'os', 'tty'];
 
 /**
  * The bundle with its few raw non-ASCII characters (esbuild leaves them in regular expressions and

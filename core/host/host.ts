@@ -80,6 +80,11 @@ export interface Host {
   hostname(): string;
   cwd(): string;
   now(): Date;
+  /**
+   * A monotonic clock in milliseconds, for durations. Optional: without it the kernel uses the web's
+   * `performance.now()`, which on Node loads perf_hooks (~1 ms of a short command).
+   */
+  monotonicMs?(): number;
   env(name: string): string | undefined;
   envAll(): Record<string, string>;
   /**

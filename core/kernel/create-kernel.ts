@@ -52,6 +52,7 @@ export interface KernelOptions {
 
 export async function createKernel(options: KernelOptions): Promise<Kernel> {
   const { host } = options;
+  const elapsedMs = () => host.monotonicMs?.() ?? performance.now();
   const config = options.config ?? defaultConfig();
   const projectRoot = options.projectRoot ?? host.cwd();
   const trust = options.trust ?? trustEverything;
@@ -170,9 +171,9 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       registerSchema: (schemaName, schema, description) => schemas.add(schemaName, name, { name: schemaName, plugin: name, description, schema }),
       registerErrorCodes: (codes) => registerErrorCodes(name, codes),
     };
-    const started = performance.now();
+    const started = elapsedMs();
     await runSetup(plugin, () => plugin.setup(ctx), config.pluginTimeoutMs);
-    plugins.push({ name, version: plugin.version, enforce: plugin.enforce, source, loadMs: Math.round((performance.now() - started) * 100) / 100 });
+    plugins.push({ name, version: plugin.version, enforce: plugin.enforce, source, loadMs: Math.round((elapsedMs() - started) * 100) / 100 });
   }
   await hooks.call('kernel:ready', kernel);
   return kernel;

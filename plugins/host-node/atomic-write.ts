@@ -4,9 +4,10 @@ import { basename, dirname, join } from 'node:path';
 
 /**
  * Temp names must never collide between processes (or hosts sharing a folder): a random tag drawn
- * once per process plus a counter, instead of fresh random bytes for every write.
+ * once per process, at its first write (a command that writes nothing never loads node:crypto),
+ * plus a counter, instead of fresh random bytes for every write.
  */
-const processTag = randomBytes(4).toString('hex');
+let processTag: string | undefined;
 let tmpSeq = 0;
 
 /**
@@ -19,6 +20,7 @@ let tmpSeq = 0;
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const dir = dirname(path);
+  processTag ??= randomBytes(4).toString('hex');
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${processTag}-${(tmpSeq++).toString(36)}.tmp`);
   const folder = openDir(dir);
   const oldMode = stat(path).then(

@@ -96,6 +96,7 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     sha256: (data) => createHash('sha256').update(data).digest('hex'),
     cwd: () => cwd,
     now: () => new Date(),
+    monotonicMs: () => Number(process.hrtime.bigint()) / 1e6,
     env: (name) => process.env[name],
     envAll: () => Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined)),
     accountHome,
@@ -170,7 +171,8 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     },
     spawn: (o) => spawnProcess({ ...o, cwd: o.cwd === undefined ? cwd : abs(o.cwd) }),
     // isatty(0), not process.stdin.isTTY: reading process.stdin builds a stream every command would pay for.
-    isInteractive: () => isatty(0) && Boolean(process.stdout.isTTY),
+    // stdout first: a command whose output goes to a file or a pipe then never loads node:tty (and node:net).
+    isInteractive: () => Boolean(process.stdout.isTTY) && isatty(0),
     readStdin,
     outputFiles: ownOutputFiles,
     sleep: (ms) => new Promise((ok) => setTimeout(ok, ms)),

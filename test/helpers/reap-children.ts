@@ -24,9 +24,10 @@ export function spawnReaped(command: string, args: readonly string[], options: S
  * with NODE_OPTIONS as it was minus tap's loader (`env` execs the command: same pid and group).
  */
 function withoutTapLoader(command: string, args: readonly string[], options: SpawnOptions): [string, string[]] {
+  // tap hooks spawn whenever its loader runs in this process, also for a child given NODE_OPTIONS of its own.
+  if (!process.env.NODE_OPTIONS?.includes('@tapjs/processinfo') || !(command === process.execPath || command === 'sh')) return [command, [...args]];
   const nodeOptions = options.env?.NODE_OPTIONS ?? process.env.NODE_OPTIONS;
-  if (!nodeOptions?.includes('@tapjs/processinfo') || !(command === process.execPath || command === 'sh')) return [command, [...args]];
-  const kept = nodeOptions
+  const kept = (nodeOptions ?? '')
     .split(/\s+/)
     .filter((o) => o && !o.includes('@tapjs/processinfo'))
     .join(' ');
