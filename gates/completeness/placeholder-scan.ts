@@ -56,11 +56,13 @@ export type CodeLines = Set<number>;
  */
 export function scanPlaceholders(text: string, markers: readonly string[], codeLines: CodeLines = new Set()): PlaceholderScan {
   const patterns = markers.map((m) => ({ marker: m, re: markerRegExp(m) }));
+  // One pass of all markers at once tells a line with none (most lines of a filled artifact) apart.
+  const anyMarker = patterns.length > 0 ? new RegExp(patterns.map((p) => `(?:${p.re.source})`).join('|')) : undefined;
   const lines = text.split(/\r?\n/);
   const scan: PlaceholderScan = { hits: [], waivers: [], badWaivers: [] };
   lines.forEach((raw, i) => {
     if (codeLines.has(i)) return;
-    const line = raw.replace(/(`+)[^`]*?\1/g, '');
+    const line = raw.includes('`') ? raw.replace(/(`+)[^`]*?\1/g, '') : raw;
     if (WAIVED.test(line)) {
       const m = WAIVER.exec(line);
       const who = m ? unemphasize(m[1]) : '';
@@ -68,6 +70,7 @@ export function scanPlaceholders(text: string, markers: readonly string[], codeL
       if (who && why) scan.waivers.push({ line: i + 1, who, why, markers: [] });
       else scan.badWaivers.push({ line: i + 1, text: raw.trim() });
     }
+    if (!anyMarker?.test(line)) return;
     for (const { marker, re } of patterns) {
       const found = re.exec(line);
       if (found) scan.hits.push({ line: i + 1, marker, text: found[0] });

@@ -10,6 +10,9 @@ const LINE = new RegExp(
   'i',
 );
 
+/** A line without any label cannot match LINE: one cheap test passes over most lines of an artifact. */
+const ANY_LABEL = new RegExp(ARTIFACT_METRIC_LABELS.join('|'), 'i');
+
 export interface ArtifactMetric {
   key: string;
   value: string;
@@ -21,8 +24,8 @@ export function readArtifactMetrics(text: string): ArtifactMetric[] {
   const found = new Map<string, ArtifactMetric>();
   let fenced = false;
   text.split(/\r?\n/).forEach((line, i) => {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    if (fenced) return;
+    if ((line.includes('```') || line.includes('~~~')) && /^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced || !ANY_LABEL.test(line)) return;
     const m = LINE.exec(line);
     if (!m) return;
     const key = `artifact.${m[1].toLowerCase().replace(/[\s-]+/g, '_')}`;
