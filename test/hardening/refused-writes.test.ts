@@ -33,6 +33,16 @@ async function initProject(dir: string): Promise<void> {
   assert.equal(init.code, 0, init.stderr);
 }
 
+const stateText = (dir: string) => readFile(join(dir, '.sdlc', 'state.yaml'), 'utf8');
+const onTmpfs = { skip: canMount ? false : 'needs root to mount a small tmpfs' };
+
+/** A project `sluice init` made on a fresh 256 KiB tmpfs, and its state file's text as init left it. */
+async function projectOnTmpfs(): Promise<{ dir: string; before: string }> {
+  const dir = await mountTmpfs('256k');
+  await initProject(dir);
+  return { dir, before: await stateText(dir) };
+}
+
 /** Fills the file system holding `dir`, leaving `leaveBytes` free (in whole pages). */
 function fill(dir: string, leaveBytes = 0): string {
   const filler = join(dir, 'filler');
@@ -52,31 +62,23 @@ function refused(r: CliResult, code: string, file: RegExp): void {
 const leftovers = (dir: string) => readdirSync(join(dir, '.sdlc')).filter((n) => n.endsWith('.lock') || n.endsWith('.tmp') || n.endsWith('.steal'));
 
 describe('a full disk, a read-only mount, a folder sluice may not write', () => {
-  it('ENOSPC while creating the lock: DISK_FULL naming it, and no empty lock left to read as "locked"', {
-    skip: canMount ? false : 'needs root to mount a small tmpfs',
-  }, async () => {
-    const dir = await mountTmpfs('256k');
-    await initProject(dir);
-    const before = await readFile(join(dir, '.sdlc', 'state.yaml'), 'utf8');
+  it('ENOSPC while creating the lock: DISK_FULL naming it, and no empty lock left to read as "locked"', onTmpfs, async () => {
+    const { dir, before } = await projectOnTmpfs();
     const filler = fill(dir);
     refused(await runSluice(dir, ['gate']), 'DISK_FULL', /\.sdlc\/state\.yaml\.lock: no space left on the device/);
     assert.deepEqual(leftovers(dir), [], 'no lock or temp file left');
-    assert.equal(await readFile(join(dir, '.sdlc', 'state.yaml'), 'utf8'), before);
+    assert.equal(await stateText(dir), before);
     await rm(filler);
     const again = await runSluice(dir, ['gate']);
     assert.equal(again.code, 1, `with space again the gate runs (MUST gates fail in a new project): ${again.stderr}`);
   });
 
-  it('ENOSPC while writing the state: DISK_FULL naming the state, which is unchanged', {
-    skip: canMount ? false : 'needs root to mount a small tmpfs',
-  }, async () => {
-    const dir = await mountTmpfs('256k');
-    await initProject(dir);
-    const before = await readFile(join(dir, '.sdlc', 'state.yaml'), 'utf8');
+  it('ENOSPC while writing the state: DISK_FULL naming the state, which is unchanged', onTmpfs, async () => {
+    const { dir, before } = await projectOnTmpfs();
     // One page free: enough for the lock file, not for the new state.
     fill(dir, 4096);
     refused(await runSluice(dir, ['gate']), 'DISK_FULL', /\.sdlc\/state\.yaml: no space left on the device/);
-    assert.equal(await readFile(join(dir, '.sdlc', 'state.yaml'), 'utf8'), before);
+    assert.equal(await stateText(dir), before);
     assert.deepEqual(leftovers(dir), [], 'no lock or temp file left');
   });
 
