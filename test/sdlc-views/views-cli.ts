@@ -1,6 +1,8 @@
-import { rm } from 'node:fs/promises';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after } from 'node:test';
 import { reap, spawnReaped } from '../helpers/reap-children.ts';
 import { sluiceEntry } from '../helpers/run-cli.ts';
 
@@ -54,4 +56,29 @@ export async function sluiceJson<T = Record<string, unknown>>(
   } catch {
     throw new Error(`sluice ${args.join(' ')} --json printed no JSON (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
   }
+}
+
+/**
+ * Call once per test file: the returned function makes an empty project folder (`prefix`), or one
+ * `sluice init INIT_ARGS` made (asserted to succeed); all of them, and the CLI's cache, are removed
+ * when the file ends.
+ */
+export function projectsRemovedAfterTests(): (prefix: string, initArgs?: string[]) => Promise<string> {
+  const dirs: string[] = [];
+  after(async () => {
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+    await removeCliBundle();
+  });
+  return async (prefix, initArgs) => {
+    const dir = await mkdtemp(join(tmpdir(), prefix));
+    dirs.push(dir);
+    if (initArgs) await initProject(dir, initArgs);
+    return dir;
+  };
+}
+
+/** `sluice init ARGS` in `dir`; fails the test with its stderr unless it succeeds. */
+export async function initProject(dir: string, args: string[]): Promise<void> {
+  const init = await sluice(dir, ['init', ...args]);
+  assert.equal(init.code, 0, init.stderr);
 }
