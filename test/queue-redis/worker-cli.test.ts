@@ -69,12 +69,15 @@ async function readyWorker(t: TestContext, workerArgs: string[] = []) {
 /** `acme-run` holds an item named by `--hold` until the project has a `release` file. */
 const release = (p: Project) => writeFile(join(p.dir, 'release'), '');
 
-/** The first job result of a run that must succeed. */
-async function firstResult(run: ReturnType<typeof sluice>) {
+/** The JSON document a run that must succeed printed. */
+async function succeeded(run: ReturnType<typeof sluice>) {
   const r = await run.done;
   assert.equal(r.code, 0, r.stderr);
-  return JSON.parse(r.stdout).results[0];
+  return JSON.parse(r.stdout);
 }
+
+/** The items of a run's job results, in the order the run lists them. */
+const itemsOf = (doc: { results: { item: string }[] }) => doc.results.map((r) => r.item);
 
 describe('sluice worker and --queue through the CLI', { skip: redisServerMissing() }, () => {
   it('two worker processes work the jobs; without --queue the same command works them in-process', async (t) => {
@@ -83,14 +86,9 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     const workers = [worker(t, p, redis, ['--concurrency', '2']), worker(t, p, redis, ['--concurrency', '2'])];
     await Promise.all(workers.map((w) => w.ready));
     const items = ['a', 'b', 'c', 'd', 'e', 'f'];
-    const remote = await sluice(t, p, ['acme-run', ...items, '--queue', redis.url, '--json']).done;
-    assert.equal(remote.code, 0, remote.stderr);
-    const doc = JSON.parse(remote.stdout);
+    const doc = await succeeded(sluice(t, p, ['acme-run', ...items, '--queue', redis.url, '--json']));
     assert.equal(doc.kind, 'redis');
-    assert.deepEqual(
-      doc.results.map((r: { item: string }) => r.item),
-      items,
-    );
+    assert.deepEqual(itemsOf(doc), items);
     const workerPids = workers.map((w) => w.child.pid);
     for (const r of doc.results) {
       assert.ok(workerPids.includes(r.pid), `job ${r.item} ran in ${r.pid}, not a worker`);
@@ -107,14 +105,9 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
       items,
     );
 
-    const local = await sluice(t, p, ['acme-run', ...items, '--json']).done;
-    assert.equal(local.code, 0, local.stderr);
-    const localDoc = JSON.parse(local.stdout);
+    const localDoc = await succeeded(sluice(t, p, ['acme-run', ...items, '--json']));
     assert.equal(localDoc.kind, 'local');
-    assert.deepEqual(
-      localDoc.results.map((r: { item: string }) => r.item),
-      items,
-    );
+    assert.deepEqual(itemsOf(localDoc), items);
     for (const r of localDoc.results) assert.ok(!workerPids.includes(r.pid));
   });
 
@@ -125,7 +118,7 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     w.child.kill('SIGTERM');
     await w.printed(/stopping: 1 running job/);
     await release(p);
-    assert.equal((await firstResult(run)).pid, w.child.pid);
+    assert.equal((await succeeded(run)).results[0].pid, w.child.pid);
     assert.equal(await w.exited, 143);
     assert.match(w.stdout(), /stopped: 1 done, 0 failed, 0 handed back/);
   });
@@ -139,7 +132,7 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     assert.match(first.stdout(), /handed-back acme:work h/);
     await release(p);
     const second = worker(t, p, redis);
-    const result = await firstResult(run);
+    const result = (await succeeded(run)).results[0];
     assert.equal(result.pid, second.child.pid);
     assert.equal(result.attempt, 2);
     assert.deepEqual(log(p), [`start h ${first.child.pid} 1`, `abort h ${first.child.pid}`, `start h ${second.child.pid} 2`, `end h ${second.child.pid}`]);
@@ -153,7 +146,7 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     await dead.exited;
     await release(p);
     const heir = worker(t, p, redis, ['--lease', '1']);
-    const result = await firstResult(run);
+    const result = (await succeeded(run)).results[0];
     assert.equal(result.pid, heir.child.pid);
     assert.equal(result.attempt, 2);
     assert.equal(log(p).filter((l) => l.startsWith('end k')).length, 1, 'worked to the end once');
@@ -165,12 +158,7 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     await logged(p, /^start h /);
     await redis.restart();
     await release(p);
-    const r = await run.done;
-    assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(
-      JSON.parse(r.stdout).results.map((x: { item: string }) => x.item),
-      ['x', 'h', 'y'],
-    );
+    assert.deepEqual(itemsOf(await succeeded(run)), ['x', 'h', 'y']);
   });
 
   it('SIGTERM to the orchestrator cancels its jobs: a waiting one leaves the queue, a running handler is aborted', async (t) => {
@@ -243,9 +231,7 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     const configured = { ...p, env: await trustedEnv(p.dir) };
     const w = worker(t, configured, redis);
     await w.ready;
-    const r = await sluice(t, configured, ['acme-run', 'c', '--json']).done;
-    assert.equal(r.code, 0, r.stderr);
-    const doc = JSON.parse(r.stdout);
+    const doc = await succeeded(sluice(t, configured, ['acme-run', 'c', '--json']));
     assert.equal(doc.kind, 'redis');
     assert.equal(doc.results[0].pid, w.child.pid);
     const unreachable = `redis://127.0.0.1:${await freePort()}/0`;
