@@ -5,6 +5,7 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { childOutput } from '../helpers/child-output.ts';
 import { spawnReaped } from '../helpers/reap-children.ts';
 import { cliBundle, runSluice, type CliResult } from './cli-bundle.ts';
 
@@ -127,12 +128,5 @@ function asNobody(dir: string, args: string[]): Promise<CliResult> {
   const child = spawnReaped('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', ...env, process.execPath, cliBundle(), '--cwd', dir, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, ms: 0 }));
-  });
+  return childOutput(child).then((output) => ({ ...output, ms: 0 }));
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import * as v from 'valibot';
+import { childOutput } from '../helpers/child-output.ts';
 import { QueueDrainOutput, QueueRetryOutput, QueueStatusOutput } from '../../plugins/queue-redis/queue-outputs.ts';
 import { reap, spawnReaped } from '../helpers/reap-children.ts';
 import { freePort, redisServerMissing, startRedisServer, type TestRedis } from '../helpers/redis-server.ts';
@@ -34,14 +35,7 @@ function sluice(t: TestContext, p: Project, args: string[]) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   t.after(() => reap(child));
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
-  return { child, done };
+  return { child, done: childOutput(child) };
 }
 
 const log = (p: Project) => (existsSync(join(p.dir, 'work.log')) ? readFileSync(join(p.dir, 'work.log'), 'utf8').trim().split('\n') : []);

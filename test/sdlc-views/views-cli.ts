@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
+import { childOutput } from '../helpers/child-output.ts';
 import { reap, spawnReaped } from '../helpers/reap-children.ts';
 import { sluiceEntry } from '../helpers/run-cli.ts';
 
@@ -25,23 +26,15 @@ export async function removeCliBundle(): Promise<void> {
 /** Runs `sluice ARGS` in `cwd` (via --cwd), without colour, and collects its output and exit code. */
 export async function sluice(cwd: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   const entry = cliBundle();
-  return new Promise((done, fail) => {
-    const child = spawnReaped(process.execPath, [entry, ...args, '--cwd', cwd], {
-      env: { ...process.env, NO_COLOR: '1', SLUICE_CACHE_DIR: cacheDir, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d) => (stdout += d));
-    child.stderr!.on('data', (d) => (stderr += d));
-    // A hang catcher, not a speed limit: generous for a loaded machine; the whole process group goes.
-    const timer = setTimeout(() => reap(child), 300_000);
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
+  const child = spawnReaped(process.execPath, [entry, ...args, '--cwd', cwd], {
+    env: { ...process.env, NO_COLOR: '1', SLUICE_CACHE_DIR: cacheDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const output = childOutput(child);
+  // A hang catcher, not a speed limit: generous for a loaded machine; the whole process group goes.
+  const timer = setTimeout(() => reap(child), 300_000);
+  const { code, stdout, stderr } = await output.finally(() => clearTimeout(timer));
+  return { code, stdout, stderr };
 }
 
 /** `sluice ARGS --json`, parsed; fails the test with the output when stdout is not one JSON document. */
