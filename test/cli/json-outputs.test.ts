@@ -14,6 +14,7 @@ import { redisServerMissing, startRedisServer } from '../helpers/redis-server.ts
 import { runProcess } from '../helpers/run-cli.ts';
 import { evidence, makeRepo, writeFiles } from '../lifecycle/lifecycle-fixture.ts';
 import { runSluice, sluiceBundle } from '../sdlc/sluice-cli.ts';
+import { scriptBackends } from '../helpers/tune-backends.ts';
 
 /**
  * The --json documents are an interface: every command declares a schema for its output, `sluice schema`
@@ -129,14 +130,7 @@ describe('JSON outputs are an interface', () => {
       { command: 'delegate', args: ['delegate', '--to', 'script', '--reset'], dir: lifecycle },
       {
         command: 'tune',
-        args: ['tune', '.claude/skills/release-notes', '--scenario', TUNE_SCENARIO, '--preset', 'quick', '-y', '--allow-self-evaluation'].concat([
-          '--executor',
-          'script',
-          '--evaluator',
-          'script',
-          '--improver',
-          'script',
-        ]),
+        args: ['tune', '.claude/skills/release-notes', '--scenario', TUNE_SCENARIO, '--preset', 'quick', '-y', ...scriptBackends],
         dir: tune,
         env: { SLUICE_DELEGATE_SCRIPT: 'tune-demo-script.yaml' },
       },

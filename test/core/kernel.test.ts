@@ -124,6 +124,8 @@ describe('kernel', () => {
       available: async () => ({ ok: false, reason: 'offline not on PATH' }),
       run: async () => ({ status: 'ok', exitCode: 0, text: 'x', durationMs: 0 }),
     });
+    /** A request for `prompt` in the work folder every kernel here has (`mode` write unless given). */
+    const inWork = (prompt: string, mode: 'write' | 'analysis' = 'write') => ({ prompt, mode, cwd: '/project/work' });
     const kernel = async () => {
       const h = host();
       h.livePids.add(1);
@@ -141,7 +143,7 @@ describe('kernel', () => {
       k.hooks.on('delegate:start', 'test', (e) => void events.push(`start ${e.backend} ${e.attempt}`));
       k.hooks.on('delegate:output', 'test', (e) => void events.push(`output ${e.chunk.trim()}`));
       k.hooks.on('delegate:finish', 'test', (e) => void events.push(`finish ${e.status}`));
-      const r = await k.runDelegate('fake', { prompt: 'hello', mode: 'analysis', cwd: '/project/work' });
+      const r = await k.runDelegate('fake', inWork('hello', 'analysis'));
       assert.equal(r.status, 'ok');
       assert.equal(r.text, 'answer to hello');
       assert.equal(r.tries, 1);
@@ -162,7 +164,7 @@ describe('kernel', () => {
         },
       });
       const k = await createKernel({ host: h, plugins: [definePlugin({ name: 'leaky', setup: (ctx) => ctx.registerDelegate(leaky) })] });
-      const r = await k.runDelegate('leaky', { prompt: 'x', mode: 'write', cwd: '/project/work' });
+      const r = await k.runDelegate('leaky', inWork('x'));
       const transcript = h.files()[r.transcriptPath];
       assert.doesNotMatch(transcript, /tok_0123|QQQQ/);
       assert.match(transcript, /using \[REDACTED:DEPLOY_TOKEN\] and \[REDACTED:anthropic-key\]/);
@@ -170,29 +172,29 @@ describe('kernel', () => {
 
     it('retries only transient failures and says how many tries it took', async () => {
       const { k } = await kernel();
-      const r = await k.runDelegate('fake', { prompt: 'flaky', mode: 'write', cwd: '/project/work' });
+      const r = await k.runDelegate('fake', inWork('flaky'));
       assert.equal(r.status, 'ok');
       assert.equal(r.tries, 3);
     });
 
     it('treats empty output as a failure', async () => {
       const { k } = await kernel();
-      const r = await k.runDelegate('fake', { prompt: 'silent', mode: 'write', cwd: '/project/work' });
+      const r = await k.runDelegate('fake', inWork('silent'));
       assert.equal(r.status, 'error');
       assert.match(r.error ?? '', /no output/);
     });
 
     it('turns a throwing backend into an error result, never an exception', async () => {
       const { k } = await kernel();
-      const r = await k.runDelegate('fake', { prompt: 'crash', mode: 'write', cwd: '/project/work' });
+      const r = await k.runDelegate('fake', inWork('crash'));
       assert.equal(r.status, 'error');
       assert.match(r.error ?? '', /parser bug/);
     });
 
     it('an unknown or unavailable backend is an error with exit code 2, never a fallback', async () => {
       const { k } = await kernel();
-      await assert.rejects(k.runDelegate('nope', { prompt: 'x', mode: 'write', cwd: '/project/work' }), { code: 'DELEGATE_UNKNOWN', exitCode: 2 });
-      await assert.rejects(k.runDelegate('offline', { prompt: 'x', mode: 'write', cwd: '/project/work' }), {
+      await assert.rejects(k.runDelegate('nope', inWork('x')), { code: 'DELEGATE_UNKNOWN', exitCode: 2 });
+      await assert.rejects(k.runDelegate('offline', inWork('x')), {
         code: 'DELEGATE_UNAVAILABLE',
         exitCode: 2,
         message: /offline not on PATH/,

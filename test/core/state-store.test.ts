@@ -25,6 +25,16 @@ function setup(text = 'count: 1\nhistory: [a]\nowner: team-x\n') {
   return { host, store };
 }
 
+type Counter = v.InferOutput<typeof Counter>;
+
+/** Asserts that `update` of the file holding `text` (setup's default when undefined) is refused as `expected`, writing nothing. */
+async function refusedUpdate(text: string | undefined, update: (s: Counter) => Counter, expected: Parameters<typeof assert.rejects>[1]) {
+  const { host, store } = setup(text);
+  await assert.rejects(store.update(file, update), expected);
+  assert.equal(host.writes('/project/state.yaml'), 0);
+  return host;
+}
+
 describe('state store', () => {
   it('applies a pure update, validates it and writes it, keeping unknown keys', async () => {
     const { host, store } = setup();
@@ -37,9 +47,9 @@ describe('state store', () => {
   });
 
   it('reports a corrupt file with exit code 2, naming file and line, and never writes it', async () => {
-    const { host, store } = setup('count: [1, 2\nhistory: x');
-    await assert.rejects(
-      store.update(file, (s) => s),
+    const host = await refusedUpdate(
+      'count: [1, 2\nhistory: x',
+      (s) => s,
       (e: unknown) => {
         assert.ok(e instanceof SluiceError);
         assert.equal(e.code, 'STATE_CORRUPT');
@@ -49,44 +59,23 @@ describe('state store', () => {
         return true;
       },
     );
-    assert.equal(host.writes('/project/state.yaml'), 0);
     assert.equal(host.files()['/project/state.yaml'], 'count: [1, 2\nhistory: x');
   });
 
   it('reports an empty or truncated file as corrupt, not as a valid empty state', async () => {
-    const { host, store } = setup('');
-    await assert.rejects(
-      store.update(file, (s) => s),
-      { code: 'STATE_CORRUPT', message: /empty/ },
-    );
-    assert.equal(host.writes('/project/state.yaml'), 0);
+    await refusedUpdate('', (s) => s, { code: 'STATE_CORRUPT', message: /empty/ });
   });
 
   it('names the field that breaks the schema', async () => {
-    const { host, store } = setup('count: -3\nhistory: []\n');
-    await assert.rejects(
-      store.update(file, (s) => s),
-      { code: 'STATE_INVALID', field: 'count' },
-    );
-    assert.equal(host.writes('/project/state.yaml'), 0);
+    await refusedUpdate('count: -3\nhistory: []\n', (s) => s, { code: 'STATE_INVALID', field: 'count' });
   });
 
   it('refuses an update that produces an invalid value, writing nothing', async () => {
-    const { host, store } = setup();
-    await assert.rejects(
-      store.update(file, (s) => ({ ...s, count: 'many' as unknown as number })),
-      { code: 'INVARIANT_VIOLATED', field: 'count' },
-    );
-    assert.equal(host.writes('/project/state.yaml'), 0);
+    await refusedUpdate(undefined, (s) => ({ ...s, count: 'many' as unknown as number }), { code: 'INVARIANT_VIOLATED', field: 'count' });
   });
 
   it('refuses an update that breaks an invariant (history shortened)', async () => {
-    const { host, store } = setup();
-    await assert.rejects(
-      store.update(file, (s) => ({ ...s, history: [] })),
-      { code: 'INVARIANT_VIOLATED', message: /append-only/ },
-    );
-    assert.equal(host.writes('/project/state.yaml'), 0);
+    await refusedUpdate(undefined, (s) => ({ ...s, history: [] }), { code: 'INVARIANT_VIOLATED', message: /append-only/ });
   });
 
   it('writes nothing when the update returns the same object', async () => {

@@ -37,3 +37,8 @@ export function runSluice(args: string[], o: { cwd: string; input?: string; env?
     input: o.input,
   });
 }
+
+/** `sluice delegate --cwd ROOT ARGS` through the bundle, as a user in `root` would run it. */
+export function sluiceDelegate(root: string, args: string[], o: { input?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
+  return runSluice(['delegate', '--cwd', root, ...args], { cwd: root, ...o });
+}

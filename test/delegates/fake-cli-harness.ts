@@ -1,8 +1,10 @@
+import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Kernel } from '../../core/index.ts';
+import type { DelegateRequest, DelegateResult, Kernel, RunOptions } from '../../core/index.ts';
+import { answeringRequest } from '../helpers/delegate-request.ts';
 import { delegateKernel, fakeBin, tempProject } from './delegate-kernel.ts';
 
 /** The fakes in test/fixtures/bin come first on PATH, for availability checks and for spawning. */
@@ -26,6 +28,10 @@ export interface FakeSetup {
   recordDir: string;
   kernel: Kernel;
   records(cli: string): Promise<FakeCliRecord[]>;
+  /** One run of `cli` on `prompt` in this project, as a request that should answer (see answeringRequest). */
+  run(cli: string, prompt: string, extra?: Partial<DelegateRequest>, options?: RunOptions): Promise<DelegateResult>;
+  /** The pids the fake `cli` recorded (the `ignore-term` behaviour). */
+  pids(cli: string): Promise<RecordedPids[]>;
 }
 
 /** A project whose delegates record every call; `settings` are merged into each backend's settings. */
@@ -45,7 +51,32 @@ export async function fakeSetup(
     recordDir,
     kernel,
     records: (cli) => fakeCliRecords(recordDir, cli),
+    run: (cli, prompt, extra = {}, options) => kernel.runDelegate(cli, answeringRequest(root, prompt, extra), options),
+    pids: (cli) => recordedPids(recordDir, cli),
   };
+}
+
+/**
+ * The opening of most backend tests: a fresh fake project (`perBackend` settings as in fakeSetup), one run
+ * of `cli` on `prompt` in it, and the first call the fake recorded (undefined when nothing started).
+ */
+export async function fakeRun(
+  cli: string,
+  prompt: string,
+  extra: Partial<DelegateRequest> = {},
+  perBackend: Record<string, Record<string, unknown>> = {},
+): Promise<{ f: FakeSetup; r: DelegateResult; rec: FakeCliRecord }> {
+  const f = await fakeSetup({}, perBackend);
+  const r = await f.run(cli, prompt, extra);
+  const [rec] = await f.records(cli);
+  return { f, r, rec };
+}
+
+/** Asserts that the run answered (else shows its error) with exactly these values of `fields`. */
+export function assertAnswered(r: DelegateResult, fields: Partial<DelegateResult> = {}): void {
+  assert.equal(r.status, 'ok', r.error ?? '');
+  const seen = Object.fromEntries(Object.keys(fields).map((k) => [k, r[k as keyof DelegateResult]]));
+  assert.deepEqual(seen, fields);
 }
 
 /** The calls a fake CLI recorded into `recordDir` (FAKE_CLI_RECORD), one per run, with the bytes it read from stdin. */
@@ -81,10 +112,29 @@ export async function waitGone(pids: number[], ms = 3000): Promise<number[]> {
   }
 }
 
+export interface RecordedPids {
+  child: number;
+  grandchild: number;
+}
+
 /** Pids recorded by the `ignore-term` behaviour (child and grandchild). */
-export async function recordedPids(recordDir: string, cli: string): Promise<{ child: number; grandchild: number }[]> {
+export async function recordedPids(recordDir: string, cli: string): Promise<RecordedPids[]> {
   const files = (await readdir(recordDir)).filter((f) => f.startsWith(`${cli}-pids-`));
   return Promise.all(files.map(async (f) => JSON.parse(await readFile(join(recordDir, f), 'utf8'))));
+}
+
+/**
+ * The first pids the fake `cli` records into `recordDir`, once it has started however long that takes on a
+ * loaded machine: polled every 50 ms, `polls` times at most (then undefined; without a bound the file's time
+ * limit catches a fake that never starts).
+ */
+export async function startedPids(recordDir: string, cli: string, polls = Number.POSITIVE_INFINITY): Promise<RecordedPids | undefined> {
+  for (let i = 0; i < polls; i++) {
+    const [pids] = await recordedPids(recordDir, cli);
+    if (pids) return pids;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return undefined;
 }
 
 /** A prompt no shell could pass through unharmed: quotes, $(), backticks, newlines, unicode, 200 KB. */

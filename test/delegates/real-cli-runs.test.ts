@@ -50,10 +50,24 @@ describe('lifecycle run with a backend that cannot answer', () => {
   });
 });
 
+/** A new project whose script s.json has one rule, matching `match`, and a default reply for the rest. */
+async function scriptWithRule(match: string) {
+  const root = await mkdtemp(join(tmpdir(), 'sluice-robust-'));
+  await writeFile(join(root, 's.json'), JSON.stringify({ version: 1, rules: [{ match, reply: 'matched' }], default: 'no rule matched' }));
+  return root;
+}
+
+/** A new project whose config sets these delegate settings, trusted as a CI host would trust it. */
+async function trustedProject(delegates: Record<string, Record<string, unknown>>) {
+  const root = await mkdtemp(join(tmpdir(), 'sluice-robust-'));
+  await writeFile(join(root, 'sluice.config.yaml'), JSON.stringify({ delegates }));
+  await trust(root);
+  return root;
+}
+
 describe('script delegate patterns', () => {
   it('a catastrophic-backtracking match: cannot block sluice: it answers (linear-time matching)', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'sluice-robust-'));
-    await writeFile(join(root, 's.json'), JSON.stringify({ version: 1, rules: [{ match: '^(a+)+$', reply: 'matched' }], default: 'no rule matched' }));
+    const root = await scriptWithRule('^(a+)+$');
     const r = await sluice(root, ['delegate', '--to', 'script', '--script', 's.json', '--timeout', '5', `${'a'.repeat(60)}b`], 60_000);
     assert.equal(r.hung, false, 'the event loop was blocked');
     assert.equal(r.code, 0, r.stderr);
@@ -61,8 +75,7 @@ describe('script delegate patterns', () => {
   });
 
   it('a runaway pattern RE2 cannot run (lookaround) is stopped at its time limit, naming the file and rule', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'sluice-robust-'));
-    await writeFile(join(root, 's.json'), JSON.stringify({ version: 1, rules: [{ match: '^(a+)+(?!c)$', reply: 'matched' }], default: 'no rule matched' }));
+    const root = await scriptWithRule('^(a+)+(?!c)$');
     const r = await sluice(root, ['delegate', '--to', 'script', '--script', 's.json', `${'a'.repeat(60)}b`], 60_000);
     assert.equal(r.hung, false, 'the event loop was blocked');
     assert.equal(r.code, 2, r.stderr);
@@ -73,9 +86,7 @@ describe('script delegate patterns', () => {
 describe('analysis runs are read-only for every backend', () => {
   for (const backend of ['claude', 'agy', 'codex']) {
     it(`${backend}: an analysis run that changed the project fails with WORKSPACE_CHANGED naming the path; a write run may`, async () => {
-      const root = await mkdtemp(join(tmpdir(), 'sluice-robust-'));
-      await writeFile(join(root, 'sluice.config.yaml'), JSON.stringify({ delegates: { [backend]: { killGrace: 0.3 } } }));
-      await trust(root);
+      const root = await trustedProject({ [backend]: { killGrace: 0.3 } });
       const analysis = await sluice(root, ['delegate', '--to', backend, '--mode', 'analysis', '--json', 'look only [[fake:edit-anyway]]']);
       assert.equal(analysis.code, 1, analysis.stderr);
       const out = JSON.parse(analysis.stdout);
@@ -89,9 +100,7 @@ describe('analysis runs are read-only for every backend', () => {
 
 describe('what sluice itself writes is not the analysis run\u2019s change', () => {
   it('stderr redirected to a file in the project (heartbeat lines landing in it) passes the check', async () => {
-    const root = await mkdtemp(join(tmpdir(), 'sluice-robust-'));
-    await writeFile(join(root, 'sluice.config.yaml'), JSON.stringify({ delegates: { claude: { heartbeat: 0.1, killGrace: 0.3 } } }));
-    await trust(root);
+    const root = await trustedProject({ claude: { heartbeat: 0.1, killGrace: 0.3 } });
     const log = openSync(join(root, 'sluice-stderr.log'), 'w');
     const child = spawn(process.execPath, [cliBundle(), '--cwd', root, 'delegate', '--to', 'claude', '--mode', 'analysis', 'look [[fake:sleep=800]]'], {
       env: { ...process.env, ...env(root), NO_COLOR: '1' },

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { startSluice } from '../hardening/cli-bundle.ts';
-import { processRuns, recordedPids, waitGone } from './fake-cli-harness.ts';
+import { processRuns, startedPids, waitGone } from './fake-cli-harness.ts';
 import { daemonPids, env, project, reapAfterTests, remember, sluice } from './real-cli-shapes.ts';
 
 /** Signals to sluice, daemons holding stdout, and one budget across retries (see real-cli-shapes.ts). */
@@ -15,11 +15,7 @@ describe('signals to sluice', () => {
     it(`${signal} kills the AI CLI's whole process group, then sluice exits ${code}`, async () => {
       const { root, record } = await project();
       const run = startSluice(root, ['delegate', '--to', 'claude', '--mode', 'write', '[[fake:ignore-term]]'], env(root));
-      let pids: { child: number; grandchild: number } | undefined;
-      for (let i = 0; i < 1200 && !pids; i++) {
-        [pids] = await recordedPids(record, 'claude');
-        if (!pids) await new Promise((r) => setTimeout(r, 50));
-      }
+      const pids = await startedPids(record, 'claude', 1200);
       assert.ok(pids, 'the fake CLI started');
       remember(pids.child, pids.grandchild);
       run.child.kill(signal);

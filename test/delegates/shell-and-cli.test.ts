@@ -3,8 +3,9 @@ import { chmod, mkdtemp, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { delegateKernel, fakeBin, repoRoot, runSluice, tempProject } from './delegate-kernel.ts';
-import { fakeSetup, recordedPids, waitGone } from './fake-cli-harness.ts';
+import type { DelegateRequest } from '../../core/index.ts';
+import { delegateKernel, fakeBin, repoRoot, runSluice, sluiceDelegate, tempProject } from './delegate-kernel.ts';
+import { assertAnswered, fakeSetup, startedPids, waitGone } from './fake-cli-harness.ts';
 import { spawnReaped } from '../helpers/reap-children.ts';
 import { sluiceEntry } from '../helpers/run-cli.ts';
 import { answeringRequest as req } from '../helpers/delegate-request.ts';
@@ -13,44 +14,43 @@ const node = (script: string, more: Record<string, unknown> = {}) => ({ command:
 const ECHO =
   "let d='';process.stdin.on('data',c=>d+=c).on('end',()=>process.stdout.write(JSON.stringify({mode:process.env.SLUICE_DELEGATE_MODE,argv:process.argv.slice(1),prompt:d})))";
 
+/** A project whose shell delegate runs `node -e script` (`more`: further shell settings), and `ask`: one shell run there. */
+async function shellProject(script: string, more: Record<string, unknown> = {}) {
+  const root = await tempProject();
+  const kernel = await delegateKernel(root, { delegates: { shell: node(script, more) } });
+  return { root, kernel, ask: (prompt: string, extra: Partial<DelegateRequest> = {}) => kernel.runDelegate('shell', req(root, prompt, extra)) };
+}
+
 describe('shell delegate', () => {
   it('runs the configured command with the prompt on stdin, the mode in the environment and per-mode args', async () => {
-    const root = await tempProject();
-    const k = await delegateKernel(root, { delegates: { shell: node(ECHO, { writeArgs: ['--apply'], analysisArgs: ['--dry-run'] }) } });
+    const { ask } = await shellProject(ECHO, { writeArgs: ['--apply'], analysisArgs: ['--dry-run'] });
     const prompt = 'it\'s "quoted" $(x) `y`\nsecond line';
-    const a = await k.runDelegate('shell', req(root, prompt));
-    assert.equal(a.status, 'ok', a.error ?? '');
+    const a = await ask(prompt);
+    assertAnswered(a);
     assert.deepEqual(JSON.parse(a.text), { mode: 'analysis', argv: ['--dry-run'], prompt });
-    const w = await k.runDelegate('shell', req(root, prompt, { mode: 'write' }));
+    const w = await ask(prompt, { mode: 'write' });
     assert.deepEqual(JSON.parse(w.text).argv, ['--apply']);
   });
 
   it('parses JSON output when asked, taking its text field as the answer', async () => {
-    const root = await tempProject();
-    const k = await delegateKernel(root, { delegates: { shell: node("process.stdout.write(JSON.stringify({text:'scored',score:7}))", { output: 'json' }) } });
-    const a = await k.runDelegate('shell', req(root, 'score it'));
+    const { ask } = await shellProject("process.stdout.write(JSON.stringify({text:'scored',score:7}))", { output: 'json' });
+    const a = await ask('score it');
     assert.equal(a.text, 'scored');
     assert.deepEqual(a.json, { text: 'scored', score: 7 });
   });
 
   it('fails on a non-zero exit, on empty output and on non-JSON output in json mode', async () => {
-    const root = await tempProject();
-    const failing = await delegateKernel(root, { delegates: { shell: node("console.error('model not loaded');process.exit(4)") } });
-    const e = await failing.runDelegate('shell', req(root, 'x'));
+    const e = await (await shellProject("console.error('model not loaded');process.exit(4)")).ask('x');
     assert.deepEqual([e.status, e.exitCode], ['error', 4]);
     assert.match(e.error!, /exited with code 4: model not loaded/);
-    const silent = await delegateKernel(root, { delegates: { shell: node('') } });
-    assert.match((await silent.runDelegate('shell', req(root, 'x'))).error!, /printed nothing/);
-    const notJson = await delegateKernel(root, { delegates: { shell: node("process.stdout.write('plain words')", { output: 'json' }) } });
-    assert.match((await notJson.runDelegate('shell', req(root, 'x'))).error!, /not JSON/);
+    assert.match((await (await shellProject('')).ask('x')).error!, /printed nothing/);
+    assert.match((await (await shellProject("process.stdout.write('plain words')", { output: 'json' })).ask('x')).error!, /not JSON/);
   });
 
   it('keeps the answer bounded when the command prints 50 MB; the transcript has it all', async () => {
-    const root = await tempProject();
     const big = "const b=Buffer.alloc(1<<20,97);let n=0;const w=()=>{while(n<50){n++;if(!process.stdout.write(b))return process.stdout.once('drain',w)}};w()";
-    const k = await delegateKernel(root, { delegates: { shell: node(big) } });
-    const a = await k.runDelegate('shell', req(root, 'x', { timeoutMs: 60_000 }));
-    assert.equal(a.status, 'ok', a.error ?? '');
+    const a = await (await shellProject(big)).ask('x', { timeoutMs: 60_000 });
+    assertAnswered(a);
     assert.ok(a.text.length <= 1.1 * 1024 * 1024, `text is ${a.text.length} characters`);
     assert.match(a.text, /characters cut; the full output is in the transcript|bytes not kept in memory/);
     assert.ok((await stat(a.transcriptPath)).size >= 50 * 1024 * 1024);
@@ -74,8 +74,7 @@ describe('availability and sluice delegate', () => {
 
   it('runs a CLI backend end to end: prints the answer, exits 0', async () => {
     const root = await tempProject();
-    const r = await runSluice(['delegate', '--cwd', root, '--to', 'codex', '--mode', 'write', '-'], {
-      cwd: root,
+    const r = await sluiceDelegate(root, ['--to', 'codex', '--mode', 'write', '-'], {
       input: 'Add a test\nfor the parser',
       env: { PATH: `${fakeBin}:${withoutFakes}` },
     });
@@ -86,20 +85,20 @@ describe('availability and sluice delegate', () => {
   it('exits 1 with DELEGATE_FAILED and the full result under --json when the run fails or times out', async () => {
     const root = await tempProject();
     const env = { PATH: `${fakeBin}:${withoutFakes}` };
-    const failed = await runSluice(['delegate', '--cwd', root, '--to', 'claude', '--json', '[[fake:is-error]]'], { cwd: root, env });
+    const failed = await sluiceDelegate(root, ['--to', 'claude', '--json', '[[fake:is-error]]'], { env });
     assert.equal(failed.code, 1);
     const doc = JSON.parse(failed.stdout);
     assert.equal(doc.error.code, 'DELEGATE_FAILED');
     assert.equal(doc.status, 'error');
     assert.equal(doc.sessionId, 'sess-fake-1');
-    const slow = await runSluice(['delegate', '--cwd', root, '--to', 'agy', '--timeout', '1', '[[fake:hang]]'], { cwd: root, env });
+    const slow = await sluiceDelegate(root, ['--to', 'agy', '--timeout', '1', '[[fake:hang]]'], { env });
     assert.equal(slow.code, 1);
     assert.match(slow.stderr, /DELEGATE_FAILED: agy run timeout/);
   });
 
   it('exits 2 when the CLI is not on PATH or not executable, never falling back to another backend', async () => {
     const root = await tempProject();
-    const missing = await runSluice(['delegate', '--cwd', root, '--to', 'claude', 'hello'], { cwd: root, env: { PATH: withoutFakes } });
+    const missing = await sluiceDelegate(root, ['--to', 'claude', 'hello'], { env: { PATH: withoutFakes } });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /DELEGATE_UNAVAILABLE: .*claude is not an executable on PATH/);
     assert.equal(missing.stdout, '');
@@ -108,7 +107,7 @@ describe('availability and sluice delegate', () => {
     await chmod(join(dir, 'codex'), 0o644);
     const k = await delegateKernel(root, { delegates: { codex: { env: { PATH: dir } } } });
     await assert.rejects(k.runDelegate('codex', req(root, 'x')), /codex is not an executable on PATH/);
-    const bad = await runSluice(['delegate', '--cwd', root, '--to', 'claude', '--mode', 'sideways', 'x'], { cwd: root });
+    const bad = await sluiceDelegate(root, ['--to', 'claude', '--mode', 'sideways', 'x']);
     assert.equal(bad.code, 2);
   });
 
@@ -123,13 +122,13 @@ describe('availability and sluice delegate', () => {
 describe('backend settings', () => {
   it('names the wrong field of a backend setting (CONFIG_INVALID, exit 2) and starts nothing', async () => {
     const f = await fakeSetup({}, { claude: { outputFormat: 'xml' }, agy: { promptVia: 'pigeon' } });
-    await assert.rejects(f.kernel.runDelegate('claude', req(f.root, 'x')), (e: Error & { code?: string; field?: string; exitCode?: number }) => {
+    await assert.rejects(f.run('claude', 'x'), (e: Error & { code?: string; field?: string; exitCode?: number }) => {
       assert.equal(e.code, 'CONFIG_INVALID');
       assert.equal(e.field, 'delegates.claude.outputFormat');
       assert.equal(e.exitCode, 2);
       return true;
     });
-    await assert.rejects(f.kernel.runDelegate('agy', req(f.root, 'x')), (e: Error & { field?: string }) => e.field === 'delegates.agy.promptVia');
+    await assert.rejects(f.run('agy', 'x'), (e: Error & { field?: string }) => e.field === 'delegates.agy.promptVia');
     assert.equal((await f.records('claude')).length + (await f.records('agy')).length, 0);
   });
 
@@ -146,21 +145,20 @@ describe('delegate runner', () => {
   it('refuses a working directory that does not exist, before starting anything', async () => {
     const f = await fakeSetup();
     await assert.rejects(
-      f.kernel.runDelegate('claude', req(join(f.root, 'gone'), 'x')),
+      f.run('claude', 'x', { cwd: join(f.root, 'gone') }),
       (e: Error & { code?: string; exitCode?: number }) => e.code === 'FILE_NOT_FOUND' && e.exitCode === 2,
     );
     assert.equal((await f.records('claude')).length, 0);
   });
 
   it('streams output to delegate:output observers as whole characters, split chunks or not', async () => {
-    const root = await tempProject();
     // Writes "é" (two bytes) one byte at a time, so naive per-chunk decoding would show U+FFFD.
     const script =
       "const b=Buffer.from('é and 🚀 ok');let i=0;const t=setInterval(()=>{process.stdout.write(b.subarray(i,i+1));if(++i>=b.length)clearInterval(t)},2)";
-    const k = await delegateKernel(root, { delegates: { shell: node(script) } });
+    const { kernel, ask } = await shellProject(script);
     let seen = '';
-    k.hooks.on('delegate:output', 'test', (e) => void (seen += e.chunk));
-    const r = await k.runDelegate('shell', req(root, 'x'));
+    kernel.hooks.on('delegate:output', 'test', (e) => void (seen += e.chunk));
+    const r = await ask('x');
     assert.equal(r.text, 'é and 🚀 ok');
     assert.equal(seen, 'é and 🚀 ok');
   });
@@ -176,11 +174,7 @@ describe('interrupting sluice delegate', () => {
       stdio: 'ignore',
     });
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-    let pids: { child: number; grandchild: number } | undefined;
-    for (let i = 0; i < 300 && !pids; i++) {
-      [pids] = await recordedPids(recordDir, 'claude');
-      if (!pids) await new Promise((r) => setTimeout(r, 50));
-    }
+    const pids = await startedPids(recordDir, 'claude', 300);
     assert.ok(pids, 'the fake CLI started');
     child.kill('SIGINT');
     assert.notEqual(await exited, 0);

@@ -15,12 +15,17 @@ async function enterprise() {
   return { dir, kernel };
 }
 
+/** An enterprise project in phase 1 with its artifacts written, and the path of its requirements.md. */
+async function enterpriseAtRequirements() {
+  const { dir, kernel } = await enterprise();
+  await passPhase(kernel);
+  await writeCurrentArtifacts(kernel);
+  return { dir, kernel, requirements: join(dir, '.sdlc/artifacts/01-requirements/requirements.md') };
+}
+
 describe('G4-compliance from the frozen compliance files', () => {
   it('artifact_content names the missing phrase and blocks; the phrase present (any case, plural) passes', async () => {
-    const { dir, kernel } = await enterprise();
-    await passPhase(kernel);
-    await writeCurrentArtifacts(kernel);
-    const requirements = join(dir, '.sdlc/artifacts/01-requirements/requirements.md');
+    const { kernel, requirements } = await enterpriseAtRequirements();
     await writeFile(requirements, '# Requirements\n\n- REQ-001 Clinics sign in with OAuth2; authentication is per clinic.\n');
     const blocked = await sluice(kernel, 'next', { confirmed: true });
     assert.equal(data<Doc>(blocked).status, 'blocked');
@@ -34,10 +39,7 @@ describe('G4-compliance from the frozen compliance files', () => {
   });
 
   it('artifact_content needs the artifact complete as well as on topic; artifact_exists fails on an empty folder', async () => {
-    const { dir, kernel } = await enterprise();
-    await passPhase(kernel);
-    await writeCurrentArtifacts(kernel);
-    const requirements = join(dir, '.sdlc/artifacts/01-requirements/requirements.md');
+    const { dir, kernel, requirements } = await enterpriseAtRequirements();
     await writeFile(requirements, '# Requirements\n\nAuthentication and authorization: <!-- REQUIRED: the access model -->\n');
     let row = g4(await sluice(kernel, 'gate'))[0];
     assert.equal(row.passed, false);
@@ -195,9 +197,7 @@ describe('gates a profile pack adds', () => {
 
 describe('manual judgements: G6-quality and G7-exit-criteria', () => {
   it('never pass by default, keep stable ids across runs, and map fail/warn to MUST/SHOULD', async () => {
-    const dir = await tempDir();
-    const kernel = await sdlcKernel(dir);
-    await sluice(kernel, 'init', { profile: 'enterprise', type: 'service' });
+    const { kernel } = await enterprise();
     await walkTo(kernel, '2');
     await writeCurrentArtifacts(kernel);
     const rows = async () =>

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { childOutput } from '../helpers/child-output.ts';
 import { spawnReaped } from '../helpers/reap-children.ts';
 import { sluiceEntry } from '../helpers/run-cli.ts';
 
@@ -21,14 +22,7 @@ export function startSluice(dir: string, args: readonly string[], env: Record<st
     env: { ...process.env, NO_COLOR: '1', SLUICE_NO_CACHE: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  const done = new Promise<CliResult>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, ms: performance.now() - started }));
-  });
+  const done = childOutput(child).then((output) => ({ ...output, ms: performance.now() - started }));
   return { child, done };
 }
 

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import { lifecycleRecordScenario } from './kill-scenarios.ts';
-import { assertSurvived, describeKills, killTrials } from './kill-trials.ts';
+import { survivesKills } from './kill-trials.ts';
 
 /**
  * `sluice lifecycle record SLUG plan` SIGKILLed at random points: the workflow state always parses
@@ -9,9 +9,6 @@ import { assertSurvived, describeKills, killTrials } from './kill-trials.ts';
  */
 describe('crash consistency: sluice lifecycle record', () => {
   it('survives SIGKILL at random points', async (t) => {
-    const { dir, scenario, ms } = await lifecycleRecordScenario();
-    const stats = await killTrials(dir, scenario, { trials: 60, seed: 2, uncutMs: ms });
-    t.diagnostic(describeKills(stats));
-    assertSurvived(stats);
+    await survivesKills(t, lifecycleRecordScenario, 2);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import { nextConfirmedScenario } from './kill-scenarios.ts';
-import { assertSurvived, describeKills, killTrials } from './kill-trials.ts';
+import { survivesKills } from './kill-trials.ts';
 
 /**
  * `sluice next --confirmed` SIGKILLed at random points: state.yaml always parses and validates, is
@@ -9,9 +9,6 @@ import { assertSurvived, describeKills, killTrials } from './kill-trials.ts';
  */
 describe('crash consistency: sluice next --confirmed', () => {
   it('survives SIGKILL at random points', async (t) => {
-    const { dir, scenario, ms } = await nextConfirmedScenario();
-    const stats = await killTrials(dir, scenario, { trials: 60, seed: 1, uncutMs: ms });
-    t.diagnostic(describeKills(stats));
-    assertSurvived(stats);
+    await survivesKills(t, nextConfirmedScenario, 1);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { tuneIterationScenario } from './kill-scenarios.ts';
-import { assertSurvived, describeKills, killTrials } from './kill-trials.ts';
+import { survivesKills } from './kill-trials.ts';
 
 /**
  * A two-iteration tune on the script backend, SIGKILLed at random points and resumed
@@ -12,10 +12,7 @@ import { assertSurvived, describeKills, killTrials } from './kill-trials.ts';
  */
 describe('crash consistency: a skill-tune iteration', () => {
   it('survives SIGKILL at random points, and --resume finishes the run as an uncut run does', async (t) => {
-    const { dir, scenario, ms } = await tuneIterationScenario();
-    const stats = await killTrials(dir, scenario, { trials: 60, seed: 3, uncutMs: ms });
-    t.diagnostic(describeKills(stats));
-    assertSurvived(stats);
+    const stats = await survivesKills(t, tuneIterationScenario, 3);
     assert.ok(Object.keys(stats.found).length >= 4, `kills landed in several steps: ${JSON.stringify(stats.found)}`);
   });
 });

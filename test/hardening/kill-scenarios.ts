@@ -15,6 +15,7 @@ import { evidence, makeRepo, writeFiles } from '../lifecycle/lifecycle-fixture.t
 import { evaluateScores, executeAny, improveAny, plan, skillText, tuneProject } from '../skill-tune/tune-harness.ts';
 import { runSluice } from './cli-bundle.ts';
 import { oldOrNewScenario, uncutMs, uncutRuns, type KillScenario } from './kill-trials.ts';
+import { scriptBackends } from '../helpers/tune-backends.ts';
 import { projectReadyToAdvance } from './projects.ts';
 import { withoutTimes } from './state-compare.ts';
 
@@ -76,8 +77,7 @@ export async function lifecycleRecordScenario(): Promise<KillSetup> {
 }
 
 const rules = [executeAny, ...evaluateScores([60, 70]), improveAny('w')];
-const backends = ['--executor', 'script', '--evaluator', 'script', '--improver', 'script', '--allow-self-evaluation'];
-const freshArgs = ['tune', 'w', '--scenario', 'write it', '-y', '--max-iterations', '2', ...backends, '--json'];
+const freshArgs = ['tune', 'w', '--scenario', 'write it', '-y', '--max-iterations', '2', ...scriptBackends, '--json'];
 
 /** Every state an uncut run writes, and every version of the skill, recorded in process. */
 async function referenceRun(): Promise<{ states: Set<string>; final: IterationState; skills: Set<string>; finalSkill: string }> {

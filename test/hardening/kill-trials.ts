@@ -106,6 +106,22 @@ export function assertSurvived(stats: KillStats): void {
   assert.ok(stats.kills >= stats.trials * 0.5, `most runs were killed (${stats.kills} of ${stats.trials})`);
 }
 
+/**
+ * A crash test's body: 60 kill trials of the scenario `setup` makes, killed at the points `seed` picks,
+ * reported on the test (`t.diagnostic`) and asserted survived. Returns the stats for further checks.
+ */
+export async function survivesKills(
+  t: { diagnostic(message: string): void },
+  setup: () => Promise<{ dir: string; scenario: KillScenario; ms: number }>,
+  seed: number,
+): Promise<KillStats> {
+  const { dir, scenario, ms } = await setup();
+  const stats = await killTrials(dir, scenario, { trials: 60, seed, uncutMs: ms });
+  t.diagnostic(describeKills(stats));
+  assertSurvived(stats);
+  return stats;
+}
+
 /** mulberry32: a small seeded PRNG, so every CI run kills at the same points. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;

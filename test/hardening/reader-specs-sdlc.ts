@@ -43,31 +43,32 @@ function frozenFile<S extends v.GenericSchema>(
   };
 }
 
+/** What every reader of state.yaml shares: the file, the frozen files beside it, its error codes and its schema. */
+const stateYaml = {
+  file: '.sdlc/state.yaml',
+  format: 'yaml',
+  fixtures: frozen,
+  codes: ['STATE_CORRUPT', 'STATE_INVALID', 'FILE_TOO_LARGE', 'PHASE_UNKNOWN'],
+  valid: (value: unknown) => v.is(SdlcStateSchema, value),
+} satisfies Partial<ReaderSpec>;
+
 export const sdlcReaders: NamedReader[] = [
   {
     name: 'state.yaml (opening a project: schema, registry phases, one active phase)',
     spec: {
-      file: '.sdlc/state.yaml',
-      format: 'yaml',
+      ...stateYaml,
       seeds: [seedFile('sdlc', 'state-fresh.yaml'), repoFile('test/fixtures/sdlc-views/report-project/.sdlc/state.yaml')],
-      fixtures: frozen,
-      codes: ['STATE_CORRUPT', 'STATE_INVALID', 'FILE_TOO_LARGE', 'PHASE_UNKNOWN'],
       rewrite: { codec: safeYamlCodec, schema: SdlcStateSchema },
       read: async (io) => (await openProject(await io.kernel())).state,
-      valid: (value) => v.is(SdlcStateSchema, value),
     },
   },
   {
     name: 'state.yaml as `sluice status` reads it (state and registry only)',
     spec: {
-      file: '.sdlc/state.yaml',
-      format: 'yaml',
+      ...stateYaml,
       seeds: [seedFile('sdlc', 'state-fresh.yaml')],
-      fixtures: frozen,
       runs: 500,
-      codes: ['STATE_CORRUPT', 'STATE_INVALID', 'FILE_TOO_LARGE', 'PHASE_UNKNOWN'],
       read: async (io) => (await readStatusProject(await io.kernel())).state,
-      valid: (value) => v.is(SdlcStateSchema, value),
     },
   },
   {

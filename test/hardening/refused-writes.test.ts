@@ -5,6 +5,7 @@ import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { childOutput } from '../helpers/child-output.ts';
 import { spawnReaped } from '../helpers/reap-children.ts';
 import { cliBundle, runSluice, type CliResult } from './cli-bundle.ts';
 
@@ -33,6 +34,16 @@ async function initProject(dir: string): Promise<void> {
   assert.equal(init.code, 0, init.stderr);
 }
 
+const stateText = (dir: string) => readFile(join(dir, '.sdlc', 'state.yaml'), 'utf8');
+const onTmpfs = { skip: canMount ? false : 'needs root to mount a small tmpfs' };
+
+/** A project `sluice init` made on a fresh 256 KiB tmpfs, and its state file's text as init left it. */
+async function projectOnTmpfs(): Promise<{ dir: string; before: string }> {
+  const dir = await mountTmpfs('256k');
+  await initProject(dir);
+  return { dir, before: await stateText(dir) };
+}
+
 /** Fills the file system holding `dir`, leaving `leaveBytes` free (in whole pages). */
 function fill(dir: string, leaveBytes = 0): string {
   const filler = join(dir, 'filler');
@@ -52,31 +63,23 @@ function refused(r: CliResult, code: string, file: RegExp): void {
 const leftovers = (dir: string) => readdirSync(join(dir, '.sdlc')).filter((n) => n.endsWith('.lock') || n.endsWith('.tmp') || n.endsWith('.steal'));
 
 describe('a full disk, a read-only mount, a folder sluice may not write', () => {
-  it('ENOSPC while creating the lock: DISK_FULL naming it, and no empty lock left to read as "locked"', {
-    skip: canMount ? false : 'needs root to mount a small tmpfs',
-  }, async () => {
-    const dir = await mountTmpfs('256k');
-    await initProject(dir);
-    const before = await readFile(join(dir, '.sdlc', 'state.yaml'), 'utf8');
+  it('ENOSPC while creating the lock: DISK_FULL naming it, and no empty lock left to read as "locked"', onTmpfs, async () => {
+    const { dir, before } = await projectOnTmpfs();
     const filler = fill(dir);
     refused(await runSluice(dir, ['gate']), 'DISK_FULL', /\.sdlc\/state\.yaml\.lock: no space left on the device/);
     assert.deepEqual(leftovers(dir), [], 'no lock or temp file left');
-    assert.equal(await readFile(join(dir, '.sdlc', 'state.yaml'), 'utf8'), before);
+    assert.equal(await stateText(dir), before);
     await rm(filler);
     const again = await runSluice(dir, ['gate']);
     assert.equal(again.code, 1, `with space again the gate runs (MUST gates fail in a new project): ${again.stderr}`);
   });
 
-  it('ENOSPC while writing the state: DISK_FULL naming the state, which is unchanged', {
-    skip: canMount ? false : 'needs root to mount a small tmpfs',
-  }, async () => {
-    const dir = await mountTmpfs('256k');
-    await initProject(dir);
-    const before = await readFile(join(dir, '.sdlc', 'state.yaml'), 'utf8');
+  it('ENOSPC while writing the state: DISK_FULL naming the state, which is unchanged', onTmpfs, async () => {
+    const { dir, before } = await projectOnTmpfs();
     // One page free: enough for the lock file, not for the new state.
     fill(dir, 4096);
     refused(await runSluice(dir, ['gate']), 'DISK_FULL', /\.sdlc\/state\.yaml: no space left on the device/);
-    assert.equal(await readFile(join(dir, '.sdlc', 'state.yaml'), 'utf8'), before);
+    assert.equal(await stateText(dir), before);
     assert.deepEqual(leftovers(dir), [], 'no lock or temp file left');
   });
 
@@ -125,12 +128,5 @@ function asNobody(dir: string, args: string[]): Promise<CliResult> {
   const child = spawnReaped('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', ...env, process.execPath, cliBundle(), '--cwd', dir, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, ms: 0 }));
-  });
+  return childOutput(child).then((output) => ({ ...output, ms: 0 }));
 }

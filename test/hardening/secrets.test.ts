@@ -7,6 +7,7 @@ import { tempDir } from '../sdlc/sdlc-fixture.ts';
 import { trustedEnv } from '../helpers/trusted-env.ts';
 import { runSluice } from './cli-bundle.ts';
 import { repoRoot } from './repo-files.ts';
+import { scriptBackends } from '../helpers/tune-backends.ts';
 
 /**
  * Secrets never leave sluice: a fake AI CLI echoes the values of secret-looking environment
@@ -82,22 +83,7 @@ describe('secrets are redacted end to end', () => {
     const { mkdir } = await import('node:fs/promises');
     await mkdir(join(dir, '.claude', 'skills', 'w'), { recursive: true });
     await writeFile(join(dir, '.claude', 'skills', 'w', 'SKILL.md'), '---\nname: w\ndescription: a skill\n---\nDo it.\n');
-    const run = await runSluice(dir, [
-      'tune',
-      'w',
-      '--scenario',
-      'write it',
-      '-y',
-      '--max-iterations',
-      '1',
-      '--executor',
-      'script',
-      '--evaluator',
-      'script',
-      '--improver',
-      'script',
-      '--allow-self-evaluation',
-    ]);
+    const run = await runSluice(dir, ['tune', 'w', '--scenario', 'write it', '-y', '--max-iterations', '1', ...scriptBackends]);
     assert.equal(run.code, 1, run.stderr);
     assert.match(run.stdout, /iteration 1: .*\[REDACTED:anthropic-key\]/);
     assertClean('tune output', run.stdout + run.stderr);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { freshBundle } from '../../scripts/test/fresh-bundle.mjs';
+import { childOutput } from './child-output.ts';
 import { reap, spawnReaped } from './reap-children.ts';
 
 const sourceEntry = fileURLToPath(new URL('../../plugins/cli/main.ts', import.meta.url));
@@ -20,21 +21,12 @@ export interface RunOptions {
 
 /** Runs a program with `input` on stdin and collects its output (the child is reaped at exit or after the timeout). */
 export function runProcess(command: string, args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawnReaped(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d) => (stdout += d));
-    child.stderr!.on('data', (d) => (stderr += d));
-    // A hang catcher, not a speed limit: generous for a loaded machine; the whole process group goes.
-    const timer = setTimeout(() => reap(child), options.timeoutMs ?? 300_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin!.end(options.input ?? '');
-  });
+  const child = spawnReaped(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const output = childOutput(child);
+  // A hang catcher, not a speed limit: generous for a loaded machine; the whole process group goes.
+  const timer = setTimeout(() => reap(child), options.timeoutMs ?? 300_000);
+  child.stdin!.end(options.input ?? '');
+  return output.then(({ code, stdout, stderr }) => ({ code, stdout, stderr })).finally(() => clearTimeout(timer));
 }
 
 let bundle: string | undefined;

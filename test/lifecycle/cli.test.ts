@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli, sluiceEntry } from '../helpers/run-cli.ts';
 import { KILL_SLUGS, killResumeScript, ruleLabel, SLEEPING } from '../fixtures/lifecycle/kill-resume-script.ts';
-import { recordStage } from '../../plugins/lifecycle/record-stage.ts';
+import { recordSteps, throughRetrospective } from '../helpers/recorded-requirement.ts';
 import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
 import { evidence, gitIn, makeLifecycle, makeRepo, readJson, writeFiles } from './lifecycle-fixture.ts';
 import { spawnReaped } from '../helpers/reap-children.ts';
@@ -16,16 +16,7 @@ const json = (out: string) => JSON.parse(out);
 async function recordToCommit(root: string, slug: string) {
   const { lc } = await makeLifecycle(root);
   await startRequirement(lc, slug, { goal: 'x' });
-  for (const [files, stage] of [
-    [evidence.plan(slug), 'plan'],
-    [evidence.implement(slug), 'implement'],
-    [evidence.review(slug, 'PASS'), 'code-review'],
-    [evidence.test(slug, 'TEST_PASS'), 'test'],
-    [evidence.retrospective(slug), 'retrospective'],
-  ] as const) {
-    await writeFiles(root, files);
-    await recordStage(lc, slug, stage, null);
-  }
+  await recordSteps(root, lc, slug, throughRetrospective(slug));
   await writeFiles(root, evidence.commitRequest(slug, [`src/${slug}.js`]));
 }
 

@@ -5,12 +5,11 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { SluiceError } from '../../core/index.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
-import type { LifecycleContext } from '../../plugins/lifecycle/lifecycle-context.ts';
-import { readWorkflowState, recordStage } from '../../plugins/lifecycle/record-stage.ts';
+import { readWorkflowState } from '../../plugins/lifecycle/record-stage.ts';
 import { recoverRequirement } from '../../plugins/lifecycle/recovery/recover-requirement.ts';
-import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
 import { computeFingerprint, createFingerprinter } from '../../plugins/lifecycle/workspace/workspace-fingerprint.ts';
-import { evidence, gitIn, makeLifecycle, makeRepo, writeFiles } from './lifecycle-fixture.ts';
+import { recordedRequirement, throughRetrospective } from '../helpers/recorded-requirement.ts';
+import { gitIn, makeLifecycle, makeRepo, writeFiles } from './lifecycle-fixture.ts';
 
 const host = createNodeHost();
 
@@ -60,24 +59,18 @@ describe('workspace fingerprint', () => {
   });
 });
 
-async function throughTest(root: string, lc: LifecycleContext, slug = 'feature') {
-  await startRequirement(lc, slug);
-  for (const [files, stage] of [
-    [evidence.plan(slug), 'plan'],
-    [evidence.implement(slug), 'implement'],
-    [evidence.review(slug, 'PASS'), 'code-review'],
-    [evidence.test(slug, 'TEST_PASS'), 'test'],
-  ] as const) {
-    await writeFiles(root, files);
-    await recordStage(lc, slug, stage, null);
-  }
+/** A new repository with requirement `feature` recorded through plan, implement, review PASS and test PASS. */
+const throughTest = () => recordedRequirement('feature', throughRetrospective('feature').slice(0, 4));
+
+/** Deletes `feature`'s state file and journal: what recovery must rebuild from artifacts alone. */
+async function removeRecords(root: string) {
+  await rm(join(root, '.prizmkit/state/workflows/feature.json'));
+  await rm(join(root, '.prizmkit/state/journal/feature.jsonl'));
 }
 
 describe('recovery (sluice lifecycle recover)', () => {
   it('reports all nine steps; fresh state is kept and resumes at its next stage', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root);
-    await throughTest(root, lc);
+    const { root, lc } = await throughTest();
     const r = await recoverRequirement(lc, 'feature', null);
     assert.deepEqual(
       r.steps.map((s) => s.step),
@@ -90,9 +83,7 @@ describe('recovery (sluice lifecycle recover)', () => {
   });
 
   it('a code change after review and test makes them stale: they run again, recorded as a recovery reroute', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root);
-    await throughTest(root, lc);
+    const { root, lc } = await throughTest();
     await writeFiles(root, { 'src/feature.js': 'export const x = 2; // edited after the tests passed\n' });
     const r = await recoverRequirement(lc, 'feature', null);
     assert.deepEqual(r.removed, ['code-review', 'test']);
@@ -103,11 +94,8 @@ describe('recovery (sluice lifecycle recover)', () => {
   });
 
   it('without state and journal, artifacts alone never establish review or test: resumes at code-review', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root);
-    await throughTest(root, lc);
-    await rm(join(root, '.prizmkit/state/workflows/feature.json'));
-    await rm(join(root, '.prizmkit/state/journal/feature.jsonl'));
+    const { root, lc } = await throughTest();
+    await removeRecords(root);
     const r = await recoverRequirement(lc, 'feature', null);
     assert.equal(r.written, true);
     assert.deepEqual(r.state.completed_stages, ['plan', 'implement']);
@@ -116,9 +104,7 @@ describe('recovery (sluice lifecycle recover)', () => {
   });
 
   it('an artifact that no longer supports a completed stage sends the requirement back to it', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root);
-    await throughTest(root, lc);
+    const { root, lc } = await throughTest();
     await writeFiles(root, { '.prizmkit/specs/feature/plan.md': '- [x] [T-001] a\n- [ ] [T-002] b\n' });
     const r = await recoverRequirement(lc, 'feature', null);
     assert.deepEqual(r.state.completed_stages, ['plan']);
@@ -126,9 +112,7 @@ describe('recovery (sluice lifecycle recover)', () => {
   });
 
   it('moves a corrupt state file aside instead of overwriting it, then rebuilds', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root);
-    await throughTest(root, lc);
+    const { root, lc } = await throughTest();
     await writeFile(join(root, '.prizmkit/state/workflows/feature.json'), '{ "schema_version": 1, ');
     const r = await recoverRequirement(lc, 'feature', null);
     assert.match(r.movedAside ?? '', /^\.prizmkit\/state\/workflows\/feature\.json\.corrupt-/);
@@ -137,13 +121,10 @@ describe('recovery (sluice lifecycle recover)', () => {
   });
 
   it("a trailer commit nobody recorded an intent for is not taken as the requirement's commit (COMMIT_UNRECOGNIZED)", async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root);
-    await throughTest(root, lc);
+    const { root, lc } = await throughTest();
     gitIn(root, 'add', '-A');
     gitIn(root, 'commit', '-q', '-m', 'feat: feature', '--trailer', 'Lifecycle-Requirement: feature');
-    await rm(join(root, '.prizmkit/state/workflows/feature.json'));
-    await rm(join(root, '.prizmkit/state/journal/feature.jsonl'));
+    await removeRecords(root);
     const r = await recoverRequirement(lc, 'feature', null);
     assert.notEqual(r.state.status, 'COMMITTED');
     assert.equal(r.unrecognizedCommit, gitIn(root, 'rev-parse', 'HEAD').trim());

@@ -27,6 +27,10 @@ import {
 const SLUG = 'demo';
 const DIR = `.prizmkit/specs/${SLUG}`;
 const STATE = (slug: string) => `.prizmkit/state/workflows/${slug}.json`;
+/** A PrizmKit state file of `slug` (schema_version 1, the requirement's own artifact folder) with `fields`, as writeFiles takes it. */
+const prizmkitState = (slug: string, fields: Record<string, unknown>) => ({
+  [STATE(slug)]: JSON.stringify({ schema_version: 1, artifact_dir: `.prizmkit/specs/${slug}`, ...fields }),
+});
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
 async function repo(): Promise<{ root: string; lc: LifecycleContext }> {
@@ -221,10 +225,9 @@ describe('PrizmKit workflow state files, migrated without losing rounds, owner o
   });
   it('keeps repair_round, the owner and a block; `committer` is the commit stage', async () => {
     const { root, lc } = await repo();
-    await writeFiles(root, {
-      [STATE(SLUG)]: JSON.stringify({
-        schema_version: 1,
-        artifact_dir: DIR,
+    await writeFiles(
+      root,
+      prizmkitState(SLUG, {
         orchestrator: 'prizmkit-workflow',
         stage: 'retrospective',
         status: 'failed',
@@ -235,7 +238,7 @@ describe('PrizmKit workflow state files, migrated without losing rounds, owner o
         next_stage: 'retrospective',
         resume_from: 'prizmkit-retrospective',
       }),
-    });
+    );
     const s = await readWorkflowState(lc, SLUG);
     assert.deepEqual(
       [s.status, s.blocker?.rule, s.blocker?.stage, s.repair_round, s.orchestrator],
@@ -247,10 +250,9 @@ describe('PrizmKit workflow state files, migrated without losing rounds, owner o
       (e: SluiceError) => e.code === 'LIFECYCLE_RULE' && /blocked-until-resolved/.test(e.message),
     );
 
-    await writeFiles(root, {
-      [STATE('ready')]: JSON.stringify({
-        schema_version: 1,
-        artifact_dir: '.prizmkit/specs/ready',
+    await writeFiles(
+      root,
+      prizmkitState('ready', {
         stage: 'retrospective',
         status: 'RETRO_COMPLETE',
         completed_stages: ['plan', 'implement', 'code-review', 'test', 'retrospective'],
@@ -259,7 +261,7 @@ describe('PrizmKit workflow state files, migrated without losing rounds, owner o
         next_stage: 'committer',
         resume_from: 'prizmkit-committer',
       }),
-    });
+    );
     const ready = await readWorkflowState(lc, 'ready');
     assert.deepEqual([ready.next_stage, ready.resume_from, ready.repair_round], ['commit', 'prizmkit-committer', 3]);
     assert.equal(parseStage('committer'), 'commit');
@@ -267,9 +269,7 @@ describe('PrizmKit workflow state files, migrated without losing rounds, owner o
   it('a repair in progress survives the first sluice write', async () => {
     const { root, lc } = await repo();
     await writeFiles(root, {
-      [STATE(SLUG)]: JSON.stringify({
-        schema_version: 1,
-        artifact_dir: DIR,
+      ...prizmkitState(SLUG, {
         stage: 'implement',
         status: 'IMPLEMENT_REPAIR',
         completed_stages: ['plan'],
@@ -307,7 +307,7 @@ describe('PrizmKit workflow state files, migrated without losing rounds, owner o
   });
   it('refuses a state file that is neither, naming the field', async () => {
     const { root, lc } = await repo();
-    await writeFiles(root, { [STATE(SLUG)]: JSON.stringify({ schema_version: 1, artifact_dir: DIR, status: 'DONE', completed_stages: [] }) });
+    await writeFiles(root, prizmkitState(SLUG, { status: 'DONE', completed_stages: [] }));
     await assert.rejects(
       readWorkflowState(lc, SLUG),
       (e: SluiceError) =>

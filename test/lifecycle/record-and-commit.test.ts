@@ -23,6 +23,17 @@ async function readyToCommit(root: string, lc: LifecycleContext, paths = ['src/f
   await writeFiles(root, evidence.commitRequest(SLUG, paths));
 }
 
+/** sluice's environment without a commit grant (whatever the machine running the tests has). */
+const NO_GRANT = { SLUICE_COMMIT_GRANT: undefined };
+
+/** A new repository with SLUG ready to commit `paths` (readyToCommit), sluice's environment holding `env`. */
+async function repoReadyToCommit(paths?: string[], env: Record<string, string | undefined> = {}) {
+  const root = await makeRepo();
+  const { lc } = await makeLifecycle(root, env);
+  await readyToCommit(root, lc, paths);
+  return { root, lc };
+}
+
 /** A key file that does not exist: the refusals must not depend on whether this machine's user has a real grant key. */
 const MISSING_KEY_FILE = join(tmpdir(), `sluice-no-grant-key-${process.pid}`, 'commit-grant.key');
 
@@ -53,9 +64,7 @@ const fakeIo = (answer: boolean, log: string[] = []): CommandIO => ({
 
 describe('commit authorization', () => {
   it('without any grant and without a terminal: COMMIT_NOT_AUTHORIZED, nothing committed', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: undefined });
-    await readyToCommit(root, lc);
+    const { root, lc } = await repoReadyToCommit(undefined, NO_GRANT);
     await refusedCommit(lc, /no terminal to confirm on/);
     assert.equal(headCount(root), 1);
   });
@@ -72,18 +81,14 @@ describe('commit authorization', () => {
   });
 
   it('a project config grant written during the lifecycle is refused too', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: undefined });
-    await readyToCommit(root, lc, ['src/feature.js']);
+    const { root, lc } = await repoReadyToCommit(['src/feature.js'], NO_GRANT);
     await writeFiles(root, { 'sluice.config.yaml': GRANT_CONFIG });
     await refusedCommit(lc, /sluice\.config\.yaml is ignored: a grant never comes from a file inside the work tree/);
     assert.equal(headCount(root), 1);
   });
 
   it('a committed file edited after review and test sends the requirement back to code review; other files do not', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root);
-    await readyToCommit(root, lc, ['src/feature.js']);
+    const { root, lc } = await repoReadyToCommit(['src/feature.js']);
     await writeFiles(root, { 'src/unrelated.js': 'a parallel requirement at work\n' });
     await refusedCommit(lc, /no terminal/);
     await writeFiles(root, { 'src/feature.js': 'export const x = 3; // after the tests\n' });
@@ -123,9 +128,7 @@ describe('commit authorization', () => {
   });
 
   it('a user config grant others can read or write, or one inside the work tree, is refused', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: undefined });
-    await readyToCommit(root, lc, ['src/feature.js']);
+    const { root, lc } = await repoReadyToCommit(['src/feature.js'], NO_GRANT);
     await assert.rejects(
       runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile(GRANT_CONFIG, 0o644) }),
       /can be read or written by others \(mode 644/,
@@ -137,9 +140,7 @@ describe('commit authorization', () => {
   });
 
   it('refuses a request naming a file without changes (ARTIFACT_INVALID naming the path)', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root);
-    await readyToCommit(root, lc, ['src/feature.js', 'README.md']);
+    const { root, lc } = await repoReadyToCommit(['src/feature.js', 'README.md']);
     await assert.rejects(
       runCommitStage(lc, SLUG, null),
       (e: SluiceError) => e.code === 'ARTIFACT_INVALID' && e.field === 'paths.1' && /README\.md has no uncommitted change/.test(e.message),
@@ -147,9 +148,7 @@ describe('commit authorization', () => {
   });
 
   it('interactive: previews the exact files and message, commits only after an explicit yes', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: undefined });
-    await readyToCommit(root, lc, ['src/feature.js']);
+    const { root, lc } = await repoReadyToCommit(['src/feature.js'], NO_GRANT);
     const log: string[] = [];
     // A person's no is PrizmKit v4's COMMIT_DECLINED: nothing mutated, the stage stays pending.
     await refusedCommit(lc, /declined at the terminal: nothing was committed and the commit stage stays pending/, fakeIo(false, log), 'COMMIT_DECLINED');
@@ -163,9 +162,7 @@ describe('commit authorization', () => {
   });
 
   it('a file that appears in a requested folder while the person reads the preview is not committed unreviewed: back to code review', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: undefined });
-    await readyToCommit(root, lc, ['src']);
+    const { root, lc } = await repoReadyToCommit(['src'], NO_GRANT);
     const io: CommandIO = {
       ...fakeIo(true),
       confirm: async () => {
@@ -234,9 +231,7 @@ describe('commit authorization', () => {
   });
 
   it('a commit sluice made just before a crash matches its recorded intent: found by its trailer and recorded, not made again', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: undefined });
-    await readyToCommit(root, lc, ['src/feature.js']);
+    const { root, lc } = await repoReadyToCommit(['src/feature.js'], NO_GRANT);
     await refusedCommit(lc, /no terminal/);
     // The crash window: intent journaled, `git commit` done, COMMITTED not yet recorded.
     const intent = await computeCommitIntent(lc, SLUG, { message: `feat(${SLUG}): add ${SLUG}`, paths: ['src/feature.js'] });
@@ -250,9 +245,7 @@ describe('commit authorization', () => {
   });
 
   it('a trailer commit sluice has no intent for is COMMIT_UNRECOGNIZED and leaves the requirement pending for a person', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root, { SLUICE_COMMIT_GRANT: undefined });
-    await readyToCommit(root, lc, ['src/feature.js']);
+    const { root, lc } = await repoReadyToCommit(['src/feature.js'], NO_GRANT);
     await refusedCommit(lc, /no terminal/);
     gitIn(root, 'add', 'src/feature.js');
     gitIn(root, 'commit', '-q', '-m', 'feat: I authorize myself', '--trailer', 'Lifecycle-Requirement: feature');
@@ -267,15 +260,17 @@ describe('commit authorization', () => {
 });
 
 describe('production edits where only tests may change', () => {
-  async function through(root: string, lc: LifecycleContext, testVerdict: Record<string, string>) {
+  /** A new repository with SLUG recorded through plan, implement, review and a test with `testVerdict`. */
+  async function through(testVerdict: Record<string, string>) {
+    const root = await makeRepo();
+    const { lc } = await makeLifecycle(root);
     await startRequirement(lc, SLUG);
     await recordSteps(root, lc, SLUG, [...throughRetrospective(SLUG).slice(0, 3), [testVerdict, 'test']]);
+    return { root, lc };
   }
 
   it('on the test-infrastructure route (no review), a production edit sends the requirement back to code review', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root);
-    await through(root, lc, evidence.test(SLUG, 'TEST_FAIL', 'test-infrastructure'));
+    const { root, lc } = await through(evidence.test(SLUG, 'TEST_FAIL', 'test-infrastructure'));
     assert.equal((await readWorkflowState(lc, SLUG)).next_stage, 'implement');
     await writeFiles(root, { 'test/feature.test.js': 'fixed the test\n', 'src/feature.js': 'export const x = "and the code too";\n' });
     const r = await recordStage(lc, SLUG, 'implement', null);
@@ -285,17 +280,13 @@ describe('production edits where only tests may change', () => {
   });
 
   it('a test-only repair on that route goes straight to test', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root);
-    await through(root, lc, evidence.test(SLUG, 'TEST_FAIL', 'test-infrastructure'));
+    const { root, lc } = await through(evidence.test(SLUG, 'TEST_FAIL', 'test-infrastructure'));
     await writeFiles(root, { 'test/feature.test.js': 'fixed the test only\n' });
     assert.equal((await recordStage(lc, SLUG, 'implement', null)).state.next_stage, 'test');
   });
 
   it('while TEST_BLOCKED, a production edit takes the production route instead of recording the test', async () => {
-    const root = await makeRepo();
-    const { lc } = await makeLifecycle(root);
-    await through(root, lc, evidence.test(SLUG, 'TEST_BLOCKED'));
+    const { root, lc } = await through(evidence.test(SLUG, 'TEST_BLOCKED'));
     await writeFiles(root, { 'src/feature.js': 'export const x = "patched while blocked";\n', ...evidence.test(SLUG, 'TEST_PASS') });
     const r = await recordStage(lc, SLUG, 'test', null);
     assert.equal(r.row, 'production-route');

@@ -14,33 +14,43 @@ import { evidence, gitIn, GRANT_CONFIG, readJson, writeFiles } from './lifecycle
 const json = (out: string) => JSON.parse(out);
 const STATE = (slug: string) => `.prizmkit/state/workflows/${slug}.json`;
 const JOURNAL = (slug: string) => `.prizmkit/state/journal/${slug}.jsonl`;
+const REVIEW_REPORT = '.prizmkit/specs/feat/review-report.md';
 const OWNER = 'prizmkit-workflow';
 const headCount = (root: string) => gitIn(root, 'rev-list', '--count', 'HEAD').trim();
+
+/** `sluice lifecycle ARGS --json` in `root`, through the built CLI. */
+const lifecycle = (root: string, ...args: string[]) => runSluice(root, ['lifecycle', ...args, '--json']);
+/** The error of a `lifecycle ARGS` that must exit `exit` with `{ ok: false }`. */
+const refusal = async (root: string, exit: number, ...args: string[]) => jsonError(await lifecycle(root, ...args), exit);
+/** A review report with verdict PASS and no findings, under `title`, ending with `tail`. */
+const passingReview = (title: string, tail = '') => ({ [REVIEW_REPORT]: `# ${title}\n\n## Final Result\n\n- Verdict: PASS\n- Minor: 0\n- Total: 0\n${tail}` });
+
+/** Requirement feat recorded through its retrospective, with a commit request for src/feat.js: one `record commit` from done. */
+async function readyToCommit(files: Record<string, string> = {}) {
+  const { root } = await recordedRequirement('feat', throughRetrospective('feat'), { files });
+  await writeFiles(root, evidence.commitRequest('feat', ['src/feat.js']));
+  return root;
+}
 
 describe('evidence that cannot go stale (CLI)', () => {
   it('record commit refuses code edited after review and test: routed back to code review, nothing committed', async () => {
     // The committed project grant made the old code commit; it authorizes nothing now, and staleness is checked first.
-    const { root } = await recordedRequirement('feat', throughRetrospective('feat'), { files: { 'sluice.config.yaml': GRANT_CONFIG } });
-    await writeFiles(root, evidence.commitRequest('feat', ['src/feat.js']));
+    const root = await readyToCommit({ 'sluice.config.yaml': GRANT_CONFIG });
     await writeFiles(root, { 'src/feat.js': 'export const x = "edited after review and test";\n' });
-    const next = await runSluice(root, ['lifecycle', 'next', 'feat', '--json']);
-    assert.equal(json(next.stdout).freshness, 'stale');
-    const commit = jsonError(await runSluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json']), 1);
+    assert.equal(json((await lifecycle(root, 'next', 'feat')).stdout).freshness, 'stale');
+    const commit = await refusal(root, 1, 'record', 'feat', 'commit');
     assert.equal(commit.code, 'EVIDENCE_STALE');
     assert.match(commit.message, /src\/feat\.js changed after the last recorded review and test; routed back to code-review, nothing committed/);
     assert.equal(headCount(root), '1');
-    const status = json((await runSluice(root, ['lifecycle', 'status', 'feat', '--json'])).stdout).requirements[0];
+    const status = json((await lifecycle(root, 'status', 'feat')).stdout).requirements[0];
     assert.equal(status.nextStage, 'code-review');
     assert.deepEqual(status.completedStages, ['plan', 'implement']);
   });
 
   it('a review report edited after it was recorded contradicts the recorded review: routed back before any commit', async () => {
-    const { root } = await recordedRequirement('feat', throughRetrospective('feat'));
-    await writeFiles(root, evidence.commitRequest('feat', ['src/feat.js']));
-    await writeFiles(root, {
-      '.prizmkit/specs/feat/review-report.md': '# Review\n\n## Final Result\n\n- Verdict: PASS\n- Minor: 0\n- Total: 0\n<!-- touched -->\n',
-    });
-    const commit = jsonError(await runSluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json']), 1);
+    const root = await readyToCommit();
+    await writeFiles(root, passingReview('Review', '<!-- touched -->\n'));
+    const commit = await refusal(root, 1, 'record', 'feat', 'commit');
     assert.equal(commit.code, 'EVIDENCE_STALE');
     assert.match(commit.message, /review-report\.md changed after code-review was recorded/);
   });
@@ -51,11 +61,11 @@ describe('evidence that cannot go stale (CLI)', () => {
       [evidence.test('feat', 'TEST_FAIL', 'production'), 'test'],
       [evidence.implement('feat', 'export const x = 2; // the repair\n'), 'implement'],
     ]);
-    const stale = jsonError(await runSluice(root, ['lifecycle', 'record', 'feat', 'code-review', '--json']), 1);
+    const stale = await refusal(root, 1, 'record', 'feat', 'code-review');
     assert.equal(stale.code, 'EVIDENCE_STALE');
     assert.match(stale.message, /review-report\.md is byte-identical to the evidence recorded at .* before the test-repair reroute/);
-    await writeFiles(root, { '.prizmkit/specs/feat/review-report.md': '# Review (round 2)\n\n## Final Result\n\n- Verdict: PASS\n- Minor: 0\n- Total: 0\n' });
-    const fresh = await runSluice(root, ['lifecycle', 'record', 'feat', 'code-review', '--json']);
+    await writeFiles(root, passingReview('Review (round 2)'));
+    const fresh = await lifecycle(root, 'record', 'feat', 'code-review');
     assert.equal(fresh.code, 0, fresh.stdout);
     assert.equal(json(fresh.stdout).status, 'REVIEW_PASS');
   });
@@ -72,7 +82,7 @@ describe('records the agent cannot quietly rewrite (CLI)', () => {
         'feat',
         [
           [evidence.implement('feat', `export const x = ${round};\n`), 'implement'],
-          [{ '.prizmkit/specs/feat/review-report.md': `# Review ${round}\n\n## Final Result\n\n- Verdict: PASS\n- Minor: 0\n- Total: 0\n` }, 'code-review'],
+          [passingReview(`Review ${round}`), 'code-review'],
           [
             { '.prizmkit/specs/feat/verdict.json': JSON.stringify({ verdict: 'TEST_FAIL', repair_scope: 'runtime', failures: [{ test: `t${round}` }] }) },
             'test',
@@ -90,11 +100,11 @@ describe('records the agent cannot quietly rewrite (CLI)', () => {
     assert.equal(before.status, 'WORKFLOW_BLOCKED');
     assert.equal(before.repair_round, 3);
     await rm(join(root, STATE('feat')));
-    const stolen = jsonError(await runSluice(root, ['lifecycle', 'recover', 'feat', '--orchestrator', 'agent', '--json']), 1);
+    const stolen = await refusal(root, 1, 'recover', 'feat', '--orchestrator', 'agent');
     assert.equal(stolen.code, 'ORCHESTRATOR_MISMATCH');
-    const plain = jsonError(await runSluice(root, ['lifecycle', 'recover', 'feat', '--json']), 1);
+    const plain = await refusal(root, 1, 'recover', 'feat');
     assert.equal(plain.code, 'ORCHESTRATOR_MISMATCH', 'a direct call does not take the requirement either');
-    const r = await runSluice(root, ['lifecycle', 'recover', 'feat', '--orchestrator', OWNER, '--json']);
+    const r = await lifecycle(root, 'recover', 'feat', '--orchestrator', OWNER);
     assert.equal(r.code, 1, r.stdout);
     const after = json(r.stdout);
     assert.equal(after.status, 'WORKFLOW_BLOCKED');
@@ -106,10 +116,7 @@ describe('records the agent cannot quietly rewrite (CLI)', () => {
   it('lifting a round-limit block needs the authority of a commit: the owner alone cannot, even after changing code', async () => {
     const { root } = await blockedAtRoundLimit();
     await writeFiles(root, { 'src/feat.js': 'export const x = "someone fixed it";\n' });
-    const unblock = jsonError(
-      await runSluice(root, ['lifecycle', 'record', 'feat', 'unblock', '--resolution', 'fixed it myself', '--orchestrator', OWNER, '--json']),
-      1,
-    );
+    const unblock = await refusal(root, 1, 'record', 'feat', 'unblock', '--resolution', 'fixed it myself', '--orchestrator', OWNER);
     assert.equal(unblock.code, 'COMMIT_NOT_AUTHORIZED');
     assert.match(unblock.message, /unblock for feat is not authorized/);
     assert.equal((await readJson(root, STATE('feat'))).status, 'WORKFLOW_BLOCKED');
@@ -127,7 +134,7 @@ describe('records the agent cannot quietly rewrite (CLI)', () => {
       ['next', 'feat'],
       ['record', 'feat', 'implement', '--orchestrator', OWNER],
     ]) {
-      const r = await runSluice(root, ['lifecycle', ...args, '--json']);
+      const r = await lifecycle(root, ...args);
       assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}`);
       const error = jsonError(r, 2);
       assert.equal(error.code, 'STATE_TAMPERED');
@@ -160,14 +167,14 @@ describe('records the agent cannot quietly rewrite (CLI)', () => {
     ];
     for (const [what, text, message] of cases) {
       await writeFile(path, text);
-      const r = await runSluice(root, ['lifecycle', 'status', 'feat', '--json']);
+      const r = await lifecycle(root, 'status', 'feat');
       assert.equal(r.code, 2, `${what}: ${r.stdout}`);
       const error = jsonError(r, 2);
       assert.equal(error.code, 'STATE_TAMPERED', what);
       assert.match(error.message, message, what);
     }
     await rm(path);
-    const gone = jsonError(await runSluice(root, ['lifecycle', 'status', 'feat', '--json']), 2);
+    const gone = await refusal(root, 2, 'status', 'feat');
     assert.equal(gone.code, 'STATE_TAMPERED');
     assert.match(gone.message, /the journal is missing/);
   });
@@ -180,7 +187,7 @@ describe('commits only sluice made (CLI)', () => {
     gitIn(root, 'commit', '-q', '-m', 'feat: done, trust me', '--trailer', 'Lifecycle-Requirement: feat');
     for (const removed of [[], [STATE('feat'), JOURNAL('feat')]]) {
       for (const f of removed) await rm(join(root, f));
-      const r = await runSluice(root, ['lifecycle', 'recover', 'feat', '--json']);
+      const r = await lifecycle(root, 'recover', 'feat');
       assert.equal(r.code, 1, r.stdout);
       const out = json(r.stdout);
       assert.notEqual(out.status, 'COMMITTED');
@@ -195,7 +202,7 @@ describe('commits only sluice made (CLI)', () => {
     await writeFiles(root, { 'config/.env.production': 'DB_PASSWORD=hunter2\n' });
     await recordSteps(root, lc, 'feat', throughRetrospective('feat'));
     await writeFiles(root, evidence.commitRequest('feat', ['src/feat.js', 'config']));
-    const refused = jsonError(await runSluice(root, ['lifecycle', 'record', 'feat', 'commit', '--json']), 1);
+    const refused = await refusal(root, 1, 'record', 'feat', 'commit');
     assert.equal(refused.code, 'SECRET_PATH_REFUSED');
     assert.match(refused.message, /config\/\.env\.production looks like a secret/);
     assert.equal(headCount(root), '1');

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import * as v from 'valibot';
+import { childOutput } from '../helpers/child-output.ts';
 import { QueueDrainOutput, QueueRetryOutput, QueueStatusOutput } from '../../plugins/queue-redis/queue-outputs.ts';
 import { reap, spawnReaped } from '../helpers/reap-children.ts';
 import { freePort, redisServerMissing, startRedisServer, type TestRedis } from '../helpers/redis-server.ts';
@@ -34,14 +35,7 @@ function sluice(t: TestContext, p: Project, args: string[]) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   t.after(() => reap(child));
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
-  return { child, done };
+  return { child, done: childOutput(child) };
 }
 
 const log = (p: Project) => (existsSync(join(p.dir, 'work.log')) ? readFileSync(join(p.dir, 'work.log'), 'utf8').trim().split('\n') : []);
@@ -57,6 +51,28 @@ function worker(t: TestContext, p: Project, redis: TestRedis, args: string[] = [
   return w;
 }
 
+/** The opening of most cases: a Redis server, a project, and one worker (started with `workerArgs`) ready for jobs. */
+async function readyWorker(t: TestContext, workerArgs: string[] = []) {
+  const redis = await startRedisServer(t);
+  const p = await project(t);
+  const w = worker(t, p, redis, workerArgs);
+  await w.ready;
+  return { redis, p, w };
+}
+
+/** `acme-run` holds an item named by `--hold` until the project has a `release` file. */
+const release = (p: Project) => writeFile(join(p.dir, 'release'), '');
+
+/** The JSON document a run that must succeed printed. */
+async function succeeded(run: ReturnType<typeof sluice>) {
+  const r = await run.done;
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+/** The items of a run's job results, in the order the run lists them. */
+const itemsOf = (doc: { results: { item: string }[] }) => doc.results.map((r) => r.item);
+
 describe('sluice worker and --queue through the CLI', { skip: redisServerMissing() }, () => {
   it('two worker processes work the jobs; without --queue the same command works them in-process', async (t) => {
     const redis = await startRedisServer(t);
@@ -64,14 +80,9 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     const workers = [worker(t, p, redis, ['--concurrency', '2']), worker(t, p, redis, ['--concurrency', '2'])];
     await Promise.all(workers.map((w) => w.ready));
     const items = ['a', 'b', 'c', 'd', 'e', 'f'];
-    const remote = await sluice(t, p, ['acme-run', ...items, '--queue', redis.url, '--json']).done;
-    assert.equal(remote.code, 0, remote.stderr);
-    const doc = JSON.parse(remote.stdout);
+    const doc = await succeeded(sluice(t, p, ['acme-run', ...items, '--queue', redis.url, '--json']));
     assert.equal(doc.kind, 'redis');
-    assert.deepEqual(
-      doc.results.map((r: { item: string }) => r.item),
-      items,
-    );
+    assert.deepEqual(itemsOf(doc), items);
     const workerPids = workers.map((w) => w.child.pid);
     for (const r of doc.results) {
       assert.ok(workerPids.includes(r.pid), `job ${r.item} ran in ${r.pid}, not a worker`);
@@ -88,95 +99,64 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
       items,
     );
 
-    const local = await sluice(t, p, ['acme-run', ...items, '--json']).done;
-    assert.equal(local.code, 0, local.stderr);
-    const localDoc = JSON.parse(local.stdout);
+    const localDoc = await succeeded(sluice(t, p, ['acme-run', ...items, '--json']));
     assert.equal(localDoc.kind, 'local');
-    assert.deepEqual(
-      localDoc.results.map((r: { item: string }) => r.item),
-      items,
-    );
+    assert.deepEqual(itemsOf(localDoc), items);
     for (const r of localDoc.results) assert.ok(!workerPids.includes(r.pid));
   });
 
   it('SIGTERM: the worker takes no new job and lets a running one finish within its grace period', async (t) => {
-    const redis = await startRedisServer(t);
-    const p = await project(t);
-    const w = worker(t, p, redis, ['--grace', '600']);
-    await w.ready;
+    const { redis, p, w } = await readyWorker(t, ['--grace', '600']);
     const run = sluice(t, p, ['acme-run', 'h', '--hold', 'h', '--queue', redis.url, '--json']);
     await logged(p, /^start h /);
     w.child.kill('SIGTERM');
     await w.printed(/stopping: 1 running job/);
-    await writeFile(join(p.dir, 'release'), '');
-    const r = await run.done;
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(JSON.parse(r.stdout).results[0].pid, w.child.pid);
+    await release(p);
+    assert.equal((await succeeded(run)).results[0].pid, w.child.pid);
     assert.equal(await w.exited, 143);
     assert.match(w.stdout(), /stopped: 1 done, 0 failed, 0 handed back/);
   });
 
   it('SIGTERM past the grace period hands the running job back; another worker resumes it (attempt 2)', async (t) => {
-    const redis = await startRedisServer(t);
-    const p = await project(t);
-    const first = worker(t, p, redis, ['--grace', '0']);
-    await first.ready;
+    const { redis, p, w: first } = await readyWorker(t, ['--grace', '0']);
     const run = sluice(t, p, ['acme-run', 'h', '--hold', 'h', '--queue', redis.url, '--json']);
     await logged(p, new RegExp(`^start h ${first.child.pid} 1$`));
     first.child.kill('SIGTERM');
     assert.equal(await first.exited, 143);
     assert.match(first.stdout(), /handed-back acme:work h/);
-    await writeFile(join(p.dir, 'release'), '');
+    await release(p);
     const second = worker(t, p, redis);
-    const r = await run.done;
-    assert.equal(r.code, 0, r.stderr);
-    const result = JSON.parse(r.stdout).results[0];
+    const result = (await succeeded(run)).results[0];
     assert.equal(result.pid, second.child.pid);
     assert.equal(result.attempt, 2);
     assert.deepEqual(log(p), [`start h ${first.child.pid} 1`, `abort h ${first.child.pid}`, `start h ${second.child.pid} 2`, `end h ${second.child.pid}`]);
   });
 
   it('a SIGKILLed worker: its job is taken over by another worker once its lease runs out', async (t) => {
-    const redis = await startRedisServer(t);
-    const p = await project(t);
-    const dead = worker(t, p, redis, ['--lease', '1']);
-    await dead.ready;
+    const { redis, p, w: dead } = await readyWorker(t, ['--lease', '1']);
     const run = sluice(t, p, ['acme-run', 'k', '--hold', 'k', '--queue', redis.url, '--json']);
     await logged(p, /^start k /);
     dead.child.kill('SIGKILL');
     await dead.exited;
-    await writeFile(join(p.dir, 'release'), '');
+    await release(p);
     const heir = worker(t, p, redis, ['--lease', '1']);
-    const r = await run.done;
-    assert.equal(r.code, 0, r.stderr);
-    const result = JSON.parse(r.stdout).results[0];
+    const result = (await succeeded(run)).results[0];
     assert.equal(result.pid, heir.child.pid);
     assert.equal(result.attempt, 2);
     assert.equal(log(p).filter((l) => l.startsWith('end k')).length, 1, 'worked to the end once');
   });
 
   it('Redis restarted mid-run (append-only file on): nothing is lost, every job finishes', async (t) => {
-    const redis = await startRedisServer(t);
-    const p = await project(t);
-    const w = worker(t, p, redis, ['--concurrency', '3']);
-    await w.ready;
+    const { redis, p, w } = await readyWorker(t, ['--concurrency', '3']);
     const run = sluice(t, p, ['acme-run', 'x', 'h', 'y', '--hold', 'h', '--queue', redis.url, '--json']);
     await logged(p, /^start h /);
     await redis.restart();
-    await writeFile(join(p.dir, 'release'), '');
-    const r = await run.done;
-    assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(
-      JSON.parse(r.stdout).results.map((x: { item: string }) => x.item),
-      ['x', 'h', 'y'],
-    );
+    await release(p);
+    assert.deepEqual(itemsOf(await succeeded(run)), ['x', 'h', 'y']);
   });
 
   it('SIGTERM to the orchestrator cancels its jobs: a waiting one leaves the queue, a running handler is aborted', async (t) => {
-    const redis = await startRedisServer(t);
-    const p = await project(t);
-    const w = worker(t, p, redis, ['--delegates', 'script']);
-    await w.ready;
+    const { redis, p, w } = await readyWorker(t, ['--delegates', 'script']);
     const run = sluice(t, p, ['acme-run', 'h', 'z', '--hold', 'h', '--needs', 'script', '--queue', redis.url]);
     const waiting = sluice(t, p, ['acme-run', 'q', '--needs', 'claude', '--queue', redis.url]);
     await logged(p, /^start h /);
@@ -194,10 +174,7 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
   });
 
   it('status names the workers and a job no worker can take; drain cancels it and its caller exits 1', async (t) => {
-    const redis = await startRedisServer(t);
-    const p = await project(t);
-    const w = worker(t, p, redis, ['--delegates', 'script']);
-    await w.ready;
+    const { redis, p, w } = await readyWorker(t, ['--delegates', 'script']);
     const run = sluice(t, p, ['acme-run', 'z', '--needs', 'claude', '--queue', redis.url]);
     let status: { counts: { waiting: number }; workers: { pid: number; delegates: string[] }[]; unserved: { needs: string[] }[] };
     do {
@@ -219,10 +196,7 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
   });
 
   it('a failed job fails its caller like in-process; queue retry runs it again', async (t) => {
-    const redis = await startRedisServer(t);
-    const p = await project(t);
-    const w = worker(t, p, redis);
-    await w.ready;
+    const { redis, p, w } = await readyWorker(t);
     await writeFile(join(p.dir, 'fail-f'), '');
     const local = await sluice(t, p, ['acme-run', 'f']).done;
     const remote = await sluice(t, p, ['acme-run', 'f', '--queue', redis.url]).done;
@@ -251,9 +225,7 @@ describe('sluice worker and --queue through the CLI', { skip: redisServerMissing
     const configured = { ...p, env: await trustedEnv(p.dir) };
     const w = worker(t, configured, redis);
     await w.ready;
-    const r = await sluice(t, configured, ['acme-run', 'c', '--json']).done;
-    assert.equal(r.code, 0, r.stderr);
-    const doc = JSON.parse(r.stdout);
+    const doc = await succeeded(sluice(t, configured, ['acme-run', 'c', '--json']));
     assert.equal(doc.kind, 'redis');
     assert.equal(doc.results[0].pid, w.child.pid);
     const unreachable = `redis://127.0.0.1:${await freePort()}/0`;

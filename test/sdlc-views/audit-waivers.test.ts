@@ -1,23 +1,16 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { GateAudit } from '../../plugins/sdlc-views/model/gate-audit.ts';
-import { removeCliBundle, sluice, sluiceJson } from './views-cli.ts';
+import { projectsRemovedAfterTests, sluice, sluiceJson } from './views-cli.ts';
 import { approveAndAdvance, writePhaseArtifacts } from './walk-project.ts';
 
-const dirs: string[] = [];
-after(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-  await removeCliBundle();
-});
+const project = projectsRemovedAfterTests();
 
 describe('audit shows every waiver apart from passes', () => {
   it('names who, why, file and phase in text and JSON, from the advance and from the latest run', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sluice-audit-waivers-'));
-    dirs.push(dir);
-    assert.equal((await sluice(dir, ['init', '--profile', 'starter', '--type', 'service'])).code, 0);
+    const dir = await project('sluice-audit-waivers-', ['--profile', 'starter', '--type', 'service']);
     await writePhaseArtifacts(dir, '0', 'service');
     await writeFile(
       join(dir, '.sdlc/artifacts/00-discovery/constraints.md'),

@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { trustedEnv } from '../helpers/trusted-env.ts';
-import { removeCliBundle, sluice } from './views-cli.ts';
+import { initProject, projectsRemovedAfterTests, sluice } from './views-cli.ts';
 import { approveAndAdvance, writePhaseArtifacts } from './walk-project.ts';
 
-const dirs: string[] = [];
-after(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-  await removeCliBundle();
-});
+const project = projectsRemovedAfterTests();
 
 // A fake token shaped like a GitHub one, and an environment secret the tool echoes.
 const TOKEN = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
@@ -19,8 +14,7 @@ const SECRET = 'hunter2-but-longer-than-eight';
 
 describe('profiles with type: command gates', () => {
   it('audit, report and reenter work on them, and command output is redacted before state.yaml keeps it', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sluice-command-gates-'));
-    dirs.push(dir);
+    const dir = await project('sluice-command-gates-');
     const starter = await readFile(new URL('../../plugins/sdlc/packs/starter/profile.yaml', import.meta.url), 'utf8');
     const lint = `console.log('pushed with ${TOKEN} and ' + process.env.ACME_API_KEY)`;
     await mkdir(join(dir, 'pack'));
@@ -28,7 +22,7 @@ describe('profiles with type: command gates', () => {
       join(dir, 'pack/profile.yaml'),
       `${starter}\nsluice:\n  gates:\n    - {id: lint, type: command, phases: ["0", "1"], severity: SHOULD, argv: [${JSON.stringify(process.execPath)}, -e, ${JSON.stringify(`${lint}; process.exit(1)`)}]}\n`,
     );
-    assert.equal((await sluice(dir, ['init', '--profile', './pack', '--type', 'service'])).code, 0);
+    await initProject(dir, ['--profile', './pack', '--type', 'service']);
     // The reviewed project: its command gate may run (a CI host's SLUICE_TRUSTED_HASH).
     const trusted = await trustedEnv(dir);
     const env = { ...trusted, ACME_API_KEY: SECRET };

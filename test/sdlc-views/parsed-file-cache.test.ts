@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
 import { MAX_CACHE_ENTRIES, parseCacheDir, parseWithCache } from '../../plugins/sdlc/project/disk-cache.ts';
 import type { StatusView } from '../../plugins/sdlc-views/model/status-view.ts';
+import { fixtureCopy } from './fixture-copy.ts';
 import { removeCliBundle, sluice, sluiceJson } from './views-cli.ts';
 
 after(removeCliBundle);
@@ -90,8 +91,7 @@ describe('parsed-file cache', () => {
   });
 
   it('status shows the same with and without the cache, and sees an edited state at once', async () => {
-    const project = await mkdtemp(join(tmpdir(), 'sluice-cache-project-'));
-    await cp(resolve('test/fixtures/sdlc-views/report-project'), project, { recursive: true });
+    const project = await fixtureCopy('report-project', 'sluice-cache-project-');
     const off = await sluice(project, ['status'], { SLUICE_NO_CACHE: '1' });
     const cold = await sluice(project, ['status']);
     const warm = await sluice(project, ['status']);

@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { removeCliBundle, sluice, sluiceJson } from './views-cli.ts';
+import { describe, it } from 'node:test';
+import { projectsRemovedAfterTests, sluice, sluiceJson } from './views-cli.ts';
 
-const dirs: string[] = [];
-after(async () => {
-  for (const d of dirs) await rm(d, { recursive: true, force: true });
-  await removeCliBundle();
-});
+const project = projectsRemovedAfterTests();
 
 describe('a state another tool wrote without history, version or created_at', () => {
   it('is read by status, audit and report with defaults; a writing command refuses it and leaves it untouched', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'sluice-partial-state-'));
-    dirs.push(dir);
-    assert.equal((await sluice(dir, ['init', '--profile', 'starter'])).code, 0);
+    const dir = await project('sluice-partial-state-', ['--profile', 'starter']);
     const path = join(dir, '.sdlc/state.yaml');
     const full = await readFile(path, 'utf8');
     const partial = full

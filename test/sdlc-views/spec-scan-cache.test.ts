@@ -1,19 +1,18 @@
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
 import { scanSpecs } from '../../plugins/sdlc-views/specs/scan-specs.ts';
 import { summarizeSpecs } from '../../plugins/sdlc-views/specs/summarize-specs.ts';
+import { fixtureCopy } from './fixture-copy.ts';
 
 const host = createNodeHost();
-const fixtureRepo = resolve('test/fixtures/sdlc-views/spec-repo');
 
 /** A copy of the fixture repo and an empty cache folder. */
 async function repoAndCache(): Promise<{ repo: string; cacheDir: string; done: () => Promise<void> }> {
-  const repo = await mkdtemp(join(tmpdir(), 'sluice-scan-cache-'));
-  await cp(fixtureRepo, repo, { recursive: true });
+  const repo = await fixtureCopy('spec-repo', 'sluice-scan-cache-');
   const cacheDir = await mkdtemp(join(tmpdir(), 'sluice-scan-cache-dir-'));
   return { repo, cacheDir, done: () => Promise.all([rm(repo, { recursive: true }), rm(cacheDir, { recursive: true })]).then(() => {}) };
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createKernel } from '../../core/index.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
@@ -9,18 +9,15 @@ import { scanSpecs } from '../../plugins/sdlc-views/specs/scan-specs.ts';
 import { parseFrontmatter } from '../../plugins/sdlc-views/specs/spec-frontmatter.ts';
 import type { SpecBacklog } from '../../plugins/sdlc-views/specs/spec-backlog-types.ts';
 import { summarizeSpecs } from '../../plugins/sdlc-views/specs/summarize-specs.ts';
+import { fixtureCopy, viewsFixture } from './fixture-copy.ts';
 import { sdlcViewsPlugin } from '../../plugins/sdlc-views/index.ts';
 import { removeCliBundle, sluice, sluiceJson } from './views-cli.ts';
 
 const host = createNodeHost();
-const fixtureRepo = resolve('test/fixtures/sdlc-views/spec-repo');
+const fixtureRepo = viewsFixture('spec-repo');
 after(removeCliBundle);
 
-async function tempRepo(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'sluice-specs-'));
-  await cp(fixtureRepo, dir, { recursive: true });
-  return dir;
-}
+const tempRepo = () => fixtureCopy('spec-repo', 'sluice-specs-');
 
 describe('spec frontmatter', () => {
   it('keeps quoted values with # and :, and drops comments, as YAML says', () => {

@@ -1,6 +1,9 @@
-import { rm } from 'node:fs/promises';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after } from 'node:test';
+import { childOutput } from '../helpers/child-output.ts';
 import { reap, spawnReaped } from '../helpers/reap-children.ts';
 import { sluiceEntry } from '../helpers/run-cli.ts';
 
@@ -23,23 +26,15 @@ export async function removeCliBundle(): Promise<void> {
 /** Runs `sluice ARGS` in `cwd` (via --cwd), without colour, and collects its output and exit code. */
 export async function sluice(cwd: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   const entry = cliBundle();
-  return new Promise((done, fail) => {
-    const child = spawnReaped(process.execPath, [entry, ...args, '--cwd', cwd], {
-      env: { ...process.env, NO_COLOR: '1', SLUICE_CACHE_DIR: cacheDir, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (d) => (stdout += d));
-    child.stderr!.on('data', (d) => (stderr += d));
-    // A hang catcher, not a speed limit: generous for a loaded machine; the whole process group goes.
-    const timer = setTimeout(() => reap(child), 300_000);
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
+  const child = spawnReaped(process.execPath, [entry, ...args, '--cwd', cwd], {
+    env: { ...process.env, NO_COLOR: '1', SLUICE_CACHE_DIR: cacheDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const output = childOutput(child);
+  // A hang catcher, not a speed limit: generous for a loaded machine; the whole process group goes.
+  const timer = setTimeout(() => reap(child), 300_000);
+  const { code, stdout, stderr } = await output.finally(() => clearTimeout(timer));
+  return { code, stdout, stderr };
 }
 
 /** `sluice ARGS --json`, parsed; fails the test with the output when stdout is not one JSON document. */
@@ -54,4 +49,29 @@ export async function sluiceJson<T = Record<string, unknown>>(
   } catch {
     throw new Error(`sluice ${args.join(' ')} --json printed no JSON (exit ${r.code}):\n${r.stdout}\n${r.stderr}`);
   }
+}
+
+/**
+ * Call once per test file: the returned function makes an empty project folder (`prefix`), or one
+ * `sluice init INIT_ARGS` made (asserted to succeed); all of them, and the CLI's cache, are removed
+ * when the file ends.
+ */
+export function projectsRemovedAfterTests(): (prefix: string, initArgs?: string[]) => Promise<string> {
+  const dirs: string[] = [];
+  after(async () => {
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+    await removeCliBundle();
+  });
+  return async (prefix, initArgs) => {
+    const dir = await mkdtemp(join(tmpdir(), prefix));
+    dirs.push(dir);
+    if (initArgs) await initProject(dir, initArgs);
+    return dir;
+  };
+}
+
+/** `sluice init ARGS` in `dir`; fails the test with its stderr unless it succeeds. */
+export async function initProject(dir: string, args: string[]): Promise<void> {
+  const init = await sluice(dir, ['init', ...args]);
+  assert.equal(init.code, 0, init.stderr);
 }

@@ -1,18 +1,13 @@
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { fixtureCopy } from './fixture-copy.ts';
 import { removeCliBundle, sluice, sluiceJson } from './views-cli.ts';
 
 after(removeCliBundle);
-const fixture = resolve('test/fixtures/sdlc-views/report-project');
-
-async function project(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'sluice-views-err-'));
-  await cp(fixture, dir, { recursive: true });
-  return dir;
-}
+const project = () => fixtureCopy('report-project', 'sluice-views-err-');
 
 describe('views on bad input', () => {
   it('status, audit and report outside an SDLC project: PROJECT_MISSING, exit 2', async () => {

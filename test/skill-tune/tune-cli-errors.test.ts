@@ -4,18 +4,15 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/run-cli.ts';
 import { evaluateScores, executeAny, skillText, tuneProject } from './tune-harness.ts';
+import { scriptBackends, scriptRoles } from '../helpers/tune-backends.ts';
 
-const scriptBackends = ['--executor', 'script', '--evaluator', 'script', '--improver', 'script', '--allow-self-evaluation'];
 const read = (path: string) => readFile(path, 'utf8');
 
 describe('sluice tune refuses bad input', () => {
   it('refuses bad command lines and bad run folders with exit 2 and one line', async () => {
     const dir = await tuneProject({ w: skillText('w') }, [executeAny]);
     const cases: [string[], RegExp][] = [
-      [
-        ['tune', 'w', '--scenario', 's', '-y', '--executor', 'script', '--evaluator', 'script', '--improver', 'script'],
-        /USAGE: .*evaluator \(script\) is also the executor.*--allow-self-evaluation/,
-      ],
+      [['tune', 'w', '--scenario', 's', '-y', ...scriptRoles], /USAGE: .*evaluator \(script\) is also the executor.*--allow-self-evaluation/],
       [['tune', 'w', '--scenario', 's', '-y'], /DELEGATE_(UNKNOWN|UNAVAILABLE).*claude/],
       [['tune', 'w', '--scenario', 's', '-y', '--chain', ...scriptBackends], /--chain needs at least two skills/],
       [['tune', '--resume', '.claude', '--scenario', 'x'], /--resume continues with the run.s saved settings; drop --scenario/],

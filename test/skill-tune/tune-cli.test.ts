@@ -5,8 +5,7 @@ import { describe, it } from 'node:test';
 import { runCli } from '../helpers/run-cli.ts';
 import { trustedEnv } from '../helpers/trusted-env.ts';
 import { evaluateScores, executeAny, improveAny, read, skillText, tuneProject } from './tune-harness.ts';
-
-const scriptBackends = ['--executor', 'script', '--evaluator', 'script', '--improver', 'script', '--allow-self-evaluation'];
+import { scriptBackends } from '../helpers/tune-backends.ts';
 
 describe('sluice tune on the command line', () => {
   it('restores the original skills, or the version an iteration ran', async () => {

@@ -7,8 +7,7 @@ import { reap, spawnReaped } from '../helpers/reap-children.ts';
 import { redisServerMissing, startRedisServer, type TestRedis } from '../helpers/redis-server.ts';
 import { runCli, sluiceEntry } from '../helpers/run-cli.ts';
 import { evaluateScores, executeAny, improveAny, read, readState, skillText, tuneProject, type Rule } from './tune-harness.ts';
-
-const scriptBackends = ['--executor', 'script', '--evaluator', 'script', '--improver', 'script', '--allow-self-evaluation'];
+import { scriptBackends } from '../helpers/tune-backends.ts';
 
 /** A `sluice worker` process, one job at a time, in a folder of its own (not the project): ready once it says so. */
 async function startWorker(redis: TestRedis, script: string): Promise<void> {

@@ -6,8 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli, sluiceEntry } from '../helpers/run-cli.ts';
 import { evaluateScores, executeAny, improveAny, read, readState, skillText, tuneProject, type Rule } from './tune-harness.ts';
 import { spawnReaped } from '../helpers/reap-children.ts';
+import { scriptBackends } from '../helpers/tune-backends.ts';
 
-const scriptBackends = ['--executor', 'script', '--evaluator', 'script', '--improver', 'script', '--allow-self-evaluation'];
 /** Delegate attempts recorded in a (closed) transcript: the runner writes one header per attempt. */
 const countAttempts = async (path: string) => ((await readFile(path, 'utf8').catch(() => '')).match(/^--- sluice delegate /gm) ?? []).length;
 /** Calls the `replies:` rule has answered, from the script backend's persisted sequence positions. */

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runSluice, startSluice } from '../hardening/cli-bundle.ts';
 import { evalJson, executeAny, improveAny, skillText, tuneProject, type Rule } from './tune-harness.ts';
+import { scriptBackends } from '../helpers/tune-backends.ts';
 
 /** Tune scoring as a user meets it: the built CLI, the script backend standing in for the AI CLIs. */
-const scriptBackends = ['--executor', 'script', '--evaluator', 'script', '--improver', 'script', '--allow-self-evaluation'];
 const tune = (dir: string, ...extra: string[]) => runSluice(dir, ['tune', 'w', '--scenario', 'write it', '-y', ...scriptBackends, ...extra]);
 const evaluate = (round: number, text: string): Rule => ({ match: `role=evaluate iteration=${round} `, reply: { text } });
 const started: { kill(signal: NodeJS.Signals): boolean }[] = [];
