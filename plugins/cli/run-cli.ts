@@ -9,6 +9,7 @@ import {
   terminalSafe,
   SluiceError,
   type CommandContext,
+  type CommandDefinition,
   type Kernel,
   type SluiceConfig,
 } from '../../core/index.ts';
@@ -125,7 +126,10 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
     const result: ProgramResult = {};
     const makeContext = (): CommandContext => ({ kernel, host, cwd: root, io, signal: controller.signal });
     const program = buildProgram(
-      kernel.commands.entries().map((e) => e.value),
+      commandsFor(
+        word,
+        kernel.commands.entries().map((e) => e.value),
+      ),
       makeContext,
       result,
     );
@@ -181,4 +185,14 @@ async function distributedDispatcher(word: string | undefined, url: string | und
   const { createRedisQueue, parseRedisUrl } = await import('../queue-redis/index.ts');
   parseRedisUrl(url, what);
   return (onProgress) => createRedisQueue({ url, what, onProgress });
+}
+
+/**
+ * The commands commander needs to run `word`: only its own group when a command of that name exists
+ * (building every loaded command's parser was ~1 ms of a short command), else all of them, so help
+ * lists them and an unknown word gets its "Did you mean" from the full set.
+ */
+function commandsFor(word: string | undefined, all: readonly CommandDefinition[]): readonly CommandDefinition[] {
+  const own = word === undefined ? [] : all.filter((c) => c.name === word || c.name.startsWith(`${word} `));
+  return own.length > 0 ? own : all;
 }
