@@ -23,8 +23,14 @@ export interface CachedModule<T> {
   source: Buffer;
 }
 
-// One wrapper for loading and for making the cache: V8 accepts a cache only for the same source.
-const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+/**
+ * One wrapper for loading and for making the cache (V8 accepts a cache only for the same source). A
+ * bundle may be written already wrapped, starting with exactly this (the CLI runner's build does):
+ * it is then compiled as read. Wrapping the ~1 MB runner at run time copied it into a new string in
+ * the young generation, which was a scavenge's worth of allocation in every command.
+ */
+export const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
+const wrap = (source: string) => (source.startsWith(WRAPPER_START) ? source : `${WRAPPER_START}${source}\n})`);
 
 /** The last line of a bundle whose build wrote its id: `//# sluice-build=<hex>` (scripts/build-cli-cache.mjs). */
 const BUILD_ID_MARK = '\n//# sluice-build=';

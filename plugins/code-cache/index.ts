@@ -1,1 +1,1 @@
-export { loadCached, saveCodeCache, type CachedModule } from './code-cache.ts';
+export { loadCached, saveCodeCache, WRAPPER_START, type CachedModule } from './code-cache.ts';

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { loadCached, saveCodeCache } from '../../plugins/code-cache/code-cache.ts';
+import { loadCached, saveCodeCache, WRAPPER_START } from '../../plugins/code-cache/code-cache.ts';
 import { cliBundle } from '../hardening/cli-bundle.ts';
 import { repoRoot } from '../hardening/repo-files.ts';
 
@@ -188,6 +188,7 @@ describe('the built CLI runner (dist/sluice-cli.cjs) and its code cache', () => 
       'no raw non-ASCII character in the runner',
     );
     assert.match(source.subarray(-60).toString('latin1'), /\n\/\/# sluice-build=[0-9a-f]{32}\n$/);
+    assert.ok(source.subarray(0, WRAPPER_START.length).toString('latin1') === WRAPPER_START, 'written already wrapped, as the loader wraps a bundle');
     // A copy: loading may write a fresh cache, and the shipped one must stay as it is for other tests.
     const dir = mkdtempSync(join(tmpdir(), 'sluice-cli-cache-'));
     try {
