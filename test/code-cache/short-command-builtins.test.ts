@@ -19,10 +19,10 @@ const UNUSED = ['crypto', 'child_process', 'fs/promises', 'tty', 'perf_hooks'];
 const skip = referencePlugin.skip;
 let dir: string;
 
-/** The built-in modules a `sluice gate` run loaded, as Node lists them at exit. */
-async function gateLoads(): Promise<{ modules: string[]; stdout: string; code: number | null }> {
+/** The built-in modules a `sluice COMMAND` run loaded, as Node lists them at exit. */
+async function loadsOf(command = 'gate'): Promise<{ modules: string[]; stdout: string; code: number | null }> {
   const list = join(dir, `modules-${Math.random().toString(36).slice(2)}.txt`);
-  const run = await runProcess(process.execPath, [join(repoRoot, 'bin', 'sluice.cjs'), '--cwd', join(dir, 'project'), 'gate'], {
+  const run = await runProcess(process.execPath, [join(repoRoot, 'bin', 'sluice.cjs'), '--cwd', join(dir, 'project'), command], {
     env: {
       ...process.env,
       NO_COLOR: '1',
@@ -38,7 +38,7 @@ async function gateLoads(): Promise<{ modules: string[]; stdout: string; code: n
   return { modules, stdout: run.stdout, code: run.code };
 }
 
-describe('built-in modules a repeated `sluice gate` loads', { skip }, () => {
+describe('built-in modules a repeated `sluice gate` or `sluice status` loads', { skip }, () => {
   before(async () => {
     sluiceEntry(); // dist/ as the sources are now
     dir = await mkdtemp(join(tmpdir(), 'sluice-gate-builtins-'));
@@ -59,9 +59,9 @@ describe('built-in modules a repeated `sluice gate` loads', { skip }, () => {
   it('loads none of the modules it has no use for once the project and its parse cache are settled, and says the same', async () => {
     // The first gate on a project the reference made records its results in the state; the second
     // parses that new state once; from the third on, nothing changes between runs.
-    const first = await gateLoads();
-    const second = await gateLoads();
-    const settled = await gateLoads();
+    const first = await loadsOf();
+    const second = await loadsOf();
+    const settled = await loadsOf();
     assert.equal(settled.code, second.code);
     assert.equal(settled.stdout, second.stdout);
     assert.equal(settled.stdout, first.stdout);
@@ -72,5 +72,12 @@ describe('built-in modules a repeated `sluice gate` loads', { skip }, () => {
       [],
     );
     assert.ok(first.modules.includes('fs/promises'), 'the first run, which writes, is seen loading what writing needs');
+    const status = await loadsOf('status');
+    assert.match(status.stdout, /Discovery/);
+    assert.deepEqual(
+      UNUSED.filter((m) => status.modules.includes(m)),
+      [],
+      'status, on the same settled project',
+    );
   });
 });
