@@ -19,13 +19,18 @@ export interface GuardEnv {
   places: GuardPlaces;
 }
 
-/** The project (CLAUDE_PROJECT_DIR, else the payload's cwd) and sluice's user config folder. */
+/** The project (CLAUDE_PROJECT_DIR, else the payload's cwd), sluice's user config folder and its cache folder. */
 export function guardEnv(payload: PreToolUsePayload, env: Record<string, string | undefined>, cwd: string): GuardEnv {
   const projectDir = absolutePath(env.CLAUDE_PROJECT_DIR || payload.cwd || cwd, cwd);
   // As the trust store finds it: a relative XDG_CONFIG_HOME is invalid and ignored (XDG spec).
   const xdg = env.XDG_CONFIG_HOME;
   const configHome = xdg && xdg.startsWith('/') ? xdg : join(env.HOME || homedir(), '.config');
-  return { projectDir, places: { userConfigDir: absolutePath(join(configHome, 'sluice'), '/') } };
+  // As the parse cache finds it (plugins/sdlc/project/disk-cache.ts), the whole folder sluice writes under.
+  const cacheDir = env.SLUICE_CACHE_DIR || join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'sluice');
+  return {
+    projectDir,
+    places: { userConfigDir: absolutePath(join(configHome, 'sluice'), '/'), userCacheDir: absolutePath(cacheDir, projectDir) },
+  };
 }
 
 const EDIT_TOOLS: Record<string, string> = { Write: 'file_path', Edit: 'file_path', MultiEdit: 'file_path', NotebookEdit: 'notebook_path' };
@@ -67,7 +72,7 @@ export async function decideTool(payload: PreToolUsePayload, env: GuardEnv): Pro
   if (tool === 'Bash') {
     const command = field(payload.tool_input, 'command');
     if (!command) return allow;
-    if (!cwdNeedsParsing(cwd, env) && !needsParsing(command, env.projectDir, env.places.userConfigDir)) return allow;
+    if (!cwdNeedsParsing(cwd, env) && !needsParsing(command, env.projectDir, [env.places.userConfigDir, env.places.userCacheDir])) return allow;
     const { judgeShell } = await loadShellGuard();
     return judgeShell(command, { cwd, projectDir: env.projectDir, places: env.places });
   }

@@ -28,6 +28,10 @@ const [bundle, cacheFile] = process.argv.slice(2);
 if (!bundle || !cacheFile) throw new Error('usage: prime-code-cache BUNDLE CACHE');
 rmSync(cacheFile, { force: true });
 const loaded = loadCached<typeof ShellGuard>(bundle, cacheFile, require);
-const scope = { cwd: tmpdir(), projectDir: tmpdir(), places: { userConfigDir: join(tmpdir(), 'sluice-prime-config') } };
+const scope = {
+  cwd: tmpdir(),
+  projectDir: tmpdir(),
+  places: { userConfigDir: join(tmpdir(), 'sluice-prime-config'), userCacheDir: join(tmpdir(), 'sluice-prime-cache') },
+};
 for (const command of SAMPLES) loaded.exports.judgeShell(command, scope);
 if (!saveCodeCache(loaded, cacheFile)) throw new Error(`could not write ${cacheFile}`);

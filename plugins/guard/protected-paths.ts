@@ -9,6 +9,8 @@ import type { Decision } from './decision.ts';
  * - `.prizmkit/state/workflows/` and `.prizmkit/state/journal/` (lifecycle state and its journal);
  * - `sluice.config.*` (plugins, delegate commands, commit grants);
  * - sluice's user config folder (trust store, grant key), for reads too;
+ * - sluice's cache folder: `gate`, `next` and the dashboards take parsed state, profile and registry
+ *   from it, so a forged entry would change what they judge without touching `.sdlc/`;
  * - `.claude/settings.json` and `settings.local.json`, where the guard itself is installed (ask);
  * - `.git/hooks/`, whose scripts git runs itself (a commit-msg hook could add the lifecycle trailer),
  *   and `.git/config` (ask: it names the hooks folder, aliases and the commit template).
@@ -16,6 +18,8 @@ import type { Decision } from './decision.ts';
 export interface GuardPlaces {
   /** `$XDG_CONFIG_HOME/sluice` or `~/.config/sluice`, absolute. */
   userConfigDir: string;
+  /** `$SLUICE_CACHE_DIR`, else `$XDG_CACHE_HOME/sluice` or `~/.cache/sluice`, absolute. */
+  userCacheDir: string;
 }
 
 const SDLC_OPEN = new Set(['artifacts', 'reports']);
@@ -33,6 +37,8 @@ function under(path: string, dir: string): boolean {
 export function protectedPath(path: string, places: GuardPlaces): Decision | undefined {
   if (under(path, places.userConfigDir))
     return { verdict: 'deny', reason: `${path} is in sluice's user config folder (trust store, grant key): only a person edits it` };
+  if (under(path, places.userCacheDir))
+    return { verdict: 'deny', reason: `${path} is in sluice's cache, which gate and next read in place of the records: only sluice writes it` };
   const s = segments(path);
   for (let i = 0; i < s.length; i++) {
     const name = s[i]!;
@@ -66,6 +72,6 @@ export function protectedRead(path: string, places: GuardPlaces): Decision | und
 
 /** Whether removing or moving `dir` recursively would take a protected path with it. */
 export function containsProtected(dir: string, places: GuardPlaces, exists: (path: string) => boolean, projectDir: string): boolean {
-  if (under(projectDir, dir) || under(places.userConfigDir, dir)) return true;
+  if (under(projectDir, dir) || under(places.userConfigDir, dir) || under(places.userCacheDir, dir)) return true;
   return ['.sdlc', '.sluice', '.prizmkit/state'].some((name) => exists(`${dir.replace(/\/+$/, '')}/${name}`));
 }

@@ -16,13 +16,15 @@ const ANCESTOR_WORD = /(^|[\s;&|(=])(\.{1,2}\/*|\/)($|[\s;&|)])/;
 /** A path that climbs (`src/../..`) or ends in `.` (`src/.`): it may name a folder above the records. */
 const CLIMBING_PATH = /(^|[\s;&|(=/])(\.\.($|[/\s;&|)])|\.\/*($|[\s;&|)]))/;
 
-export function needsParsing(command: string, projectDir: string, userConfigDir: string): boolean {
+/** `outsideDirs`: sluice's folders outside the project (user config, cache), absolute. */
+export function needsParsing(command: string, projectDir: string, outsideDirs: readonly string[]): boolean {
   const text = withoutProjectPrefix(command.replace(/['"]/g, ''), projectDir);
   if (text === undefined) return true;
   if (SYNTAX.test(text) || NAMES.test(text) || WORDS.test(text) || ANCESTOR_WORD.test(text) || CLIMBING_PATH.test(text)) return true;
-  // An absolute path to a folder above the project or sluice's user config (`rm -rf /home/me/work`).
-  for (const start of [projectDir, userConfigDir]) {
-    for (let dir = parentOf(start); dir.length > 1; dir = parentOf(dir)) {
+  // An absolute path to a folder above the project (`rm -rf /home/me/work`), or to one of sluice's
+  // own folders or above (a SLUICE_CACHE_DIR need not say "sluice"). The project's own path is gone.
+  for (const start of [projectDir, ...outsideDirs]) {
+    for (let dir = start === projectDir ? parentOf(start) : start; dir.length > 1; dir = parentOf(dir)) {
       const at = text.indexOf(dir);
       if (at >= 0 && !/[\w.-]/.test(text[at + dir.length] ?? '')) return true;
     }

@@ -123,7 +123,7 @@ export async function run(): Promise<Record<string, unknown>> {
       // A command the prefilter cannot clear (a commit message from a heredoc): the shell parser loads,
       // from its code cache (dist/guard-shell.cache).
       bashParsed: {
-        needsParser: needsParsing(PARSED, project, join(homedir(), '.config', 'sluice')),
+        needsParser: needsParsing(PARSED, project, [join(homedir(), '.config', 'sluice'), join(homedir(), '.cache', 'sluice')]),
         ...paired(guard, script, payload(project, 'Bash', { command: PARSED }), project),
       },
       bashClaudeCommit: paired(guard, script, payload(project, 'Bash', { command: CLAUDE_COMMIT }), project),

@@ -16,7 +16,7 @@ import { judgeShell } from '../../plugins/guard/shell-guard.ts';
  */
 const PROJECT = '/work/app';
 const SECRET = 'launch-code-4471';
-const scope: ShellScope = { cwd: PROJECT, projectDir: PROJECT, places: { userConfigDir: '/home/dev/.config/sluice' } };
+const scope: ShellScope = { cwd: PROJECT, projectDir: PROJECT, places: { userConfigDir: '/home/dev/.config/sluice', userCacheDir: '/home/dev/.cache/sluice' } };
 
 /** A fake file system for the guard's reader: what it was asked to read, and what it found. */
 function fakeFiles(files: Record<string, MessageFile>): { read: (p: string) => MessageFile; asked: string[] } {

@@ -23,8 +23,12 @@ let base: string;
 let project: string;
 let config: string;
 
-function runGuard(input: string, cwd: string, bin = cliBundle()): Promise<GuardRun> {
-  return runProcess(process.execPath, [bin, 'guard'], { cwd, env: { ...process.env, CLAUDE_PROJECT_DIR: project, XDG_CONFIG_HOME: config }, input });
+function runGuard(input: string, cwd: string, bin = cliBundle(), env: Record<string, string> = {}): Promise<GuardRun> {
+  return runProcess(process.execPath, [bin, 'guard'], {
+    cwd,
+    env: { ...process.env, CLAUDE_PROJECT_DIR: project, XDG_CONFIG_HOME: config, XDG_CACHE_HOME: join(base, 'cache'), ...env },
+    input,
+  });
 }
 
 /** The decision as Claude Code reads it: no output is no objection. */
@@ -108,6 +112,29 @@ describe('sluice guard answers recorded PreToolUse payloads (built CLI)', () => 
       verdictOf(await runGuard(call('Write', { file_path: join(project, '.git/hooks/prepare-commit-msg'), content: '#!/bin/sh\n' }), project)).verdict,
       'deny',
     );
+  });
+
+  it("sluice's cache folder, which gate reads in place of the records: writes denied, reads allowed", async () => {
+    const call = (tool: string, input: Record<string, unknown>) =>
+      JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: tool, cwd: project, tool_input: input });
+    const entry = join(base, 'cache', 'sluice', 'parsed', '0123456789abcdef.json');
+    const cases: [string, string, Record<string, string>?][] = [
+      [call('Write', { file_path: entry, content: '{}' }), 'deny'],
+      [call('Bash', { command: `echo '{}' > ${entry}` }), 'deny'],
+      [call('Bash', { command: 'cp forged.json ~/.cache/sluice/parsed/' }), 'deny', { XDG_CACHE_HOME: '', HOME: base }],
+      // Removing a folder that holds it is asked about, as for the records' own folders.
+      [call('Bash', { command: `rm -rf ${join(base, 'cache')}` }), 'ask'],
+      [call('Read', { file_path: entry }), 'allow'],
+      [call('Bash', { command: `cat ${entry}` }), 'allow'],
+      // SLUICE_CACHE_DIR moves it, to a path that need not say "sluice".
+      [call('Bash', { command: 'cp forged.json /srv/c1/parsed/x.json' }), 'deny', { SLUICE_CACHE_DIR: '/srv/c1' }],
+      [call('Bash', { command: 'cp forged.json /srv/c1/parsed/x.json' }), 'allow'],
+    ];
+    for (const [payload, expected, env] of cases) {
+      const got = verdictOf(await runGuard(payload, project, cliBundle(), env));
+      assert.equal(got.verdict, expected, `${payload} ${JSON.stringify(env ?? {})}: ${got.reason ?? 'no objection'}`);
+      if (expected === 'deny') assert.match(got.reason!, /sluice's cache/);
+    }
   });
 
   it('says nothing for other hook events', async () => {

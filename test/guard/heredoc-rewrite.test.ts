@@ -135,7 +135,7 @@ describe('the guard reads quoted here-document bodies as data, never more lenien
     const project = join(base, 'app');
     for (const d of ['.sdlc', '.sluice/runs', 'notes']) mkdirSync(join(project, d), { recursive: true });
     writeFileSync(join(project, '.sdlc/state.yaml'), "current_phase: '1'\n");
-    scope = { cwd: project, projectDir: project, places: { userConfigDir: join(base, 'config', 'sluice') } };
+    scope = { cwd: project, projectDir: project, places: { userConfigDir: join(base, 'config', 'sluice'), userCacheDir: join(base, 'cache', 'sluice') } };
   });
   after(() => rmSync(base, { recursive: true, force: true }));
 

@@ -96,9 +96,20 @@ function wordsFor(projectDir: string): fc.Arbitrary<string> {
       `${parent}/`,
       `${projectDir}-old`,
     ),
-    fc.constantFrom('app', 'app/.sdlc', 'config', '.config', dirname(places.userConfigDir), `${dirname(places.userConfigDir)}/`, dirname(parent)),
+    fc.constantFrom(
+      'app',
+      'app/.sdlc',
+      'config',
+      '.config',
+      dirname(places.userConfigDir),
+      `${dirname(places.userConfigDir)}/`,
+      dirname(parent),
+      places.userCacheDir,
+    ),
     fc.constantFrom(
       `${places.userConfigDir}/grant.key`,
+      `${places.userCacheDir}/parsed/0123.json`,
+      places.userCacheDir,
       '~/.config/sluice/commit-grant.key',
       '$HOME',
       '$X',
@@ -218,7 +229,7 @@ describe('the guard fast paths decide as the full parser does (generated command
   before(() => {
     base = mkdtempSync(join(tmpdir(), 'sluice-guard-diff-'));
     project = join(base, 'app');
-    places = { userConfigDir: join(base, 'config', 'sluice') };
+    places = { userConfigDir: join(base, 'config', 'sluice'), userCacheDir: join(base, 'cachedir') };
     for (const d of ['.sdlc/artifacts', '.sluice/runs', '.prizmkit/state/journal', 'src', 'build']) mkdirSync(join(project, d), { recursive: true });
     mkdirSync(places.userConfigDir, { recursive: true });
     writeFileSync(join(project, '.sdlc/state.yaml'), "current_phase: '1'\n");
