@@ -60,6 +60,10 @@ export const AuditOutput = v.looseObject({
   skips: v.array(v.looseObject({ from: v.string(), to: v.string(), at: v.string() })),
   reentries: v.array(v.looseObject({ from: v.string(), to: v.string(), at: v.string() })),
   frozen: v.strictObject({ files: v.array(v.string()), modified: v.array(v.unknown()) }),
+  forgedCache: v.pipe(
+    v.array(v.strictObject({ file: v.string(), entry: v.string() })),
+    v.description('Parse-cache entries holding a value their file does not parse to (gate and next would judge it); any makes the audit exit 1.'),
+  ),
   signatures: v.looseObject({ required: v.boolean(), entries: v.array(v.looseObject({ index: Count, status: v.string() })), problems: Count }),
 });
 

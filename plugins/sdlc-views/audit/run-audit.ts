@@ -2,6 +2,8 @@ import { resolve } from 'pathe';
 import type { CommandContext, CommandInput, CommandOutcome, Style } from '../../../core/index.ts';
 import {
   expectedChecksums,
+  forgedProjectCacheEntries,
+  type ForgedEntry,
   frozenDrift,
   openProject,
   type SdlcProject,
@@ -66,14 +68,27 @@ function renderFrozen(f: Awaited<ReturnType<typeof frozenStatus>>, s: Style): st
   return lines.join('\n');
 }
 
+function renderForged(forged: readonly ForgedEntry[], s: Style): string {
+  if (forged.length === 0) return '';
+  const lines = ['', s.bold(`Parse cache (${forged.length} forged)`)];
+  for (const f of forged) lines.push(`  ${s.red('FORGED')} ${f.entry}: holds a value ${f.file} does not parse to; gate and next would judge it. Delete it`);
+  return `${lines.join('\n')}\n`;
+}
+
 /** `sluice audit`: gate effectiveness and every human decision in the history `sluice next` wrote. */
 export async function runAudit(input: CommandInput, ctx: CommandContext): Promise<CommandOutcome> {
   const project = await openProject(ctx.kernel, { readOnly: true });
   // Every signature is verified; a bad one (or an unsigned one the profile forbids) makes the audit exit 1.
   const signatures = await verifyHistory(ctx.kernel, project);
-  const audit = { ...withCheckedAcceptances(auditGates(project.state), signatures, waiverPolicy(project)), frozen: await frozenStatus(ctx, project) };
-  const exitCode = signatures.problems > 0 ? 1 : 0;
-  const own = `${renderAudit(audit, ctx.io.style, labelFor(signatures))}\n${renderFrozen(audit.frozen, ctx.io.style)}\n\n${renderSignatures(signatures, ctx.io.style)}`;
+  // A forged parse-cache entry, like a bad signature, makes the audit exit 1.
+  const forgedCache = (await forgedProjectCacheEntries(ctx.kernel, project)).map((f) => ({ ...f, file: ctx.kernel.display(f.file) }));
+  const audit = {
+    ...withCheckedAcceptances(auditGates(project.state), signatures, waiverPolicy(project)),
+    frozen: await frozenStatus(ctx, project),
+    forgedCache,
+  };
+  const exitCode = signatures.problems > 0 || forgedCache.length > 0 ? 1 : 0;
+  const own = `${renderAudit(audit, ctx.io.style, labelFor(signatures))}\n${renderFrozen(audit.frozen, ctx.io.style)}\n${renderForged(forgedCache, ctx.io.style)}\n${renderSignatures(signatures, ctx.io.style)}`;
   const other = input.options.compare;
   if (typeof other !== 'string') return { exitCode, data: { ...audit, signatures }, human: own };
   const otherAudit = auditGates(await readOtherState(ctx, other));

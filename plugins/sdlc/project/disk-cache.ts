@@ -132,3 +132,40 @@ export async function parseWithCache(
   if (jsonSafe(value) && (await writeCacheEntry(host, dir, name, entry))) await evictOldest(host, dir).catch(() => {});
   return { value, hit: false };
 }
+
+export interface ForgedEntry {
+  /** The file the entry stands for. */
+  file: string;
+  /** The entry, in the cache folder. */
+  entry: string;
+}
+
+/**
+ * The cache entries that would be used for these files now (same bytes) but hold a value their bytes
+ * do not parse to: written by hand or by a program, since sluice only stores what it parsed. `sluice
+ * audit` reports them, because gate and next would judge that value instead of the file.
+ */
+export async function forgedCacheEntries(
+  host: Host,
+  dir: string | undefined,
+  files: readonly { kind: string; file: string; parse: (text: string) => unknown }[],
+  readText: (file: string) => Promise<string | undefined>,
+): Promise<ForgedEntry[]> {
+  if (dir === undefined) return [];
+  const forged: ForgedEntry[] = [];
+  for (const { kind, file, parse } of files) {
+    const name = cacheEntryName(kind, file);
+    const cached = (await readCacheEntry(host, dir, name)) as Partial<CacheEntry> | undefined;
+    if (cached?.file !== file || cached.kind !== kind || cached.format !== FORMAT || cached.sluice !== sluiceVersion) continue;
+    const text = await readText(file);
+    if (text === undefined || cached.text !== text) continue;
+    let fresh: unknown;
+    try {
+      fresh = parse(text);
+    } catch {
+      fresh = undefined;
+    }
+    if (JSON.stringify(fresh) !== JSON.stringify(cached.value)) forged.push({ file, entry: join(dir, name) });
+  }
+  return forged;
+}

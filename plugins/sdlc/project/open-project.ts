@@ -24,7 +24,9 @@ export interface SdlcProject {
   profileDisplay: string;
   model: PhaseModel;
   registryDisplay: string;
-  compliance: { framework: string; display: string; value: ComplianceFile }[];
+  /** The registry read: the frozen copy, or the bundled one. */
+  registryPath: string;
+  compliance: { framework: string; path: string; display: string; value: ComplianceFile }[];
   /** Frameworks the profile lists whose frozen gate file is gone: G4 reports each as a MUST failure. */
   missingCompliance: { framework: string; display: string }[];
 }
@@ -73,7 +75,7 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
     }
     const file = await readSdlcFile(host, path, ComplianceFileSchema, 'COMPLIANCE_INVALID', display);
     checkCompliance(file.value, model, display);
-    compliance.push({ framework, display, value: file.value });
+    compliance.push({ framework, path, display, value: file.value });
   }
   return {
     root: kernel.projectRoot,
@@ -84,6 +86,7 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
     profileDisplay: kernel.display(paths.profile),
     model,
     registryDisplay: kernel.display(registryPath),
+    registryPath,
     compliance,
     missingCompliance,
   };
