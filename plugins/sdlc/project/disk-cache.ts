@@ -102,6 +102,12 @@ interface CacheEntry {
   value: unknown;
 }
 
+/** Whether `cached` is this sluice's entry for `file` read as `kind` (its bytes still to be compared). */
+function entryFor(cached: unknown, kind: string, file: string): cached is CacheEntry {
+  const e = cached as Partial<CacheEntry> | null | undefined;
+  return e?.file === file && e.kind === kind && e.format === FORMAT && e.sluice === sluiceVersion && typeof e.text === 'string' && Object.hasOwn(e, 'value');
+}
+
 /**
  * The parsed value of `text`, read from `file` as `kind`: from the cache when this file held exactly
  * these bytes the last time it was parsed, else from `parse` (whose errors propagate unchanged), stored
@@ -117,16 +123,8 @@ export async function parseWithCache(
 ): Promise<CachedParse> {
   if (dir === undefined) return { value: parse(text), hit: false };
   const name = cacheEntryName(kind, file);
-  const cached = (await readCacheEntry(host, dir, name)) as Partial<CacheEntry> | undefined;
-  if (
-    cached?.text === text &&
-    cached.format === FORMAT &&
-    cached.sluice === sluiceVersion &&
-    cached.kind === kind &&
-    cached.file === file &&
-    Object.hasOwn(cached, 'value')
-  )
-    return { value: cached.value, hit: true };
+  const cached = await readCacheEntry(host, dir, name);
+  if (entryFor(cached, kind, file) && cached.text === text) return { value: cached.value, hit: true };
   const value = parse(text);
   const entry: CacheEntry = { format: FORMAT, sluice: sluiceVersion, kind, file, text, value };
   if (jsonSafe(value) && (await writeCacheEntry(host, dir, name, entry))) await evictOldest(host, dir).catch(() => {});
@@ -155,8 +153,8 @@ export async function forgedCacheEntries(
   const forged: ForgedEntry[] = [];
   for (const { kind, file, parse } of files) {
     const name = cacheEntryName(kind, file);
-    const cached = (await readCacheEntry(host, dir, name)) as Partial<CacheEntry> | undefined;
-    if (cached?.file !== file || cached.kind !== kind || cached.format !== FORMAT || cached.sluice !== sluiceVersion) continue;
+    const cached = await readCacheEntry(host, dir, name);
+    if (!entryFor(cached, kind, file)) continue;
     const text = await readText(file);
     if (text === undefined || cached.text !== text) continue;
     let fresh: unknown;
