@@ -25,8 +25,9 @@ export function guardEnv(payload: PreToolUsePayload, env: Record<string, string 
   // As the trust store finds it: a relative XDG_CONFIG_HOME is invalid and ignored (XDG spec).
   const xdg = env.XDG_CONFIG_HOME;
   const configHome = xdg && xdg.startsWith('/') ? xdg : join(env.HOME || homedir(), '.config');
-  // As the parse cache finds it (plugins/sdlc/project/disk-cache.ts), the whole folder sluice writes under.
-  const cacheDir = env.SLUICE_CACHE_DIR || join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'sluice');
+  // As the parse cache finds it (plugins/sdlc/project/disk-cache.ts): only what sluice writes there,
+  // so a SLUICE_CACHE_DIR of /tmp does not put all of /tmp off limits.
+  const cacheDir = env.SLUICE_CACHE_DIR ? join(env.SLUICE_CACHE_DIR, 'parsed') : join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'sluice');
   return {
     projectDir,
     places: { userConfigDir: absolutePath(join(configHome, 'sluice'), '/'), userCacheDir: absolutePath(cacheDir, projectDir) },

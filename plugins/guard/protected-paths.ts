@@ -18,7 +18,7 @@ import type { Decision } from './decision.ts';
 export interface GuardPlaces {
   /** `$XDG_CONFIG_HOME/sluice` or `~/.config/sluice`, absolute. */
   userConfigDir: string;
-  /** `$SLUICE_CACHE_DIR`, else `$XDG_CACHE_HOME/sluice` or `~/.cache/sluice`, absolute. */
+  /** `$SLUICE_CACHE_DIR/parsed`, else `$XDG_CACHE_HOME/sluice` or `~/.cache/sluice`, absolute. */
   userCacheDir: string;
 }
 

@@ -129,6 +129,7 @@ describe('sluice guard answers recorded PreToolUse payloads (built CLI)', () => 
       // SLUICE_CACHE_DIR moves it, to a path that need not say "sluice".
       [call('Bash', { command: 'cp forged.json /srv/c1/parsed/x.json' }), 'deny', { SLUICE_CACHE_DIR: '/srv/c1' }],
       [call('Bash', { command: 'cp forged.json /srv/c1/parsed/x.json' }), 'allow'],
+      [call('Bash', { command: 'cp notes.txt /srv/c1/notes.txt' }), 'allow', { SLUICE_CACHE_DIR: '/srv/c1' }],
     ];
     for (const [payload, expected, env] of cases) {
       const got = verdictOf(await runGuard(payload, project, cliBundle(), env));
