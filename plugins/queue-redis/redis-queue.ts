@@ -188,7 +188,10 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
         ));
       if (alive) {
         lastContact = Date.now();
-        for (const id of [...pending.keys()]) await check(id);
+        // Bounded: Redis gone between the ping and a check leaves that check's commands queued in
+        // ioredis until it reconnects, possibly never, and this poll (the only one: see `polling`)
+        // would never end, so the callers would never hear that the queue was lost.
+        for (const id of [...pending.keys()]) await within(5000, check(id));
       } else if (Date.now() - lastContact > (options.lostAfterMs ?? 60_000)) {
         const lost = new SluiceError('QUEUE_UNREACHABLE', {
           message: `lost the queue at ${target.display} for over ${Math.round((options.lostAfterMs ?? 60_000) / 1000)} s (its jobs stay queued); run the command again to resume`,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Redis } from 'ioredis';
 import { createLocalQueue, isSluiceError, SluiceError, type JobQueue } from '../../core/index.ts';
 import { createRedisQueue, openAdmin, startWorker, type RunningWorker, type WorkerEvent } from '../../plugins/queue-redis/index.ts';
 import { redisServerMissing, startRedisServer, type TestRedis } from '../helpers/redis-server.ts';
@@ -157,6 +158,26 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
       assert.match(e.message, new RegExp(`lost the queue at ${redis.url.replace(/[/.]/g, '\\$&')}`));
       return true;
     });
+    await w.stop();
+  });
+
+  it('Redis gone while a poll is reading a job: the caller still stops with QUEUE_UNREACHABLE', { timeout: 120_000 }, async (t) => {
+    const redis = await startRedisServer(t);
+    const q = createRedisQueue({ url: redis.url, pollMs: 50, lostAfterMs: 0 });
+    handlers(q, []);
+    redis.beforeStop(() => q.close());
+    const log: string[] = [];
+    const { w } = await worker(redis, { log });
+    const run = q.run('test:echo', { text: 'held', gate: 'never' });
+    while (!log.includes('start held')) await new Promise((r) => setTimeout(r, 10));
+    // Writes (BullMQ's scripts) wait, PING still answers: the next poll's job check hangs as Redis goes.
+    const admin = new Redis(redis.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 });
+    await admin.connect();
+    await admin.call('CLIENT', 'PAUSE', '60000', 'WRITE');
+    admin.disconnect();
+    await new Promise((r) => setTimeout(r, 500));
+    await redis.stop();
+    await assert.rejects(run, (e: unknown) => isSluiceError(e, 'QUEUE_UNREACHABLE'));
     await w.stop();
   });
 
