@@ -143,7 +143,8 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
     assert.equal((await held).text, 'HELD');
   });
 
-  it('Redis gone for good mid-run: the caller stops with QUEUE_UNREACHABLE, and the worker still stops', async (t) => {
+  /** A queue that gives up on Redis at once, and a job of it running (held) on a worker. */
+  const heldJobOnImpatientQueue = async (t: Parameters<typeof startRedisServer>[0]) => {
     const redis = await startRedisServer(t);
     const q = createRedisQueue({ url: redis.url, pollMs: 50, lostAfterMs: 0 });
     handlers(q, []);
@@ -152,24 +153,24 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
     const { w } = await worker(redis, { log });
     const run = q.run('test:echo', { text: 'held', gate: 'never' });
     while (!log.includes('start held')) await new Promise((r) => setTimeout(r, 10));
-    await redis.stop();
-    await assert.rejects(run, (e: unknown) => {
+    return { redis, run, w };
+  };
+  const rejectsAsLost = (run: Promise<unknown>, redis: TestRedis) =>
+    assert.rejects(run, (e: unknown) => {
       assert.ok(isSluiceError(e, 'QUEUE_UNREACHABLE'), String(e));
       assert.match(e.message, new RegExp(`lost the queue at ${redis.url.replace(/[/.]/g, '\\$&')}`));
       return true;
     });
+
+  it('Redis gone for good mid-run: the caller stops with QUEUE_UNREACHABLE, and the worker still stops', async (t) => {
+    const { redis, run, w } = await heldJobOnImpatientQueue(t);
+    await redis.stop();
+    await rejectsAsLost(run, redis);
     await w.stop();
   });
 
   it('Redis gone while a poll is reading a job: the caller still stops with QUEUE_UNREACHABLE', { timeout: 120_000 }, async (t) => {
-    const redis = await startRedisServer(t);
-    const q = createRedisQueue({ url: redis.url, pollMs: 50, lostAfterMs: 0 });
-    handlers(q, []);
-    redis.beforeStop(() => q.close());
-    const log: string[] = [];
-    const { w } = await worker(redis, { log });
-    const run = q.run('test:echo', { text: 'held', gate: 'never' });
-    while (!log.includes('start held')) await new Promise((r) => setTimeout(r, 10));
+    const { redis, run, w } = await heldJobOnImpatientQueue(t);
     // Writes (BullMQ's scripts) wait, PING still answers: the next poll's job check hangs as Redis goes.
     const admin = new Redis(redis.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 });
     await admin.connect();
@@ -177,7 +178,7 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
     admin.disconnect();
     await new Promise((r) => setTimeout(r, 500));
     await redis.stop();
-    await assert.rejects(run, (e: unknown) => isSluiceError(e, 'QUEUE_UNREACHABLE'));
+    await rejectsAsLost(run, redis);
     await w.stop();
   });
 
