@@ -31,6 +31,7 @@ export { defineErrorCodes, errorCodeEntry, listErrorCodes, type RegisteredErrorC
 export { SluiceConfigSchema, DelegateSettingsSchema, defaultConfig, type SluiceConfig } from './config/config-schema.ts';
 export { loadConfig, CONFIG_FILES, type LoadedConfig } from './config/load-config.ts';
 export { resolveInside, realPathInside, isInside } from './paths/inside.ts';
+export { cacheFolder } from './paths/cache-folder.ts';
 export { createSecretRedactor, createStreamRedactor, isSecretName, redactSecrets, type SecretRedactor } from './secrets/redact-secrets.ts';
 export { compareText } from './text/compare-text.ts';
 export { splitFrontmatter, type Frontmatter } from './text/frontmatter.ts';

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { cacheFolder } from '../../core/paths/cache-folder.ts';
 import { allow, stricter, type Decision } from './decision.ts';
 import { protectedPath, protectedRead, type GuardPlaces } from './protected-paths.ts';
 import { absolutePath, pathsOf } from './resolve-path.ts';
@@ -25,9 +26,8 @@ export function guardEnv(payload: PreToolUsePayload, env: Record<string, string 
   // As the trust store finds it: a relative XDG_CONFIG_HOME is invalid and ignored (XDG spec).
   const xdg = env.XDG_CONFIG_HOME;
   const configHome = xdg && xdg.startsWith('/') ? xdg : join(env.HOME || homedir(), '.config');
-  // As the parse cache finds it (plugins/sdlc/project/disk-cache.ts): only what sluice writes there,
-  // so a SLUICE_CACHE_DIR of /tmp does not put all of /tmp off limits.
-  const cacheDir = env.SLUICE_CACHE_DIR ? join(env.SLUICE_CACHE_DIR, 'parsed') : join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'sluice');
+  // The folder the parse cache owns, as the cache finds it: a SLUICE_CACHE_DIR of /tmp does not put all of /tmp off limits.
+  const cacheDir = cacheFolder((name) => env[name], homedir).owned;
   return {
     projectDir,
     places: { userConfigDir: absolutePath(join(configHome, 'sluice'), '/'), userCacheDir: absolutePath(cacheDir, projectDir) },

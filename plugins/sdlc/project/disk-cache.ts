@@ -1,5 +1,5 @@
-import { join } from 'pathe';
-import { sluiceVersion, type Host } from '../../../core/index.ts';
+import { join, normalize } from 'pathe';
+import { cacheFolder, sluiceVersion, type Host } from '../../../core/index.ts';
 
 /**
  * sluice's one disk cache: JSON entries in a private folder (`SLUICE_CACHE_DIR`, else the user's cache
@@ -44,12 +44,13 @@ const FORMAT = 2;
 export const MAX_CACHE_ENTRIES = 200;
 
 export function parseCacheDir(host: Pick<Host, 'env' | 'accountHome'>): string | undefined {
-  const env = (name: string) => host.env(name);
-  if (env('SLUICE_NO_CACHE') === '1') return undefined;
-  const explicit = env('SLUICE_CACHE_DIR');
-  if (explicit) return join(explicit, 'parsed');
-  const base = env('XDG_CACHE_HOME') || join(env('HOME') || host.accountHome(), '.cache');
-  return join(base, 'sluice', 'parsed');
+  if (host.env('SLUICE_NO_CACHE') === '1') return undefined;
+  return normalize(
+    cacheFolder(
+      (name) => host.env(name),
+      () => host.accountHome(),
+    ).entries,
+  );
 }
 
 /** Only plain JSON survives a round trip: `.inf`, `.nan` or exotic values are parsed every time instead. */
