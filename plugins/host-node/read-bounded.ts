@@ -18,9 +18,10 @@ export const OPEN_READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
  *
  * The calls are synchronous: a local read takes microseconds, while each of the four awaited calls
  * of a FileHandle costs a thread-pool round trip and a promise, which was a tenth of a gate run that
- * reads a few dozen small files. The O_NONBLOCK open keeps a FIFO from ever blocking it.
+ * reads a few dozen small files. The O_NONBLOCK open keeps a FIFO from ever blocking it. Synchronous
+ * callers (the trust store, read once at start-up) call it directly; the Host wraps it in a promise.
  */
-export async function readBounded(path: string, maxBytes: number | undefined): Promise<Uint8Array> {
+export function readBoundedSync(path: string, maxBytes?: number): Buffer {
   const fd = openSync(path, OPEN_READ_FLAGS);
   try {
     const info = fstatSync(fd);
@@ -39,6 +40,9 @@ export async function readBounded(path: string, maxBytes: number | undefined): P
     closeSync(fd);
   }
 }
+
+/** readBoundedSync behind the Host's async port. */
+export const readBounded = async (path: string, maxBytes: number | undefined): Promise<Uint8Array> => readBoundedSync(path, maxBytes);
 
 /**
  * Host.readHead: the first `maxBytes` of a regular file and the fstat of the descriptor read (so the
@@ -82,7 +86,7 @@ export function requireRegular(path: string, info: Stats): void {
   throw new HostNotRegularError(path, kind);
 }
 
-function readToEnd(fd: number, path: string, maxBytes: number | undefined): Uint8Array {
+function readToEnd(fd: number, path: string, maxBytes: number | undefined): Buffer {
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
@@ -109,35 +113,4 @@ export async function openForWriting(path: string, append: boolean): Promise<Fil
     throw error;
   }
   return fh;
-}
-
-/**
- * readBounded for synchronous callers (caches and stores read once at start-up): the same rules,
- * open without blocking, fstat the descriptor, regular files only, never past `maxBytes`.
- */
-export function readBoundedSync(path: string, maxBytes: number): Buffer {
-  const fd = openSync(path, OPEN_READ_FLAGS);
-  try {
-    const info = fstatSync(fd);
-    requireRegular(path, info);
-    if (info.size > maxBytes) throw new HostTooLargeError(path, info.size, maxBytes);
-    // Sized by the fstat; a file that grew, or a size-0 /proc file, grows the buffer up to the cap.
-    let buffer = Buffer.allocUnsafe(Math.min(Math.max(info.size, 4096), maxBytes + 1));
-    let filled = 0;
-    for (;;) {
-      if (filled === buffer.length) {
-        if (filled > maxBytes) throw new HostTooLargeError(path, filled, maxBytes);
-        const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
-        buffer.copy(bigger, 0, 0, filled);
-        buffer = bigger;
-      }
-      const n = readSync(fd, buffer, filled, buffer.length - filled, null);
-      if (n === 0) break;
-      filled += n;
-    }
-    if (filled > maxBytes) throw new HostTooLargeError(path, filled, maxBytes);
-    return buffer.subarray(0, filled);
-  } finally {
-    closeSync(fd);
-  }
 }
