@@ -32,6 +32,8 @@ export { SluiceConfigSchema, DelegateSettingsSchema, defaultConfig, type SluiceC
 export { loadConfig, CONFIG_FILES, type LoadedConfig } from './config/load-config.ts';
 export { resolveInside, realPathInside, isInside } from './paths/inside.ts';
 export { cacheFolder } from './paths/cache-folder.ts';
+export { userFolders, protectedUserFolders, type UserFolders } from './paths/user-folders.ts';
+export { checkPrivateFile } from './paths/private-file.ts';
 export { createSecretRedactor, createStreamRedactor, isSecretName, redactSecrets, type SecretRedactor } from './secrets/redact-secrets.ts';
 export { compareText } from './text/compare-text.ts';
 export { splitFrontmatter, type Frontmatter } from './text/frontmatter.ts';

@@ -60,6 +60,13 @@ export const errorCatalog = defineErrorCodes('sluice', {
     hint: 'review it with `sluice trust` on a terminal; a CI host sets SLUICE_TRUSTED_HASH',
   },
 
+  // --- the person's own files (keys, grants, trust store, anchors) -------------------------
+  PRIVATE_FILE_UNSAFE: {
+    exit: usage,
+    title: 'a key or user file could have been written by someone else',
+    hint: 'make it yours and owner-only (chown $USER FILE; chmod 600 FILE, 700 for its folder), as ssh demands of its keys; nothing was read from it',
+  },
+
   // --- files and state ------------------------------------------------------------------
   FILE_NOT_FOUND: { exit: usage, title: 'file not found', hint: 'check the path, or run the command that creates it' },
   FILE_NOT_REGULAR: {
