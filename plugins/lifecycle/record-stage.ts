@@ -11,6 +11,7 @@ import type { WorkflowState } from './state/workflow-state-schema.ts';
 import { type Stage } from './transition-table.ts';
 import { applyEvent, checkCanRecord, checkOwnership, type TransitionOutcome } from './apply-event.ts';
 import { authorize, type AuthorizeOptions } from './commit/authorize-commit.ts';
+import { adoptedView, adoptUnjournaled } from './recovery/adopt-claims.ts';
 import { sameFingerprint } from './workspace/workspace-fingerprint.ts';
 
 /** What to run next; a direct stage call reports it and never claims it ran. */
@@ -48,7 +49,8 @@ export function nextInvocation(slug: string, state: WorkflowState): NextInvocati
  */
 export async function readWorkflowState(lc: LifecycleContext, slug: string): Promise<WorkflowState> {
   const loaded = await loadRequirement(lc, slug);
-  if (loaded && loaded.provenance !== 'cache-missing') return loaded.state;
+  // A state without journal is shown, and checked, as adoption will have it: its claims re-read.
+  if (loaded && loaded.provenance !== 'cache-missing') return adoptedView(lc, slug, loaded);
   return missingState(lc, slug, loaded !== null);
 }
 
@@ -64,6 +66,8 @@ export async function applyTransition(
   compute: (state: WorkflowState) => TransitionOutcome,
 ): Promise<TransitionResult> {
   let accepted: Extract<TransitionOutcome, { ok: true }> | undefined;
+  // Nothing a state without journal claims is used before it is re-read and journaled.
+  await adoptUnjournaled(lc, slug, caller);
   const started = performance.now();
   const { before, after } = await writeJournaled(lc, slug, caller, (current) => {
     if (!current || current.provenance === 'cache-missing') missingState(lc, slug, current !== null);
