@@ -66,21 +66,41 @@ export async function applyTransition(
   compute: (state: WorkflowState) => TransitionOutcome,
 ): Promise<TransitionResult> {
   let accepted: Extract<TransitionOutcome, { ok: true }> | undefined;
-  // Nothing a state without journal claims is used before it is re-read and journaled.
-  await adoptUnjournaled(lc, slug, caller);
   const started = performance.now();
-  const { before, after } = await writeJournaled(lc, slug, caller, (current) => {
-    if (!current || current.provenance === 'cache-missing') missingState(lc, slug, current !== null);
-    const out = compute(current.state);
-    if (!out.ok)
-      throw new SluiceError(out.code, { file: lc.kernel.display(workflowStateFile(lc.root, slug).path), message: out.message, data: { rule: out.rule } });
-    accepted = out;
-    return out.state === current.state ? undefined : { state: out.state, row: out.row };
-  });
+  const write = () =>
+    writeJournaled(lc, slug, caller, (current) => {
+      if (!current || current.provenance === 'cache-missing') missingState(lc, slug, current !== null);
+      // Nothing a state without journal claims is used before it is re-read and journaled (adopt-claims.ts).
+      if (current.provenance === 'unjournaled' && !checkOwnership(current.state, caller)) throw NEEDS_ADOPTION;
+      const out = compute(current.state);
+      if (!out.ok)
+        throw new SluiceError(out.code, { file: lc.kernel.display(workflowStateFile(lc.root, slug).path), message: out.message, data: { rule: out.rule } });
+      accepted = out;
+      return out.state === current.state ? undefined : { state: out.state, row: out.row };
+    });
+  let written: Awaited<ReturnType<typeof write>> | undefined;
+  for (let attempt = 1; written === undefined; attempt++) {
+    try {
+      written = await write();
+    } catch (error) {
+      if (error !== NEEDS_ADOPTION || attempt >= 3) throw error === NEEDS_ADOPTION ? adoptionRaced(lc, slug) : error;
+      await adoptUnjournaled(lc, slug, caller);
+    }
+  }
+  const { before, after } = written;
   const writeMs = performance.now() - started;
   await emitTransition(lc, { slug, from: before?.status ?? null, state: after, row: accepted!.row, caller, writeMs });
   return { slug, state: after, row: accepted!.row, ...(accepted!.rule ? { rule: accepted!.rule } : {}), next: nextInvocation(slug, after) };
 }
+
+/** Thrown out of the journal lock to adopt the state first; adoption reads artifacts and git, which a lock should not wait for. */
+const NEEDS_ADOPTION = Symbol('needs adoption');
+
+const adoptionRaced = (lc: LifecycleContext, slug: string) =>
+  new SluiceError('LOCK_BUSY', {
+    file: lc.kernel.display(workflowStateFile(lc.root, slug).path),
+    message: `the state file of ${slug} kept changing while sluice adopted it; nothing was written`,
+  });
 
 function missingState(lc: LifecycleContext, slug: string, journaled: boolean): never {
   throw new SluiceError('STATE_MISSING', {

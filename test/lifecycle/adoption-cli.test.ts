@@ -118,7 +118,10 @@ describe('adopting a state without journal trusts nothing it claims (CLI)', { sk
     await writeFiles(root, { [STATE]: JSON.stringify(v1) });
     // Tests made with PrizmKit's hashing pass on this diff; a retrospective and a commit request follow.
     hashedV1Package(root, 'TEST_PASS', 'src/calc.js', DIR);
-    await writeFiles(root, { [`${DIR}/retrospective-result.json`]: JSON.stringify({ result: 'NO_DOC_CHANGE' }), ...evidence.commitRequest(SLUG, ['src/calc.js']) });
+    await writeFiles(root, {
+      [`${DIR}/retrospective-result.json`]: JSON.stringify({ result: 'NO_DOC_CHANGE' }),
+      ...evidence.commitRequest(SLUG, ['src/calc.js']),
+    });
     const test = await lifecycle(root, 'record', SLUG, 'test');
     await lifecycle(root, 'record', SLUG, 'retrospective');
     const commit = await runCliWithAccountConfig(root, ['lifecycle', 'record', SLUG, 'commit'], { 'config.yaml': GRANT_CONFIG });

@@ -54,13 +54,19 @@ export function adoptClaims(claimed: WorkflowState, inspection: Inspection, ctx:
 /** The requirement as adoption will have it: the claims of an unjournaled state re-read; anything else as loaded. */
 export async function adoptedView(lc: LifecycleContext, slug: string, loaded: LoadedRequirement): Promise<WorkflowState> {
   if (loaded.provenance !== 'unjournaled') return loaded.state;
-  return (await verifyClaims(lc, slug, loaded.state)).state;
+  // Only shown, not written: dated as the file is, so the same file always reads the same.
+  return (await verifyClaims(lc, slug, loaded.state, loaded.state.updated_at)).state;
 }
 
-export async function verifyClaims(lc: LifecycleContext, slug: string, claimed: WorkflowState): Promise<{ state: WorkflowState; inspection: Inspection }> {
+export async function verifyClaims(
+  lc: LifecycleContext,
+  slug: string,
+  claimed: WorkflowState,
+  now: string = lc.now(),
+): Promise<{ state: WorkflowState; inspection: Inspection }> {
   const inspection = await inspectStages(lc, slug, claimed.artifact_dir, { kind: 'claims', previous: claimed });
   const state = adoptClaims(claimed, inspection, {
-    now: lc.now(),
+    now,
     note: 'adopted: a state without journal claimed these stages; their artifacts do not complete them',
   });
   return { state, inspection };

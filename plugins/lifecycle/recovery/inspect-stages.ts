@@ -67,7 +67,7 @@ export async function inspectStages(lc: LifecycleContext, slug: string, artifact
   findings.push({ ...plan, valid: plan.valid && claimedPlan });
   const impl = await checkStage(lc, artifactDir, 'implement');
   const tasks = await readPlanTasks(lc.host, lc.root, artifactDir).catch(() => undefined);
-  const fingerprint = await lc.fingerprint();
+  const fingerprint = await withoutGit(() => lc.fingerprint(), null);
   const recorded =
     trust.kind === 'journaled' ? `recorded results are ${trust.freshness}` : trust.kind === 'claims' ? claimsNote(trust.previous) : 'no recorded results';
   say(
@@ -94,11 +94,21 @@ export async function inspectStages(lc: LifecycleContext, slug: string, artifact
     findings.push({ ...f, valid: f.valid && c.ok });
     say(n, title, `${f.why}${f.valid && !c.ok ? ` (not trusted: ${c.why})` : ''}`);
   }
-  const commit = await verifyCommit(lc, slug, artifactDir, trust);
+  const commit = await withoutGit(() => verifyCommit(lc, slug, artifactDir, trust), { valid: false, why: 'git is not installed: no commit can be verified' });
   findings.push({ stage: 'commit', valid: commit.valid, why: commit.why });
   say(6, 'commit in git', commit.why);
   say(7, 'external host checkpoint', 'not read: workflow state never merges or replaces a host checkpoint; the host validates its own');
   return { steps, findings, commit, fingerprint };
+}
+
+/** Where git cannot run at all (not installed), there is no fingerprint and no commit: said so, not an error. */
+async function withoutGit<T>(fn: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (isSluiceError(error, 'GIT_FAILED') && /^cannot run git/.test(error.detail)) return fallback;
+    throw error;
+  }
 }
 
 function claimsNote(previous: WorkflowState): string {
@@ -115,6 +125,7 @@ export async function checkStage(lc: LifecycleContext, artifactDir: string, stag
     if (e.kind === 'blocked') return { ...common, valid: false, why: `${e.evidence}: ${e.reason}` };
     return { ...common, valid: !NOT_COMPLETING.has(e.verdict), stageResult: resultOf(e.verdict), why: `${e.evidence}: ${e.verdict}` };
   } catch (error) {
+    if (isSluiceError(error, 'GIT_FAILED') && /^cannot run git/.test(error.detail)) return { stage, valid: false, why: `${stage}: git is not installed` };
     if (!isSluiceError(error) || !['ARTIFACT_MISSING', 'ARTIFACT_INVALID'].includes(error.code)) throw error;
     return { stage, valid: false, why: error.message };
   }
