@@ -34,6 +34,7 @@ export { resolveInside, realPathInside, isInside } from './paths/inside.ts';
 export { cacheFolder } from './paths/cache-folder.ts';
 export { userFolders, protectedUserFolders, type UserFolders } from './paths/user-folders.ts';
 export { checkPrivateFile } from './paths/private-file.ts';
+export { findProjectRoot, PROJECT_MARKERS } from './paths/find-project-root.ts';
 export { createSecretRedactor, createStreamRedactor, isSecretName, redactSecrets, type SecretRedactor } from './secrets/redact-secrets.ts';
 export { compareText } from './text/compare-text.ts';
 export { splitFrontmatter, type Frontmatter } from './text/frontmatter.ts';
