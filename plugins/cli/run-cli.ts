@@ -1,11 +1,13 @@
 import { basename, resolve } from 'node:path';
 import {
   createKernel,
+  configuredSecrets,
   createSecretRedactor,
   defaultConfig,
   errorCodeEntry,
   findProjectRoot,
   isSluiceError,
+  jsonEnvelope,
   jsonSafe,
   loadConfig,
   terminalSafe,
@@ -14,7 +16,6 @@ import {
   type CommandContext,
   type CommandDefinition,
   type Kernel,
-  type SluiceConfig,
 } from '../../core/index.ts';
 import { createNodeHost } from '../host-node/index.ts';
 import { loadBuiltinErrorCodes, loadBuiltinPlugins } from './builtin-manifest.ts';
@@ -27,27 +28,6 @@ import { watchQueueProgress } from './queue-progress.ts';
 import { createStatusLine, PLAIN_EVERY_MS } from './status-line.ts';
 import { colorsStream } from './terminal-style.ts';
 import { cliWorkspaceTrust, loadsProjectCode } from './trust/cli-workspace-trust.ts';
-
-/** `delegates.<name>.env` values from sluice.config, named as the variable (or `<backend>.<name>` when two backends set one name differently). */
-function configuredSecrets(config: SluiceConfig): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [backend, settings] of Object.entries(config.delegates ?? {})) {
-    for (const [name, value] of Object.entries(settings.env ?? {})) out[name in out && out[name] !== value ? `${backend}.${name}` : name] = value;
-  }
-  return out;
-}
-
-/**
- * Every --json document has one envelope: `ok` (true exactly when the exit code is 0) first, then the
- * command's fields; errors are `{ ok: false, error }` (print-error.ts). A command whose document is not
- * an object (a list, a schema's value) puts it under `result`.
- */
-export function jsonEnvelope(outcome: { exitCode: number; data: unknown }): Record<string, unknown> {
-  const ok = outcome.exitCode === 0;
-  const data = outcome.data;
-  if (typeof data === 'object' && data !== null && !Array.isArray(data)) return { ok, ...(data as Record<string, unknown>) };
-  return data === undefined ? { ok } : { ok, result: data };
-}
 
 /** The shell's convention: a process ended by signal N exits 128 + N. */
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
