@@ -138,6 +138,8 @@ export interface CommandDefinition {
   options?: CommandOption[];
   /** Shown under the command's --help. */
   examples?: string[];
+  /** More for --help, after the examples: a file format the command reads, what its output means. */
+  help?: string;
   /**
    * Its --json document (build it with `commandOutput`): `sluice schema COMMAND-output` exports it,
    * and the built-in commands' outputs are tested against it. Every built-in command has one.

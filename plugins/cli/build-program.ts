@@ -45,6 +45,7 @@ export function buildProgram(commands: readonly CommandDefinition[], makeContext
       cmd.addOption(option);
     }
     if (def.examples?.length) cmd.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}`);
+    if (def.help) cmd.addHelpText('after', `\n${def.help}`);
     cmd.action(async (...a: unknown[]) => {
       const self = a[a.length - 1] as Command;
       const args = a.slice(0, def.args?.length ?? 0) as (string | string[] | undefined)[];
