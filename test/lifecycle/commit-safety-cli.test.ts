@@ -98,6 +98,10 @@ describe("sluice's own commit runs nothing the repository configures (CLI)", { s
     const human = await runSluice(root, ['lifecycle', 'status']);
     assert.match(human.stdout, new RegExp(`COMMIT_UNRECOGNIZED: HEAD ${head(root).slice(0, 12)} does not contain ${sluiceCommit.slice(0, 12)}`));
     assert.doesNotMatch(human.stdout, /verified\s*$/);
+    // recover says the same, and keeps the requirement's own commit.
+    const recovered = await lifecycle(root, 'recover', SLUG);
+    assert.equal(recovered.code, 1, recovered.stdout);
+    assert.deepEqual([json(recovered).status, json(recovered).commit, json(recovered).unrecognizedCommit], ['COMMITTED', sluiceCommit, head(root)]);
   });
 });
 

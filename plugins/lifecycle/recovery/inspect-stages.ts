@@ -2,6 +2,7 @@ import { isSluiceError } from '../../../core/index.ts';
 import { readStageEvidence, type EvidenceStage } from '../evidence/read-stage-evidence.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { readCommitRequest } from '../readers/commit-request-reader.ts';
+import { foreignHead } from '../commit/commit-history.ts';
 import { intentMismatch } from '../commit/commit-intent.ts';
 import { exactlyCovers } from '../commit/path-coverage.ts';
 import { findRequirementCommits, readGitCommit } from '../readers/git-commit-reader.ts';
@@ -175,7 +176,11 @@ async function verifyCommit(lc: LifecycleContext, slug: string, artifactDir: str
     authorized_by: { source: 'recovered' as const, mode: 'commit-intent', owner: commit.author },
     at: lc.now(),
   };
-  return { valid: true, why: `commit ${commit.sha.slice(0, 12)} is in git with ${commit.paths.length} file(s)`, record };
+  const why = `commit ${commit.sha.slice(0, 12)} is in git with ${commit.paths.length} file(s)`;
+  // Still the requirement's commit; a HEAD that replaced it is shown, as `status` shows it.
+  const foreign = await foreignHead(lc, commit.sha);
+  if (foreign) return { valid: true, record, unrecognized: foreign, why: `${why}; COMMIT_UNRECOGNIZED: HEAD ${foreign.slice(0, 12)} does not contain it` };
+  return { valid: true, why, record };
 }
 
 /** Whether a state without journal says the requirement was committed (sluice's claim or PrizmKit's). */
