@@ -54,7 +54,7 @@ export function cliWorkspaceTrust(host: Host, projectRoot: string, loaded: Loade
     }
   })();
   let store: ReturnType<typeof openTrustStore> | undefined;
-  const open = () => (store ??= openTrustStore(env, key));
+  const open = () => (store ??= openTrustStore(host, key));
   return createWorkspaceTrust({
     async manifest() {
       const { profileTrustSubjects } = await import('../../sdlc/profile/profile-trust-subjects.ts');
@@ -67,6 +67,6 @@ export function cliWorkspaceTrust(host: Host, projectRoot: string, loaded: Loade
     expectedHash: env[TRUSTED_HASH_ENV],
     grant: async (manifest) => open().set(key, { hash: manifest.hash, subjects: manifest.subjects, trustedAt: host.now().toISOString() }),
     revoke: async () => open().remove(key),
-    storePath: trustStorePath(env),
+    storePath: trustStorePath(host),
   });
 }

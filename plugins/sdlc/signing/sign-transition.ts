@@ -1,5 +1,5 @@
 import { join } from 'pathe';
-import { parseAllowedSigners, SIGNATURE_NAMESPACE, SluiceError, sshSign, sshVerify, type Kernel } from '../../../core/index.ts';
+import { checkPrivateFile, parseAllowedSigners, SIGNATURE_NAMESPACE, SluiceError, sshSign, sshVerify, type Kernel } from '../../../core/index.ts';
 import type { SdlcProject } from '../project/open-project.ts';
 import type { HistoryEntry } from '../state/history-schema.ts';
 import type { SdlcState } from '../state/state-schema.ts';
@@ -88,6 +88,8 @@ export async function resolveSigner(kernel: Kernel, project: SdlcProject, sign: 
     });
   }
   const keyFile = await signingKey(kernel, sign);
+  // A key someone else could have replaced (or, for a private key, read) signs nothing: ssh's rules.
+  await checkPrivateFile(kernel.host, keyFile, { what: 'the signing key', secret: !keyFile.endsWith('.pub') });
   const [type, key] = (await publicKey(kernel, keyFile)).trim().split(/\s+/);
   const listed = parseAllowedSigners(await kernel.host.readText(signers, { maxBytes: 256 * 1024 }), display).find((e) => e.keyType === type && e.key === key);
   if (!listed)
