@@ -60,7 +60,12 @@ export const builtinManifest: readonly BuiltinEntry[] = [
     load: async () => [(await import('../lifecycle/lifecycle-plugin.ts')).lifecyclePlugin],
     errorCodes: () => import('../lifecycle/lifecycle-errors.ts'),
   },
-  { name: 'guard', commands: { guard: [], hooks: [] }, load: async () => [(await import('../guard/guard-plugin.ts')).guardPlugin] },
+  {
+    name: 'guard',
+    commands: { guard: [], hooks: [] },
+    load: async () => [(await import('../guard/guard-plugin.ts')).guardPlugin],
+    errorCodes: () => import('../guard/guard-errors.ts'),
+  },
   {
     name: 'skill-tune',
     commands: { tune: ['delegates'] },
