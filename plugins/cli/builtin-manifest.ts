@@ -22,7 +22,7 @@ const ALL = ['*'];
 export const builtinManifest: readonly BuiltinEntry[] = [
   {
     name: 'cli',
-    commands: { plugins: ALL, schema: ALL, demo: ALL, trust: [], errors: [] },
+    commands: { plugins: ALL, schema: ALL, demo: ALL, trust: [], errors: [], doctor: [] },
     load: async () => [(await import('./cli-plugin.ts')).cliPlugin],
     errorCodes: () => import('./cli-errors.ts'),
   },

@@ -37,11 +37,12 @@ async function readJsonObject(host: Host, path: string, display: string, what: s
   return parsed as Record<string, unknown>;
 }
 
-export async function readClaudeSettings(host: Host, root: string): Promise<ClaudeSettings> {
-  const parsed = (await readJsonObject(host, join(root, SETTINGS), SETTINGS, 'a JSON object')) ?? {};
+/** `.claude/settings.json` (or another settings file of the project) as a JSON object; none is `{}`. */
+export async function readClaudeSettings(host: Host, root: string, file = SETTINGS): Promise<ClaudeSettings> {
+  const parsed = (await readJsonObject(host, join(root, file), file, 'a JSON object')) ?? {};
   const hooks = (parsed as ClaudeSettings).hooks;
   if (hooks !== undefined && (hooks === null || typeof hooks !== 'object' || Array.isArray(hooks)))
-    throw new SluiceError('CONFIG_INVALID', { file: SETTINGS, field: 'hooks', message: `${SETTINGS} field hooks is not an object; it was left untouched` });
+    throw new SluiceError('CONFIG_INVALID', { file, field: 'hooks', message: `${file} field hooks is not an object; it was left untouched` });
   return parsed as ClaudeSettings;
 }
 

@@ -135,6 +135,7 @@ describe('JSON outputs are an interface', () => {
         env: { SLUICE_DELEGATE_SCRIPT: 'tune-demo-script.yaml' },
       },
       { command: 'hooks install', args: ['hooks', 'install', 'claude'], dir: fresh },
+      { command: 'doctor', args: ['doctor'], dir: fresh },
       { command: 'guard', args: ['guard'], dir: fresh, input: '{"tool_name":"Write","tool_input":{"file_path":".sdlc/state.yaml"}}' },
       { command: 'trust', args: ['trust', '--show'], dir: fresh },
       { command: 'trust', args: ['trust', '--revoke'], dir: fresh },

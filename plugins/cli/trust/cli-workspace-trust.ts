@@ -23,6 +23,7 @@ export const COMMANDS_WITHOUT_PROJECT_CODE: ReadonlySet<string> = new Set([
   'handoff',
   'specs',
   'trust',
+  'doctor',
   'guard',
   'hooks',
   'queue',
