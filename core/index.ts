@@ -3,7 +3,8 @@ export { createKernel, type KernelOptions } from './kernel/create-kernel.ts';
 export type { Kernel, PluginInfo, Registry, SchemaEntry, RunOptions } from './kernel/kernel-types.ts';
 export { kernelRootedAt } from './kernel/rooted-kernel.ts';
 export { definePlugin, defineGate, defineDelegate, defineWorkflow, defineCommand } from './plugin/define.ts';
-export { commandOutput, commandDocumentSchema, ErrorOutputSchema, outputSchemaName } from './plugin/command-output.ts';
+export { plainStyle, quietIO } from './plugin/quiet-io.ts';
+export { commandOutput, commandDocumentSchema, ErrorOutputSchema, jsonEnvelope, outputSchemaName } from './plugin/command-output.ts';
 export type * from './plugin/types.ts';
 export type * from './delegate/contract.ts';
 export { DEFAULT_DELEGATE_TIMEOUT_MS } from './delegate/delegate-runner.ts';
@@ -34,7 +35,15 @@ export { resolveInside, realPathInside, isInside } from './paths/inside.ts';
 export { cacheFolder } from './paths/cache-folder.ts';
 export { userFolders, protectedUserFolders, type UserFolders } from './paths/user-folders.ts';
 export { checkPrivateFile } from './paths/private-file.ts';
-export { createSecretRedactor, createStreamRedactor, isSecretName, redactSecrets, type SecretRedactor } from './secrets/redact-secrets.ts';
+export { findProjectRoot, PROJECT_MARKERS } from './paths/find-project-root.ts';
+export {
+  configuredSecrets,
+  createSecretRedactor,
+  createStreamRedactor,
+  isSecretName,
+  redactSecrets,
+  type SecretRedactor,
+} from './secrets/redact-secrets.ts';
 export { compareText } from './text/compare-text.ts';
 export { splitFrontmatter, type Frontmatter } from './text/frontmatter.ts';
 export { fillPlaceholders, loadBundledPrompt, type BundledPrompt } from './delegate/bundled-prompt.ts';

@@ -60,7 +60,7 @@ export async function buildCachedCli({ root, common, define, plugins }) {
     banner: {
       js: `const ${meta}=require("node:url").pathToFileURL(__filename).href,${DYNAMIC_IMPORT}=(s)=>require(require("node:path").join(__dirname,"dynamic-import.cjs"))(s);`,
     },
-    external: ['tsx', 'tsx/*', 'bullmq', 'ioredis'],
+    external: ['tsx', 'tsx/*', 'bullmq', 'ioredis', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
     plugins: [...plugins, lazyBuiltins(LAZY_BUILTINS)],
   });
   const runner = join(root, 'dist/sluice-cli.cjs');

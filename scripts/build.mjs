@@ -115,8 +115,8 @@ const result = await build({
   // yaml (and other CJS dependencies) call require(); give the ESM bundle one.
   banner: { js: "import{createRequire}from'node:module';const require=createRequire(import.meta.url);" },
   // tsx loads .ts plugins with its own loader; it must stay a real package, not bundled code.
-  // bullmq + ioredis (1.3 MB) load only for --queue / `sluice worker`: installed dependencies, not bundled.
-  external: ['tsx', 'tsx/*', 'bullmq', 'ioredis'],
+  // bullmq + ioredis (1.3 MB) load only for --queue / `sluice worker`, the MCP SDK only for `sluice mcp`: installed dependencies, not bundled.
+  external: ['tsx', 'tsx/*', 'bullmq', 'ioredis', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
   // A bare `sluice guard` (Claude Code's PreToolUse hook, run before every tool call) loads dist/guard.cjs alone.
   plugins: [
     loadAtRunTime(/plugins[\\/]cli[\\/]main\.ts$/, '../guard/guard-main.ts', './guard.cjs'),

@@ -36,3 +36,15 @@ export const outputSchemaName = (command: string) => `${command.trim().split(/\s
 
 /** Everything a command may print under --json: its own document, or the error document. */
 export const commandDocumentSchema = (output: v.GenericSchema): v.GenericSchema => v.union([output, ErrorOutputSchema]);
+
+/**
+ * Every --json document has one envelope: `ok` (true exactly when the exit code is 0) first, then the
+ * command's fields; errors are `{ ok: false, error }`. A command whose document is not an object (a
+ * list, a schema's value) puts it under `result`. The CLI and the MCP server answer with the same one.
+ */
+export function jsonEnvelope(outcome: { exitCode: number; data: unknown }): Record<string, unknown> {
+  const ok = outcome.exitCode === 0;
+  const data = outcome.data;
+  if (typeof data === 'object' && data !== null && !Array.isArray(data)) return { ok, ...(data as Record<string, unknown>) };
+  return data === undefined ? { ok } : { ok, result: data };
+}

@@ -6,6 +6,7 @@ import type { HookDeclaration, HookDeclarations, HookHandler, HookHandlerOptions
 import type { JobHandler, JobName } from '../queue/job-queue.ts';
 import type { Kernel } from '../kernel/kernel-types.ts';
 import type { CatalogEntry } from '../errors/catalog.ts';
+import type { SluiceError } from '../errors/sluice-error.ts';
 
 export type Severity = 'MUST' | 'SHOULD' | 'MAY';
 
@@ -106,6 +107,11 @@ export interface CommandContext {
   cwd: string;
   io: CommandIO;
   signal: AbortSignal;
+  /**
+   * What the CLI tolerated before the command ran, for a command that must not fail (a session
+   * hook run with a broken config gets the config's error here and the defaults instead).
+   */
+  problems?: readonly SluiceError[];
 }
 
 export interface CommandInput {
@@ -132,6 +138,8 @@ export interface CommandDefinition {
   options?: CommandOption[];
   /** Shown under the command's --help. */
   examples?: string[];
+  /** More for --help, after the examples: a file format the command reads, what its output means. */
+  help?: string;
   /**
    * Its --json document (build it with `commandOutput`): `sluice schema COMMAND-output` exports it,
    * and the built-in commands' outputs are tested against it. Every built-in command has one.

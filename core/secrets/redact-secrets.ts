@@ -135,3 +135,15 @@ export function createStreamRedactor(redactor: SecretRedactor): { push(text: str
 /** Keys longer than this are not expected; a longer run is let through in pieces. */
 const MAX_HELD_RUN = 4096;
 const MAX_HELD_PEM = 65_536;
+
+/**
+ * `delegates.<name>.env` values from sluice.config, named as the variable (or `<backend>.<name>` when
+ * two backends set one name differently): secrets every output redacts beside the environment's.
+ */
+export function configuredSecrets(config: { delegates?: Record<string, { env?: Record<string, string> }> }): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [backend, settings] of Object.entries(config.delegates ?? {})) {
+    for (const [name, value] of Object.entries(settings.env ?? {})) out[name in out && out[name] !== value ? `${backend}.${name}` : name] = value;
+  }
+  return out;
+}

@@ -18,7 +18,7 @@ export function buildProgram(commands: readonly CommandDefinition[], makeContext
     .description('Enforce AI-assisted delivery workflows: SDLC phase gates, requirement lifecycles, skill tuning.')
     .version(sluiceVersion, '-V, --version')
     .option('--json', 'print one JSON document on stdout and nothing else')
-    .option('--cwd <dir>', 'project folder (default: the current folder)')
+    .option('--cwd <dir>', 'project folder (default: the nearest folder, here or above, holding .sdlc/, sluice.config.* or .prizmkit/)')
     .option('--concurrency <n>', 'how many delegate runs and gate checks run at once')
     .option('--queue <url>', 'run requirements and tune runs on `sluice worker` processes through Redis: redis://HOST:PORT[/DB]')
     .option('--no-color', 'no colours (also NO_COLOR=1); FORCE_COLOR=1 forces them off a terminal')
@@ -45,6 +45,7 @@ export function buildProgram(commands: readonly CommandDefinition[], makeContext
       cmd.addOption(option);
     }
     if (def.examples?.length) cmd.addHelpText('after', `\nExamples:\n${def.examples.map((e) => `  $ ${e}`).join('\n')}`);
+    if (def.help) cmd.addHelpText('after', `\n${def.help}`);
     cmd.action(async (...a: unknown[]) => {
       const self = a[a.length - 1] as Command;
       const args = a.slice(0, def.args?.length ?? 0) as (string | string[] | undefined)[];

@@ -72,6 +72,13 @@ export const builtinManifest: readonly BuiltinEntry[] = [
     load: async () => [(await import('../skill-tune/skill-tune-plugin.ts')).skillTunePlugin],
     errorCodes: () => import('../skill-tune/tune-errors.ts'),
   },
+  // The MCP server answers for every command an agent may run, over one kernel: it loads them all.
+  {
+    name: 'mcp',
+    commands: { mcp: ALL },
+    load: async () => [(await import('../mcp/index.ts')).mcpPlugin],
+    errorCodes: () => import('../mcp/mcp-errors.ts'),
+  },
   // A worker runs whatever durable job arrives, so it loads every plugin that registers one.
   {
     name: 'queue-redis',

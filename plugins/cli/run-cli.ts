@@ -1,17 +1,21 @@
 import { basename, resolve } from 'node:path';
 import {
   createKernel,
+  configuredSecrets,
   createSecretRedactor,
+  defaultConfig,
   errorCodeEntry,
+  findProjectRoot,
   isSluiceError,
+  jsonEnvelope,
   jsonSafe,
   loadConfig,
   terminalSafe,
+  toSluiceError,
   SluiceError,
   type CommandContext,
   type CommandDefinition,
   type Kernel,
-  type SluiceConfig,
 } from '../../core/index.ts';
 import { createNodeHost } from '../host-node/index.ts';
 import { loadBuiltinErrorCodes, loadBuiltinPlugins } from './builtin-manifest.ts';
@@ -24,27 +28,6 @@ import { watchQueueProgress } from './queue-progress.ts';
 import { createStatusLine, PLAIN_EVERY_MS } from './status-line.ts';
 import { colorsStream } from './terminal-style.ts';
 import { cliWorkspaceTrust, loadsProjectCode } from './trust/cli-workspace-trust.ts';
-
-/** `delegates.<name>.env` values from sluice.config, named as the variable (or `<backend>.<name>` when two backends set one name differently). */
-function configuredSecrets(config: SluiceConfig): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [backend, settings] of Object.entries(config.delegates ?? {})) {
-    for (const [name, value] of Object.entries(settings.env ?? {})) out[name in out && out[name] !== value ? `${backend}.${name}` : name] = value;
-  }
-  return out;
-}
-
-/**
- * Every --json document has one envelope: `ok` (true exactly when the exit code is 0) first, then the
- * command's fields; errors are `{ ok: false, error }` (print-error.ts). A command whose document is not
- * an object (a list, a schema's value) puts it under `result`.
- */
-export function jsonEnvelope(outcome: { exitCode: number; data: unknown }): Record<string, unknown> {
-  const ok = outcome.exitCode === 0;
-  const data = outcome.data;
-  if (typeof data === 'object' && data !== null && !Array.isArray(data)) return { ok, ...(data as Record<string, unknown>) };
-  return data === undefined ? { ok } : { ok, result: data };
-}
 
 /** The shell's convention: a process ended by signal N exits 128 + N. */
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
@@ -76,6 +59,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
 
 async function runCommandLine(argv: readonly string[], controller: AbortController): Promise<number> {
   let json = argv.includes('--json');
+  const sessionHook = isSessionHook(argv);
   // Built when first used: only an error before the config is read needs it (scanning the environment costs ~1 ms).
   let redact = (text: string) => createSecretRedactor(process.env).redact(text);
   // Known before anything can fail, so errors name files relative to the project.
@@ -86,12 +70,18 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
   try {
     const globals = readGlobalOptions(argv);
     json = globals.json;
-    const root = resolve(globals.cwd ?? process.cwd());
+    const word = commandWord(argv);
+    const root = globals.cwd === undefined ? await projectRootFrom(process.cwd(), word) : resolve(globals.cwd);
     shownFrom = root;
     const host = createNodeHost({ cwd: root });
     if ((await host.stat(root))?.kind !== 'dir') throw new SluiceError('USAGE', { message: `--cwd ${root} is not a folder` });
-    const loaded = await loadConfig(host, root);
-    const word = commandWord(argv);
+    // A session hook never fails the session: a broken config is a warning it passes on, and the defaults apply.
+    const problems: SluiceError[] = [];
+    const loaded = await loadConfig(host, root).catch((error: unknown) => {
+      if (!sessionHook || !isSluiceError(error)) throw error;
+      problems.push(error);
+      return { config: defaultConfig(), file: undefined };
+    });
     const trust = cliWorkspaceTrust(host, root, loaded);
     // Commands that read records never load project code; help lists a workspace's plugin commands only once it is trusted.
     const trusted = (await loadsProjectCode(word, loaded, trust)) ? loaded.config : { ...loaded.config, plugins: [] };
@@ -124,7 +114,7 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
     const stopProgress = watchQueueProgress(kernel, statusLine);
     printDelegateHeartbeats(kernel, io);
     const result: ProgramResult = {};
-    const makeContext = (): CommandContext => ({ kernel, host, cwd: root, io, signal: controller.signal });
+    const makeContext = (): CommandContext => ({ kernel, host, cwd: root, io, signal: controller.signal, problems });
     const program = buildProgram(
       commandsFor(
         word,
@@ -159,6 +149,7 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
     return outcome.exitCode;
   } catch (error) {
     stopStatus();
+    if (sessionHook) return printSessionHookFailure(error, json, redact);
     // A code raised before its plugin was loaded, or by a module of another plugin, is looked up now.
     if (isSluiceError(error) && errorCodeEntry(error.code) === undefined) await loadBuiltinErrorCodes();
     return printError(error, json, redact, shownFrom);
@@ -166,6 +157,33 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
     stopStatus();
     await kernelRef?.dispatcher.close?.();
   }
+}
+
+/**
+ * Where a command works when no --cwd is given: the nearest folder up from `start` that holds a
+ * project (core's findProjectRoot), else `start`. `init` starts a project exactly where it is run, as
+ * `git init` does.
+ */
+async function projectRootFrom(start: string, word: string | undefined): Promise<string> {
+  if (word === 'init') return start;
+  return (await findProjectRoot(createNodeHost({ cwd: start }), start)) ?? start;
+}
+
+/** `sluice handoff --hook claude`: Claude Code's SessionStart hook, which must never fail a session (an unknown agent is still a usage error). */
+function isSessionHook(argv: readonly string[]): boolean {
+  return commandWord(argv) === 'handoff' && argv.some((a, i) => (a === '--hook' && argv[i + 1] === 'claude') || a === '--hook=claude');
+}
+
+/**
+ * What a session hook prints when sluice itself could not run (a folder it cannot read, a failure
+ * before the command started): the error as one warning line in the SessionStart payload, exit 0.
+ */
+function printSessionHookFailure(error: unknown, json: boolean, redact: (text: string) => string): number {
+  const e = toSluiceError(error, 'INTERNAL');
+  const additionalContext = `[SDLC] WARNING: sluice could not summarise this project: ${e.message} (${e.code})`;
+  const payload = { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext } };
+  process.stdout.write(`${jsonSafe(redact(JSON.stringify(json ? { ok: true, ...payload } : payload)))}\n`);
+  return 0;
 }
 
 /** SLUICE_PROGRESS_EVERY_MS: how often a plain progress line is printed off a terminal (tests shorten it). */

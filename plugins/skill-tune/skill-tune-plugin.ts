@@ -3,6 +3,7 @@ import { IterationStateSchema } from './iteration-state-schema.ts';
 import { tuneCommand } from './tune-command.ts';
 import { tuneErrors } from './tune-errors.ts';
 import { tuneHooks } from './tune-hooks.ts';
+import { tuneStatusCommand } from './tune-status-command.ts';
 import { runTuneJob, TUNE_JOB } from './tune-job.ts';
 
 /** Skill tuning (seed: skill-iter-tune.md): `sluice tune`, its state format and its hooks. */
@@ -15,10 +16,11 @@ export const skillTunePlugin = definePlugin({
     ctx.registerWorkflow({
       name: 'skill-tune',
       description: 'execute → evaluate → improve loop over AI delegates, with scoring, termination, rollback and reports',
-      commands: ['tune'],
+      commands: ['tune', 'tune status'],
       schemas: ['iteration-state'],
     });
     ctx.registerCommand(tuneCommand);
+    ctx.registerCommand(tuneStatusCommand);
     // By name, so a `sluice worker` on another machine runs the same handler the command runs here.
     ctx.registerDurableJob(TUNE_JOB, (payload, job) => runTuneJob(ctx.kernel, payload, { signal: job.signal, say: job.progress }));
   },

@@ -184,19 +184,26 @@ export const EVALUATION = JSON.stringify({
   suggestions: [{ priority: 'low', target: 'SKILL.md', change: 'add an example' }],
 });
 
-async function tune(_command: string, s: Sandbox): Promise<Expectation> {
+/** Skills to tune, and the run folder the example names (if any): a finished tune of commit-message, moved to that name. */
+async function tuneProject(s: Sandbox): Promise<string | undefined> {
   s.env.FAKE_AGY_ANSWER = EVALUATION;
   for (const id of ['commit-message', 'plan', 'build', 'review']) await writeFiles(s.dir, { [`.claude/skills/${id}/SKILL.md`]: skill(id) });
   const run = /\.sluice\/runs\/(skill-tune-\d{8}-\d{6})/.exec(s.example)?.[1];
-  if (run) {
-    // The run folder the example names: a finished tune of commit-message, moved to that name.
-    await must('sluice tune commit-message --scenario "Write a commit message" -y --run-dir .sluice/runs/made', s);
-    const { readdir } = await import('node:fs/promises');
-    const [made] = await readdir(join(s.dir, '.sluice/runs/made'));
-    await rename(join(s.dir, '.sluice/runs/made', made!), join(s.dir, '.sluice/runs', run));
-    return { output: s.example.includes('--restore') ? /Restored 1 skill/ : /already finished/ };
-  }
+  if (!run) return undefined;
+  await must('sluice tune commit-message --scenario "Write a commit message" -y --run-dir .sluice/runs/made', s);
+  const { readdir } = await import('node:fs/promises');
+  const [made] = await readdir(join(s.dir, '.sluice/runs/made'));
+  await rename(join(s.dir, '.sluice/runs/made', made!), join(s.dir, '.sluice/runs', run));
+  return run;
+}
+
+async function tune(_command: string, s: Sandbox): Promise<Expectation> {
+  if (await tuneProject(s)) return { output: s.example.includes('--restore') ? /Restored 1 skill/ : /already finished/ };
   return { output: /score 90 reached the threshold/ };
+}
+
+async function tuneStatus(_command: string, s: Sandbox): Promise<Expectation> {
+  return (await tuneProject(s)) ? { output: /"status": "terminated"/ } : { output: /no tuning runs under \.sluice\/runs/ };
 }
 
 // ------------------------------------------------------------------ delegate, trust, guard ------
@@ -318,6 +325,9 @@ export const RECIPES: Record<string, (command: string, s: Sandbox) => Promise<Ex
   // Exit 1 only when something the project requires is missing, which a fresh repository does not have.
   doctor: async (_command, s) => (await gitRepo(s.dir), { codes: [0, 1], output: /OS sandbox for AI CLI runs|"os-sandbox"/ }),
   tune,
+  'tune status': tuneStatus,
+  // Serves until its client closes stdin: the example's stdin is empty, so it stops at once.
+  mcp: async () => ({}),
   worker: queueCommand,
   ...Object.fromEntries(['queue status', 'queue retry', 'queue drain'].map((c) => [c, queueCommand])),
   ...Object.fromEntries(

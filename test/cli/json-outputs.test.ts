@@ -134,6 +134,9 @@ describe('JSON outputs are an interface', () => {
         dir: tune,
         env: { SLUICE_DELEGATE_SCRIPT: 'tune-demo-script.yaml' },
       },
+      { command: 'tune status', args: ['tune', 'status'], dir: tune },
+      // The MCP server serves until its client closes stdin: at once here, so it prints what it served.
+      { command: 'mcp', args: ['mcp'], dir: fresh, input: '' },
       { command: 'hooks install', args: ['hooks', 'install', 'claude'], dir: fresh },
       { command: 'doctor', args: ['doctor'], dir: fresh },
       { command: 'guard', args: ['guard'], dir: fresh, input: '{"tool_name":"Write","tool_input":{"file_path":".sdlc/state.yaml"}}' },

@@ -24,6 +24,8 @@ const NODE_UNITS = [
   'plugins/guard',
   // Runs the CommonJS bundles (the CLI's runner, the guard's parser, yaml) through V8's code cache (node:vm).
   'plugins/code-cache',
+  // `sluice mcp`: a process entry point like the CLI, serving the MCP protocol on its stdin and stdout.
+  'plugins/mcp',
 ];
 
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));

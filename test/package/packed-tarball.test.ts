@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 
@@ -117,12 +117,42 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
     }
   });
 
+  it('every relative link in the shipped markdown leads to a file the tarball ships', async () => {
+    const paths = pack.files.map((f) => f.path);
+    const shipped = new Set(paths);
+    const broken: string[] = [];
+    for (const doc of paths.filter((p) => p.endsWith('.md'))) {
+      const text = await readFile(join(repo, doc), 'utf8');
+      // Markdown links and images: [text](target) and ![alt](target), code spans and blocks left out.
+      const prose = text.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+      for (const [, target] of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+        if (/^(?:[a-z][a-z0-9+.-]*:|#)/i.test(target)) continue;
+        const path = posix.normalize(posix.join(posix.dirname(doc), target.replace(/[#?].*$/, '')));
+        if (!shipped.has(path) && !paths.some((p) => p.startsWith(`${path.replace(/\/$/, '')}/`))) broken.push(`${doc}: ${target}`);
+      }
+    }
+    assert.deepEqual(broken, []);
+  });
+
+  it('ships the Claude Code plugin folder, launcher included', () => {
+    const paths = pack.files.map((f) => f.path);
+    for (const needed of [
+      'plugins/claude-code/.claude-plugin/plugin.json',
+      'plugins/claude-code/hooks/hooks.json',
+      'plugins/claude-code/bin/sluice',
+      'plugins/claude-code/commands/sdlc-gate.md',
+    ]) {
+      assert.ok(paths.includes(needed), `${needed} is in the tarball`);
+    }
+  });
+
   it('type-checks a TS gate, a TS delegate, an SDLC hook handler and the README example (strict, nodenext)', async () => {
     const readme = await readFile(join(repo, 'README.md'), 'utf8');
-    const example = /```js\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Writing a plugin')))?.[1];
-    assert.ok(example, 'README has a js example under "Writing a plugin"');
+    const example = /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Writing a plugin')))?.[1];
+    assert.ok(example, 'README has a TypeScript example under "Writing a plugin"');
     await mkdir(join(dir, 'sluice'));
-    await writeFile(join(dir, 'sluice/acme-gates.mjs'), example);
+    // As a user copies it: a .ts file, checked under strict with TypeScript 5.
+    await writeFile(join(dir, 'sluice/acme-gates.ts'), example);
     await writeFile(join(dir, 'sluice/ts-gates.ts'), TS_GATE);
     await writeFile(join(dir, 'sluice/upper-delegate.ts'), TS_DELEGATE);
     await writeFile(join(dir, 'sluice/ts-hooks.ts'), TS_HOOK);
@@ -162,7 +192,7 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
   it('runs the TypeScript plugins through the installed `sluice` on Node 20', async () => {
     await writeFile(
       join(dir, 'sluice.config.yaml'),
-      'plugins: [./sluice/ts-gates.ts, ./sluice/upper-delegate.ts, ./sluice/ts-hooks.ts, ./sluice/acme-gates.mjs]\n',
+      'plugins: [./sluice/ts-gates.ts, ./sluice/upper-delegate.ts, ./sluice/ts-hooks.ts, ./sluice/acme-gates.ts]\n',
     );
     const untrusted = await sluice(['plugins']);
     assert.equal(untrusted.code, 2, 'project plugins do not run before a person trusts them');

@@ -167,6 +167,49 @@ describe('sluice handoff', () => {
     await rm(dir, { recursive: true });
   });
 
+  it('--hook claude summarises a project whose profile has org gates (a `command` gate, a plugin gate type)', async () => {
+    const dir = await project((d) => d);
+    assert.equal((await sluice(dir, ['init', '--name', 'Claims API'])).code, 0);
+    const gates = [
+      'sluice:',
+      '  gates:',
+      '    - {id: lint, type: command, phases: [build], argv: [npm, run, lint], severity: MUST}',
+      '    - {id: board, type: acme-review, phases: [2], with: {reviewers: [Kim]}}',
+    ];
+    await writeFile(join(dir, '.sdlc/profile.yaml'), `${await readFile(join(dir, '.sdlc/profile.yaml'), 'utf8')}\n${gates.join('\n')}\n`);
+    const r = await sluice(dir, ['handoff', '--hook', 'claude']);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext.split('\n');
+    assert.equal(lines[0], '[SDLC] Project: Claims API | Profile: starter | Phase 0: Discovery | Artifacts: 5');
+    assert.ok(!/GATE_TYPE_UNKNOWN|could not be read/.test(r.stdout), r.stdout);
+    await rm(dir, { recursive: true });
+  });
+
+  it('--hook claude with a config it cannot read: one warning line, then the summary, exit 0', async () => {
+    const dir = await project((d) => d);
+    assert.equal((await sluice(dir, ['init', '--name', 'Claims API'])).code, 0);
+    await writeFile(join(dir, 'sluice.config.yaml'), 'concurrency: lots\n');
+    assert.equal((await sluice(dir, ['status'])).code, 2, 'the other commands refuse the config');
+    for (const args of [
+      ['handoff', '--hook', 'claude'],
+      ['handoff', '--hook', 'claude', '--json'],
+    ]) {
+      const r = await sluice(dir, args);
+      assert.equal(r.code, 0, r.stderr);
+      const lines = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext.split('\n');
+      assert.match(lines[0], /^\[SDLC\] WARNING: .*sluice\.config\.yaml, field concurrency: .*; the defaults apply$/);
+      assert.equal(lines[1], '[SDLC] Project: Claims API | Profile: starter | Phase 0: Discovery | Artifacts: 5');
+      assert.equal(lines[2], SUMMARY);
+    }
+    await rm(dir, { recursive: true });
+  });
+
+  it('--hook claude where sluice cannot start at all (no such folder) still exits 0 with a warning', async () => {
+    const r = await sluice(join(tmpdir(), 'sluice-no-such-folder', 'x'), ['handoff', '--hook', 'claude']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match((JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext, /^\[SDLC\] WARNING: /);
+  });
+
   it('sluice schema session-handoff-v1 prints the JSON Schema of the file', async () => {
     const dir = await project();
     const r = await sluiceJson<{ schema: { properties: Record<string, { const?: string }>; required: string[] } }>(dir, ['schema', 'session-handoff-v1']);

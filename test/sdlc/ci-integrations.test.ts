@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { XMLParser } from 'fast-xml-parser';
 import { gateAnnotations } from '../../plugins/sdlc/ci/github-annotations.ts';
+import { trustedEnv } from '../helpers/trusted-env.ts';
 import { tempDir } from './sdlc-fixture.ts';
 import { runSluice } from './sluice-cli.ts';
 
@@ -87,6 +88,46 @@ describe('CI integrations', () => {
     assert.equal(Number(suite['@_tests']), doc.results.length);
     assert.equal(Number(suite['@_failures']), doc.blockers.length);
     assert.equal(suite.testcase.filter((c) => c.failure !== undefined).length, doc.blockers.length);
+  });
+
+  it('unfilled templates (G2) and plugin rows naming a project file are annotated on their file and line', async () => {
+    const project = await tempDir('sluice-ci-g2-');
+    // A pack: the starter profile plus a gate of the plugin's type in phase 0.
+    const starter = await readFile('plugins/sdlc/packs/starter/profile.yaml', 'utf8');
+    await mkdir(join(project, 'packs', 'acme'), { recursive: true });
+    await writeFile(
+      join(project, 'packs', 'acme', 'profile.yaml'),
+      `${starter}\nsluice:\n  gates:\n    - {id: licences, type: acme-licence, phases: [0], severity: MUST}\n`,
+    );
+    await writeFile(
+      join(project, 'acme-gates.mjs'),
+      [
+        'export default { name: "acme-gates", setup(ctx) {',
+        '  ctx.registerGate({ type: "acme-licence", id: "ACME-licence", description: "licences recorded", async check() {',
+        '    return [{ gate: "ACME-licence", artifact: "LICENSES.md", passed: false, message: "no entry for left-pad", severity: "MUST" }];',
+        '  } });',
+        '} };',
+        '',
+      ].join('\n'),
+    );
+    await writeFile(join(project, 'LICENSES.md'), '# Licences\n');
+    await writeFile(join(project, 'sluice.config.yaml'), 'plugins: [./acme-gates.mjs]\n');
+    const trusted = await trustedEnv(project);
+    assert.equal((await runSluice(project, ['init', '--profile', './packs/acme', '--name', 'G2 Demo'], trusted)).code, 0);
+    const r = await runSluice(project, ['gate'], { ...actions(), ...(await trustedEnv(project)) });
+    assert.equal(r.code, 1, r.stderr);
+    const errors = r.stdout.split('\n').filter((l) => l.startsWith('::error '));
+    const g2 = errors.filter((l) => l.includes('title=G2-completeness'));
+    assert.ok(g2.length > 0, r.stdout);
+    assert.ok(
+      g2.every((l) => /^::error file=\.sdlc\/artifacts\/00-discovery\/[^,]+\.md,line=\d+,title=/.test(l)),
+      g2.join('\n'),
+    );
+    assert.ok(
+      errors.some((l) => l.startsWith('::error file=LICENSES.md,title=ACME-licence')),
+      errors.join('\n'),
+    );
+    await rm(project, { recursive: true, force: true });
   });
 
   it('a hostile message or path cannot end an annotation early or start another workflow command', () => {

@@ -32,9 +32,10 @@ export const COMMANDS_WITHOUT_PROJECT_CODE: ReadonlySet<string> = new Set([
 /**
  * Commands that work without project code but say more with it (help lists plugin commands,
  * `schema` knows plugin formats, `profile validate` plugin gate types): they load config plugins
- * only when the workspace is already trusted, and never ask for trust.
+ * only when the workspace is already trusted, and never ask for trust. The MCP server starts in any
+ * project, and its tools that would run project code then say it is untrusted.
  */
-export const COMMANDS_WITH_PROJECT_CODE_IF_TRUSTED: ReadonlySet<string | undefined> = new Set([undefined, 'schema', 'profile']);
+export const COMMANDS_WITH_PROJECT_CODE_IF_TRUSTED: ReadonlySet<string | undefined> = new Set([undefined, 'schema', 'profile', 'mcp']);
 
 /** Whether a command line may load the config's plugins (a refusal to load is decided by the kernel's trust check). */
 export async function loadsProjectCode(word: string | undefined, loaded: LoadedConfig, trust: WorkspaceTrust): Promise<boolean> {

@@ -21,7 +21,8 @@ async function countFiles(host: Host, dir: string): Promise<number> {
  */
 export async function projectLine(kernel: Kernel): Promise<string | undefined> {
   if (!(await kernel.host.stat(join(kernel.projectRoot, '.sdlc', 'state.yaml')))) return undefined;
-  const project = await openProject(kernel);
+  // As the other views read it: a profile's extra gate types (a `command` gate, a plugin's) need not be loaded to summarise it.
+  const project = await openProject(kernel, { readOnly: true });
   const phase = project.model.require(project.state.current_phase);
   const name = (phase.display ?? phase.name).replace(/^Phase [^:]+:\s*/, '');
   const artifacts = await countFiles(kernel.host, join(project.root, project.paths.artifactDirRel(phase.slug)));

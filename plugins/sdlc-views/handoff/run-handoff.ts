@@ -36,7 +36,9 @@ export async function runHandoff(input: CommandInput, ctx: CommandContext): Prom
     const [first, ...rest] = handoffText(summary).split('\n');
     return { exitCode: 0, data: summary, human: [s.bold(first), ...rest.map((l) => (l.startsWith('WARNING') ? s.yellow(l) : l))].join('\n') };
   }
-  const lines = [...(await hookProjectLines(ctx)), ...(await hookHandoffLines(ctx))];
+  // What the CLI tolerated to get here (a config it could not read) leads, one warning line each.
+  const tolerated = (ctx.problems ?? []).map((e) => `[SDLC] WARNING: ${e.message}; the defaults apply`);
+  const lines = [...tolerated, ...(await hookProjectLines(ctx)), ...(await hookHandoffLines(ctx))];
   const payload = lines.length === 0 ? {} : claudeSessionStartPayload(lines.join('\n'));
   return { exitCode: 0, data: payload, human: JSON.stringify(payload) };
 }

@@ -1,5 +1,5 @@
 import { dirname, relative, resolve } from 'pathe';
-import type { CommandIO, GateResult, Host } from '../../../core/index.ts';
+import { isInside, type CommandIO, type GateResult, type Host } from '../../../core/index.ts';
 import { gateAnnotations } from './github-annotations.ts';
 import { jobSummary } from './job-summary.ts';
 
@@ -36,10 +36,27 @@ export async function reportToCi(o: CiReportInput): Promise<void> {
   const workspace = o.host.env('GITHUB_WORKSPACE');
   const sub = workspace ? relative(workspace, o.cwd) : '';
   const prefix = sub && !sub.startsWith('..') ? `${sub}/` : '';
-  for (const line of gateAnnotations(o.results, o.phase, prefix)) (o.io.json ? o.io.warn : o.io.print).call(o.io, line);
+  for (const line of gateAnnotations(await withArtifactFiles(o.host, o.cwd, o.results), o.phase, prefix)) (o.io.json ? o.io.warn : o.io.print).call(o.io, line);
   const summaryPath = o.host.env('GITHUB_STEP_SUMMARY');
   if (!summaryPath) return;
   const writer = await o.host.openWriter(summaryPath, { append: true });
   writer.write(`${jobSummary({ command: o.command, project: o.project, phaseTitle: o.phaseTitle, verdict: o.verdict, results: o.results })}\n`);
   await writer.close();
+}
+
+/**
+ * Rows that name no `file` but whose `artifact` is a file of the project (a plugin gate's
+ * `artifact: 'LICENSES.md'`) point at that file, so their annotation shows on it. An artifact that
+ * is only a name (`design-doc.md` of a phase folder) stays without one.
+ */
+async function withArtifactFiles(host: Host, root: string, results: readonly GateResult[]): Promise<GateResult[]> {
+  return Promise.all(
+    results.map(async (r) => {
+      if ((typeof r.file === 'string' && r.file !== '') || typeof r.artifact !== 'string' || r.artifact === '' || r.passed !== false) return r;
+      const full = resolve(root, r.artifact);
+      if (!isInside(root, full) || full === root) return r;
+      const info = await host.stat(full).catch(() => null);
+      return info?.kind === 'file' ? { ...r, file: relative(root, full) } : r;
+    }),
+  );
 }

@@ -1,20 +1,4 @@
-import { SluiceError, type CommandIO, type CommandOutcome, type Kernel, type Style } from '../../../core/index.ts';
-
-const plain: Style = { bold: (s) => s, dim: (s) => s, red: (s) => s, green: (s) => s, yellow: (s) => s, cyan: (s) => s };
-
-/** A non-interactive IO that keeps what a command prints, for callers that run commands in-process. */
-export function quietIO(lines: string[] = []): CommandIO {
-  return {
-    json: false,
-    interactive: false,
-    style: plain,
-    print: (line) => void lines.push(line),
-    warn: (line) => void lines.push(line),
-    progress: () => ({ update() {}, done() {} }),
-    choose: () => Promise.reject(new SluiceError('USAGE', { message: 'no terminal to answer on' })),
-    confirm: () => Promise.reject(new SluiceError('USAGE', { message: 'no terminal to answer on' })),
-  };
-}
+import { quietIO, SluiceError, type CommandOutcome, type Kernel } from '../../../core/index.ts';
 
 /**
  * Runs a registered command exactly as the CLI would after parsing (same definition, same `run`),

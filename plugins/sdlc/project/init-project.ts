@@ -30,6 +30,7 @@ export interface InitReport {
   pack: PackLocation;
   /** Files copied into .sdlc/ unchanged (relative to the root). */
   frozen: string[];
+  /** The phase folders and every folder the registry requires inside the project (`.sdlc/artifacts/02-design/adrs/`). */
   artifactDirs: string[];
   /** Starter templates and layout files written (existing files are never replaced). */
   written: string[];
@@ -120,14 +121,14 @@ export async function initProject(kernel: Kernel, o: InitOptions = {}): Promise<
   await host.remove(paths.complianceDir, { recursive: true });
   if (pack.compliance.length > 0) await host.mkdir(paths.complianceDir);
   for (const f of frozen) await host.writeAtomic(f.path, f.text);
-  const written = await writeProjectLayout(kernel, paths, { model: pack.model, projectName, profileId, projectType });
+  const { written, folders } = await writeProjectLayout(kernel, paths, { model: pack.model, projectName, profileId, projectType });
   await kernel.store.create(sdlcStateFile(paths.state), state, { overwrite: exists });
   return {
     root: kernel.projectRoot,
     profileId,
     pack: location,
     frozen: frozen.map((f) => kernel.display(f.path)),
-    artifactDirs: artifactDirs.map((d) => kernel.display(d)),
+    artifactDirs: [...artifactDirs, ...folders].map((d) => kernel.display(d)),
     written: written.map((w) => kernel.display(w)),
     ...(backup ? { backup: kernel.display(backup) } : {}),
     state,
