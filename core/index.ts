@@ -49,7 +49,18 @@ export { splitFrontmatter, type Frontmatter } from './text/frontmatter.ts';
 export { fillPlaceholders, loadBundledPrompt, type BundledPrompt } from './delegate/bundled-prompt.ts';
 export { sha256Hex, hmacSha256Hex, sameDigest } from './hash/sha256-hex.ts';
 export { sha256, canonicalJson, makeManifest, diffSubjects, type TrustSubject, type TrustManifest, type TrustChange } from './trust/trust-subject.ts';
-export { configSubjects, pluginSubjects, delegateSubject, commandSubject, delegateCodeSettings, DATA_ONLY_DELEGATE_KEYS } from './trust/config-subjects.ts';
+export {
+  configSubjects,
+  pluginSubjects,
+  delegateSubject,
+  delegateSubjects,
+  commandSubject,
+  commandSubjects,
+  delegateCodeSettings,
+  DATA_ONLY_DELEGATE_KEYS,
+} from './trust/config-subjects.ts';
+export { scriptSubjects, type ScriptContext } from './trust/script-subjects.ts';
+export { filesNamedBy, type NamedFile } from './trust/command-files.ts';
 export {
   createWorkspaceTrust,
   trustEverything,

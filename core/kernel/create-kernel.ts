@@ -17,7 +17,7 @@ import { createStateStore } from '../store/state-store.ts';
 import type { Kernel, PluginInfo, SchemaEntry } from './kernel-types.ts';
 import { orderPlugins, resolvePlugins, runSetup, type PluginSource } from './load-plugins.ts';
 import { createRegistry } from './registry.ts';
-import { commandSubject, delegateSubject, pluginSubjects } from '../trust/config-subjects.ts';
+import { commandSubjects, delegateSubjects, pluginSubjects } from '../trust/config-subjects.ts';
 import { trustEverything, type WorkspaceTrust } from '../trust/workspace-trust.ts';
 
 declare module '../queue/job-queue.ts' {
@@ -107,15 +107,17 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
 
   const runDelegateJob = createDelegateJob(kernel);
   queue.register('delegate:run', async (payload, job) => {
-    // A delegate whose command, arguments or environment come from the config runs only when trusted.
-    const subject = await delegateSubject(configFile, payload.backend, config.delegates?.[payload.backend]);
-    if (subject) await trust.require([subject]);
+    // A delegate whose command, arguments or environment come from the config runs only when trusted,
+    // and so do the project files that command runs (`./ai.sh`), as they are now.
+    const scripts = { host, projectRoot, pathEnv: host.env('PATH') };
+    const subjects = await delegateSubjects(scripts, configFile, payload.backend, config.delegates?.[payload.backend]);
+    if (subjects.length > 0) await trust.require(subjects);
     return runDelegateJob(payload, job);
   });
   queue.register('gate:check', async ({ type, input }, job) => {
     const gate = gates.require(type);
     const command = gate.runs?.(input);
-    if (command) await trust.require([await commandSubject(command.file, command.what, command.argv)]);
+    if (command) await trust.require(await commandSubjects({ host, projectRoot, pathEnv: host.env('PATH') }, command.file, command.what, command.argv));
     try {
       return await gate.check(input, { host, kernel, signal: job.signal });
     } catch (error) {

@@ -3,6 +3,7 @@ import type { SluiceConfig } from '../config/config-schema.ts';
 import type { DelegateSettings } from '../delegate/contract.ts';
 import type { Host } from '../host/host.ts';
 import { isSecretName } from '../secrets/redact-secrets.ts';
+import { scriptSubjects, type ScriptContext } from './script-subjects.ts';
 import { canonicalJson, sha256, type TrustSubject } from './trust-subject.ts';
 
 /**
@@ -47,9 +48,34 @@ export async function delegateSubject(file: string, backend: string, settings: D
   };
 }
 
+/** The argv lists a delegate may run: `command` with `args`, plus the extra arguments of each mode. */
+function delegateArgvs(code: Record<string, unknown>): string[][] {
+  if (typeof code.command !== 'string') return [];
+  const list = (key: string) => (Array.isArray(code[key]) ? (code[key] as unknown[]).filter((x): x is string => typeof x === 'string') : []);
+  const base = [code.command, ...list('args')];
+  return [base, [...base, ...list('writeArgs')], [...base, ...list('analysisArgs')]];
+}
+
+/**
+ * A delegate's settings and the project files its command runs (`./ai.sh`, `node tools/agent.mjs`),
+ * or nothing when it runs only what the user installed.
+ */
+export async function delegateSubjects(c: ScriptContext, file: string, backend: string, settings: DelegateSettings | undefined): Promise<TrustSubject[]> {
+  const subject = await delegateSubject(file, backend, settings);
+  if (!subject) return [];
+  const code = delegateCodeSettings(settings)!;
+  const env = code.env as Record<string, string> | undefined;
+  return [subject, ...(await scriptSubjects({ ...c, pathEnv: env?.PATH ?? c.pathEnv }, `delegates.${backend}`, delegateArgvs(code)))];
+}
+
 /** A command a gate would run (argv, no shell), fingerprinted by its argv alone. */
 export async function commandSubject(file: string, what: string, argv: readonly string[]): Promise<TrustSubject> {
   return { file, what, shows: argv.join(' '), hash: await sha256(canonicalJson(argv)) };
+}
+
+/** A gate's command and the files it runs (`scripts/lint.sh`, `python3 tools/check.py`). */
+export async function commandSubjects(c: ScriptContext, file: string, what: string, argv: readonly string[]): Promise<TrustSubject[]> {
+  return [await commandSubject(file, what, argv), ...(await scriptSubjects(c, what, [argv]))];
 }
 
 const isPathSpecifier = (spec: string) => spec.startsWith('.') || isAbsolute(spec);
@@ -95,10 +121,8 @@ export async function configSubjects(
 ): Promise<TrustSubject[]> {
   if (configPath === undefined) return [];
   const out = await pluginSubjects(host, projectRoot, display, config.plugins);
-  for (const [backend, settings] of Object.entries(config.delegates ?? {})) {
-    const s = await delegateSubject(display, backend, settings);
-    if (s) out.push(s);
-  }
+  const scripts = { host, projectRoot, pathEnv: host.env('PATH') };
+  for (const [backend, settings] of Object.entries(config.delegates ?? {})) out.push(...(await delegateSubjects(scripts, display, backend, settings)));
   if (out.length > 0) out.push({ file: display, what: '(whole file)', shows: 'its other settings', hash: await sha256(await host.readBytes(configPath)) });
   return out;
 }

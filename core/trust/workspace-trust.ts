@@ -1,4 +1,5 @@
 import { SluiceError } from '../errors/sluice-error.ts';
+import { RUN_BY } from './script-subjects.ts';
 import { diffSubjects, type TrustChange, type TrustManifest, type TrustSubject } from './trust-subject.ts';
 
 /** What the user trusted for one project, as kept in the trust store outside the project. */
@@ -56,10 +57,18 @@ export interface WorkspaceTrustOptions {
   storePath?: string;
 }
 
-const describe = (c: TrustChange) =>
-  `${c.subject.shows} ${c.kind === 'added' ? 'is not trusted' : c.kind === 'changed' ? 'changed since you trusted it' : 'was removed since you trusted it'}`;
+/**
+ * A file a setting runs is named by the error's file, with the setting that runs it:
+ * `ai.sh: run by delegates.shell, changed since you trusted it`.
+ */
+const isScript = (s: TrustSubject) => s.what.startsWith(RUN_BY);
+const VERB = { added: 'is not trusted', changed: 'changed since you trusted it', removed: 'was removed since you trusted it' } as const;
+const SCRIPT_VERB = { added: 'not trusted yet', changed: 'changed since you trusted it', removed: 'removed since you trusted it' } as const;
+const describe = ({ kind, subject: s }: TrustChange) =>
+  isScript(s) ? `${s.shows === s.file ? '' : `${s.shows}, `}${s.what}, ${SCRIPT_VERB[kind]}` : `${s.shows} ${VERB[kind]}`;
 /** Whole-file subjects only say "something in it changed": name a specific one when there is one. */
 const WHOLE_FILE = '(whole file)';
+const sameSubject = (a: TrustSubject, b: TrustSubject) => a.file === b.file && a.what === b.what;
 
 export function untrustedError(changes: readonly TrustChange[], via: TrustReview['via']): SluiceError {
   const first = changes.find((c) => c.subject.what !== WHOLE_FILE) ?? changes[0];
@@ -70,7 +79,7 @@ export function untrustedError(changes: readonly TrustChange[], via: TrustReview
       : `${first ? describe(first) : 'the workspace is not trusted'}${more}`;
   return new SluiceError('WORKSPACE_UNTRUSTED', {
     file: first?.subject.file,
-    field: first?.subject.what === WHOLE_FILE ? undefined : first?.subject.what,
+    field: first === undefined || first.subject.what === WHOLE_FILE || isScript(first.subject) ? undefined : first.subject.what,
     message,
     data: { changes: changes.map((c) => ({ kind: c.kind, file: c.subject.file, what: c.subject.what, shows: c.subject.shows })) },
   });
@@ -96,15 +105,16 @@ export function createWorkspaceTrust(o: WorkspaceTrustOptions): WorkspaceTrust {
     async require(subjects) {
       const r = await review();
       if (!r.trusted) {
-        // Name first what this command was about to run, then the rest.
-        const wanted = new Set(subjects.map((s) => s.what));
-        const changes = [...r.changes.filter((c) => wanted.has(c.subject.what)), ...r.changes.filter((c) => !wanted.has(c.subject.what))];
+        // Name first what this command was about to run (its setting, then the files it runs), then the rest.
+        const wanted = (c: TrustChange) => subjects.some((s) => sameSubject(s, c.subject));
+        const rank = (c: TrustChange) => (wanted(c) ? (isScript(c.subject) ? 1 : 0) : 2);
+        const changes = [...r.changes].sort((a, b) => rank(a) - rank(b));
         throw untrustedError(changes.length > 0 ? changes : subjects.map((subject) => ({ kind: 'added' as const, subject })), r.via);
       }
       // The content about to run must be what was reviewed (a file changed since is refused too).
       for (const s of subjects) {
-        if (r.manifest.subjects.some((m) => m.what === s.what && m.hash === s.hash)) continue;
-        const known = r.manifest.subjects.some((m) => m.what === s.what);
+        if (r.manifest.subjects.some((m) => sameSubject(m, s) && m.hash === s.hash)) continue;
+        const known = r.manifest.subjects.some((m) => sameSubject(m, s));
         throw untrustedError([{ kind: known ? 'changed' : 'added', subject: s }], r.via);
       }
     },

@@ -22,7 +22,7 @@ const ALL = ['*'];
 export const builtinManifest: readonly BuiltinEntry[] = [
   {
     name: 'cli',
-    commands: { plugins: ALL, schema: ALL, demo: ALL, trust: [], errors: [] },
+    commands: { plugins: ALL, schema: ALL, demo: ALL, trust: [], errors: [], doctor: [] },
     load: async () => [(await import('./cli-plugin.ts')).cliPlugin],
     errorCodes: () => import('./cli-errors.ts'),
   },
@@ -60,7 +60,12 @@ export const builtinManifest: readonly BuiltinEntry[] = [
     load: async () => [(await import('../lifecycle/lifecycle-plugin.ts')).lifecyclePlugin],
     errorCodes: () => import('../lifecycle/lifecycle-errors.ts'),
   },
-  { name: 'guard', commands: { guard: [], hooks: [] }, load: async () => [(await import('../guard/guard-plugin.ts')).guardPlugin] },
+  {
+    name: 'guard',
+    commands: { guard: [], hooks: [] },
+    load: async () => [(await import('../guard/guard-plugin.ts')).guardPlugin],
+    errorCodes: () => import('../guard/guard-errors.ts'),
+  },
   {
     name: 'skill-tune',
     commands: { tune: ['delegates'] },

@@ -1,5 +1,6 @@
 import { definePlugin } from '../../core/index.ts';
 import { demoCommand } from './commands/demo-command.ts';
+import { doctorCommand } from './doctor/doctor-command.ts';
 import { errorsCommand } from './commands/errors-command.ts';
 import { pluginsCommand } from './commands/plugins-command.ts';
 import { schemaCommand } from './commands/schema-command.ts';
@@ -17,5 +18,6 @@ export const cliPlugin = definePlugin({
     ctx.registerCommand(demoCommand);
     ctx.registerCommand(trustCommand);
     ctx.registerCommand(errorsCommand);
+    ctx.registerCommand(doctorCommand);
   },
 });

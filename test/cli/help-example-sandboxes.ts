@@ -336,6 +336,8 @@ export const RECIPES: Record<string, (command: string, s: Sandbox) => Promise<Ex
   trust,
   guard: hooks,
   'hooks install': hooks,
+  // Exit 1 only when something the project requires is missing, which a fresh repository does not have.
+  doctor: async (_command, s) => (await gitRepo(s.dir), { codes: [0, 1], output: /OS sandbox for AI CLI runs|"os-sandbox"/ }),
   tune,
   'tune status': tuneStatus,
   // Serves until its client closes stdin: the example's stdin is empty, so it stops at once.

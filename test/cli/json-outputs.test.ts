@@ -140,6 +140,7 @@ describe('JSON outputs are an interface', () => {
       // The MCP server serves until its client closes stdin: at once here, so it prints what it served.
       { command: 'mcp', args: ['mcp'], dir: fresh, input: '' },
       { command: 'hooks install', args: ['hooks', 'install', 'claude'], dir: fresh },
+      { command: 'doctor', args: ['doctor'], dir: fresh },
       { command: 'guard', args: ['guard'], dir: fresh, input: '{"tool_name":"Write","tool_input":{"file_path":".sdlc/state.yaml"}}' },
       { command: 'trust', args: ['trust', '--show'], dir: fresh },
       { command: 'trust', args: ['trust', '--revoke'], dir: fresh },

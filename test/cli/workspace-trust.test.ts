@@ -153,7 +153,7 @@ describe('workspace trust: project code runs only when a person trusted it', () 
     chmodSync(store, 0o644);
     const loose = await runSluice(dir, ['plugins'], env);
     assert.equal(loose.code, 2);
-    assert.match(loose.stderr, /TRUST_STORE_UNSAFE: .*trust\.json: .*mode 644/);
+    assert.match(loose.stderr, /TRUST_STORE_UNSAFE: .*trust\.json: .*mode 0?644/);
   });
 
   it('a trust store the agent could plant inside the project is refused', async () => {

@@ -14,14 +14,15 @@ const host = (plugin = 'export default 1') => createMemoryHost({ files: { '/proj
 const config = { ...defaultConfig(), plugins: ['./p.mjs'], delegates: { shell: { command: './ask', model: 'm' }, claude: { model: 'opus', timeout: 60 } } };
 const manifestOf = async (plugin?: string) =>
   makeManifest(await configSubjects(host(plugin), '/project', config, '/project/sluice.config.yaml', 'sluice.config.yaml'));
+const subject = (m: TrustManifest, what: string) => m.subjects.find((s) => s.what === what)!;
 const recordOf = (m: TrustManifest): TrustRecord => ({ hash: m.hash, subjects: m.subjects, trustedAt: '2026-01-01T00:00:00Z' });
 
 describe('workspace trust subjects', () => {
-  it('the config contributes its plugins, delegates that set a command, and the whole file; model and timeout alone need no trust', async () => {
+  it('the config contributes its plugins, delegates that set a command, the file it runs, and the whole file; model and timeout alone need no trust', async () => {
     const m = await manifestOf();
     assert.deepEqual(
-      m.subjects.map((s) => s.what),
-      ['(whole file)', 'delegates.shell', 'plugins[0]'],
+      m.subjects.map((s) => `${s.file} ${s.what}`),
+      ['ask run by delegates.shell', 'sluice.config.yaml (whole file)', 'sluice.config.yaml delegates.shell', 'sluice.config.yaml plugins[0]'],
     );
     assert.equal(delegateCodeSettings({ model: 'opus', timeout: 60, retries: 1 }), undefined);
     assert.deepEqual(delegateCodeSettings({ model: 'x', env: { PATH: './bin' } }), { env: { PATH: './bin' } });
@@ -55,19 +56,22 @@ describe('workspace trust decisions', () => {
   it('trusted only by a matching stored record or CI hash; the error names the file, field and change', async () => {
     const m = await manifestOf();
     const untrusted = createWorkspaceTrust({ manifest: async () => m, record: async () => undefined });
-    await assert.rejects(untrusted.require([m.subjects[2]]), {
+    await assert.rejects(untrusted.require([subject(m, 'plugins[0]')]), {
       code: 'WORKSPACE_UNTRUSTED',
       file: 'sluice.config.yaml',
       field: 'plugins[0]',
-      message: /\.\/p\.mjs is not trusted \(and 2 more changes\)/,
+      message: /\.\/p\.mjs is not trusted \(and 3 more changes\)/,
     });
     await createWorkspaceTrust({ manifest: async () => m, record: async () => recordOf(m) }).require(m.subjects);
     await createWorkspaceTrust({ manifest: async () => m, record: async () => undefined, expectedHash: m.hash }).require(m.subjects);
-    await assert.rejects(createWorkspaceTrust({ manifest: async () => m, record: async () => undefined, expectedHash: 'sha256:00' }).require([m.subjects[1]]), {
-      message: /SLUICE_TRUSTED_HASH does not match/,
-    });
+    await assert.rejects(
+      createWorkspaceTrust({ manifest: async () => m, record: async () => undefined, expectedHash: 'sha256:00' }).require([subject(m, 'delegates.shell')]),
+      {
+        message: /SLUICE_TRUSTED_HASH does not match/,
+      },
+    );
     const old = await manifestOf('export default 0');
-    await assert.rejects(createWorkspaceTrust({ manifest: async () => m, record: async () => recordOf(old) }).require([m.subjects[2]]), {
+    await assert.rejects(createWorkspaceTrust({ manifest: async () => m, record: async () => recordOf(old) }).require([subject(m, 'plugins[0]')]), {
       field: 'plugins[0]',
       message: /changed since you trusted it/,
     });
@@ -76,7 +80,7 @@ describe('workspace trust decisions', () => {
   it('content that changed after the review is refused even in a trusted workspace', async () => {
     const m = await manifestOf();
     const trust = createWorkspaceTrust({ manifest: async () => m, record: async () => recordOf(m) });
-    const swapped = (await manifestOf('export default "swapped"')).subjects[2];
+    const swapped = subject(await manifestOf('export default "swapped"'), 'plugins[0]');
     await assert.rejects(trust.require([swapped]), { field: 'plugins[0]', message: /changed since you trusted it/ });
   });
 

@@ -131,7 +131,7 @@ describe('commit authorization', () => {
     const { root, lc } = await repoReadyToCommit(['src/feature.js'], NO_GRANT);
     await assert.rejects(
       runCommitStage(lc, SLUG, null, { userConfigFile: await userGrantFile(GRANT_CONFIG, 0o644) }),
-      /can be read or written by others \(mode 644/,
+      (e: SluiceError) => e.code === 'PRIVATE_FILE_UNSAFE' && /the user config .*config\.yaml is readable by everyone \(mode 0644\)/.test(e.message),
     );
     await writeFiles(root, { 'build/config.yaml': GRANT_CONFIG });
     await chmod(join(root, 'build/config.yaml'), 0o600);
@@ -181,7 +181,7 @@ describe('commit authorization', () => {
   it('an HMAC-signed environment grant verified with the operator key file commits; a wrong key, an expired or a foreign grant does not', async () => {
     const keyDir = await mkdtemp(join(tmpdir(), 'sluice-key-'));
     const keyFile = join(keyDir, 'commit-grant.key');
-    await writeFile(keyFile, 'operator-secret-0123456789abcdef\n');
+    await writeFile(keyFile, 'operator-secret-0123456789abcdef\n', { mode: 0o600 });
     const repos = await Promise.all([makeRepo(), makeRepo(), makeRepo(), makeRepo(), makeRepo()]);
     const bound = (root: string) => ({
       mode: 'headless-ci',

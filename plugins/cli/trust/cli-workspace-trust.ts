@@ -23,6 +23,7 @@ export const COMMANDS_WITHOUT_PROJECT_CODE: ReadonlySet<string> = new Set([
   'handoff',
   'specs',
   'trust',
+  'doctor',
   'guard',
   'hooks',
   'queue',
@@ -55,7 +56,7 @@ export function cliWorkspaceTrust(host: Host, projectRoot: string, loaded: Loade
     }
   })();
   let store: ReturnType<typeof openTrustStore> | undefined;
-  const open = () => (store ??= openTrustStore(env, key));
+  const open = () => (store ??= openTrustStore(host, key));
   return createWorkspaceTrust({
     async manifest() {
       const { profileTrustSubjects } = await import('../../sdlc/profile/profile-trust-subjects.ts');
@@ -68,6 +69,6 @@ export function cliWorkspaceTrust(host: Host, projectRoot: string, loaded: Loade
     expectedHash: env[TRUSTED_HASH_ENV],
     grant: async (manifest) => open().set(key, { hash: manifest.hash, subjects: manifest.subjects, trustedAt: host.now().toISOString() }),
     revoke: async () => open().remove(key),
-    storePath: trustStorePath(env),
+    storePath: trustStorePath(host),
   });
 }

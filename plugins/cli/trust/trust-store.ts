@@ -1,8 +1,7 @@
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { closeSync, fsyncSync, mkdirSync, openSync, realpathSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import * as v from 'valibot';
-import { SluiceError, type TrustRecord } from '../../../core/index.ts';
+import { checkPrivateFile, isSluiceError, SluiceError, userFolders, type Host, type TrustRecord } from '../../../core/index.ts';
 import { readBoundedSync } from '../../host-node/index.ts';
 
 /** One line per trusted project; a store this big (or a FIFO in its place) is not read. */
@@ -10,9 +9,9 @@ const MAX_TRUST_STORE_BYTES = 4 * 1024 * 1024;
 
 /**
  * The user's trust store: which workspace content they allowed to run, per project folder. It lives
- * outside every work tree ($XDG_CONFIG_HOME/sluice/trust.json, else ~/.config/sluice/trust.json) and
- * is refused unless it is the user's own, private file: anything the agent or another user could
- * have written must not grant authority.
+ * outside every work tree (`trust.json` in `userFolders().config`: $XDG_CONFIG_HOME/sluice, else
+ * ~/.config/sluice) and is refused unless it is the user's own, private file: anything the agent or
+ * another user could have written must not grant authority.
  */
 const SubjectSchema = v.object({ file: v.string(), what: v.string(), shows: v.string(), hash: v.string() });
 const RecordSchema = v.object({ hash: v.string(), trustedAt: v.string(), subjects: v.array(SubjectSchema) });
@@ -21,16 +20,14 @@ type TrustStoreFile = v.InferOutput<typeof TrustStoreSchema>;
 
 export interface TrustStore {
   readonly path: string;
-  get(projectRoot: string): TrustRecord | undefined;
-  set(projectRoot: string, record: TrustRecord): void;
-  remove(projectRoot: string): boolean;
+  get(projectRoot: string): Promise<TrustRecord | undefined>;
+  set(projectRoot: string, record: TrustRecord): Promise<void>;
+  remove(projectRoot: string): Promise<boolean>;
 }
 
-export function trustStorePath(env: Record<string, string | undefined>): string {
-  const xdg = env.XDG_CONFIG_HOME;
-  // The XDG spec says relative values are invalid and must be ignored.
-  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.config');
-  return join(base, 'sluice', 'trust.json');
+/** `trust.json` in sluice's user config folder (`userFolders().config`), which the guard and the sandboxes hide. */
+export function trustStorePath(host: Pick<Host, 'env' | 'accountHome'>): string {
+  return join(userFolders(host.env, host.accountHome).config, 'trust.json');
 }
 
 const unsafe = (path: string, message: string) => new SluiceError('TRUST_STORE_UNSAFE', { file: path, message });
@@ -39,8 +36,12 @@ const isInside = (root: string, path: string) => {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 };
 
-/** Checks the store's folder and file: the user's own, nobody else can write them, not in the project. */
-function checkPrivate(path: string, projectRoot: string): void {
+/**
+ * Checks the store and its folder: outside the project, and the user's own private file as ssh judges
+ * a key (checkPrivateFile). A folder that is there without the store yet is checked too, since the
+ * store is about to be written into it.
+ */
+async function checkPrivate(host: Host, path: string, projectRoot: string): Promise<void> {
   const real = (p: string) => {
     try {
       return realpathSync(p);
@@ -50,18 +51,20 @@ function checkPrivate(path: string, projectRoot: string): void {
   };
   if (isInside(projectRoot, path) || isInside(real(projectRoot), real(dirname(path))))
     throw unsafe(path, 'the trust store is inside the project, where the agent can write it');
-  const uid = process.getuid?.();
-  const dir = lstatSync(dirname(path), { throwIfNoEntry: false });
-  if (dir) {
-    if (!dir.isDirectory()) throw unsafe(dirname(path), 'the trust store folder is not a folder');
-    if (uid !== undefined && dir.uid !== uid) throw unsafe(dirname(path), `the trust store folder belongs to uid ${dir.uid}, not you`);
-    if (dir.mode & 0o022) throw unsafe(dirname(path), `others can write the trust store folder (mode ${(dir.mode & 0o777).toString(8)})`);
+  try {
+    if (await checkPrivateFile(host, path, { what: 'the trust store', secret: true })) return;
+  } catch (error) {
+    // One code for the store, whatever was wrong with it: the message names the file and the mode.
+    if (isSluiceError(error, 'PRIVATE_FILE_UNSAFE')) throw unsafe(error.file ?? path, error.detail);
+    throw error;
   }
-  const file = lstatSync(path, { throwIfNoEntry: false });
-  if (!file) return;
-  if (!file.isFile()) throw unsafe(path, 'the trust store is not a regular file');
-  if (uid !== undefined && file.uid !== uid) throw unsafe(path, `the trust store belongs to uid ${file.uid}, not you`);
-  if (file.mode & 0o077) throw unsafe(path, `the trust store is readable or writable by others (mode ${(file.mode & 0o777).toString(8)})`);
+  const dir = await host.lstat(dirname(path));
+  if (!dir) return;
+  const me = host.userId();
+  if (dir.kind !== 'dir') throw unsafe(dirname(path), 'the trust store folder is not a folder');
+  if (me !== undefined && dir.uid !== undefined && dir.uid !== me) throw unsafe(dirname(path), `the trust store folder belongs to uid ${dir.uid}, not you`);
+  if (dir.mode !== undefined && dir.mode & 0o022)
+    throw unsafe(dirname(path), `others can write the trust store folder (mode ${(dir.mode & 0o777).toString(8)})`);
 }
 
 function read(path: string): TrustStoreFile {
@@ -107,22 +110,22 @@ function write(path: string, data: TrustStoreFile): void {
   }
 }
 
-export function openTrustStore(env: Record<string, string | undefined>, projectRoot: string): TrustStore {
-  const path = trustStorePath(env);
+export function openTrustStore(host: Host, projectRoot: string): TrustStore {
+  const path = trustStorePath(host);
   return {
     path,
-    get(root) {
-      checkPrivate(path, projectRoot);
+    async get(root) {
+      await checkPrivate(host, path, projectRoot);
       return read(path).projects[root];
     },
-    set(root, record) {
-      checkPrivate(path, projectRoot);
+    async set(root, record) {
+      await checkPrivate(host, path, projectRoot);
       const data = read(path);
       data.projects[root] = record;
       write(path, data);
     },
-    remove(root) {
-      checkPrivate(path, projectRoot);
+    async remove(root) {
+      await checkPrivate(host, path, projectRoot);
       const data = read(path);
       if (!(root in data.projects)) return false;
       delete data.projects[root];

@@ -1,6 +1,6 @@
 import { join } from 'pathe';
 import * as v from 'valibot';
-import { hmacSha256Hex, sameDigest, type Host } from '../../../core/index.ts';
+import { checkPrivateFile, hmacSha256Hex, sameDigest, userFolders, type Host } from '../../../core/index.ts';
 import { CommitGrantSchema } from './commit-grant.ts';
 
 /** A signed grant is bound: to one repository (its work tree's top folder), to named requirements, until a time. */
@@ -26,8 +26,9 @@ const MAX_KEY_BYTES = 64 * 1024;
  */
 export const GRANT_ENV = 'SLUICE_COMMIT_GRANT';
 
+/** In the account home's sluice folder (`userFolders().account`), where the guard and the sandboxes look too. */
 export function defaultGrantKeyFile(host: Host): string {
-  return join(host.accountHome(), '.config', 'sluice', 'commit-grant.key');
+  return join(userFolders(host.env, host.accountHome).account, 'commit-grant.key');
 }
 
 export function signCommitGrant(grant: SignedGrant, key: string | Uint8Array): string {
@@ -54,8 +55,13 @@ export function createGrantKeyIfMissing(host: Host, keyFile: string): Promise<bo
   return host.writePrivate(keyFile, `${randomHex(32)}\n`, { exclusive: true });
 }
 
-/** The signing key (its trailing newline from `echo` removed), or null when it cannot be read. */
+/**
+ * The signing key (its trailing newline from `echo` removed), or null when it cannot be read. A key
+ * someone else could have written or read (group/world-writable or -readable, another owner, a
+ * folder others can write) is refused as ssh refuses such a key: PRIVATE_FILE_UNSAFE (exit 2).
+ */
 export async function readGrantKey(host: Host, keyFile: string): Promise<string | null> {
+  await checkPrivateFile(host, keyFile, { what: 'the commit-grant key', secret: true });
   try {
     return (await host.readText(keyFile, { maxBytes: MAX_KEY_BYTES })).replace(/\r?\n$/, '');
   } catch {

@@ -1,6 +1,6 @@
 import { join } from 'pathe';
 import * as v from 'valibot';
-import { isInside, yamlLibrary, type Host } from '../../../core/index.ts';
+import { checkPrivateFile, isInside, userFolders, yamlLibrary, type Host } from '../../../core/index.ts';
 import { CommitGrantSchema, type CommitGrant } from './commit-grant.ts';
 
 /**
@@ -18,7 +18,7 @@ import { CommitGrantSchema, type CommitGrant } from './commit-grant.ts';
  *       expires_at: 2030-01-01T00:00:00Z    # optional
  */
 export function defaultUserConfigFile(host: Host): string {
-  return join(host.accountHome(), '.config', 'sluice', 'config.yaml');
+  return join(userFolders(host.env, host.accountHome).account, 'config.yaml');
 }
 
 /** A person's config is a few lines; a FIFO or a huge file in its place is refused, not waited on. */
@@ -32,19 +32,16 @@ export const UserGrantSchema = v.object({
 const UserConfigSchema = v.looseObject({ lifecycle: v.optional(v.looseObject({ commitAuthorization: v.optional(UserGrantSchema) })) });
 
 /**
- * The grant in the user's config, or why there is none: the file must be a regular file owned by this
- * user that nobody else can read or write (mode 0600 or stricter), outside the work tree, and cover it.
+ * The grant in the user's config, or why there is none: outside the work tree, and covering it. A
+ * file someone else could have written or read (another owner, group/world access, a folder others
+ * can write) is refused as ssh refuses such a key: PRIVATE_FILE_UNSAFE naming it and its mode (exit 2).
  */
 export async function readUserConfigGrant(host: Host, file: string, workTree: string): Promise<{ grant?: CommitGrant; refused?: string }> {
-  const info = await host.lstat(file).catch(() => null);
+  if (isInside(workTree, file)) return (await host.lstat(file).catch(() => null)) ? { refused: `${file} is inside the work tree` } : {};
+  const info = await checkPrivateFile(host, file, { what: 'the user config', secret: true });
   if (!info) return {};
-  if (isInside(workTree, file)) return { refused: `${file} is inside the work tree` };
-  if (info.kind !== 'file') return { refused: `${file} is not a regular file` };
-  const uid = host.userId();
-  if (uid !== undefined && info.uid !== uid) return { refused: `${file} is not owned by the current user` };
   // A host that cannot tell a file's mode cannot show it is private: refused, as a readable one is.
-  const mode = info.mode ?? 0o777;
-  if ((mode & 0o077) !== 0) return { refused: `${file} can be read or written by others (mode ${(mode & 0o777).toString(8)}; chmod 600 it)` };
+  if (info.mode === undefined) return { refused: `${file} has no mode this system can show to be private` };
   let raw: unknown;
   try {
     raw = yamlLibrary().parse(await host.readText(file, { maxBytes: MAX_CONFIG_BYTES }));

@@ -1,5 +1,5 @@
 import { join } from 'pathe';
-import { parseAllowedSigners, SIGNATURE_NAMESPACE, SluiceError, sshSign, sshVerify, type Kernel } from '../../../core/index.ts';
+import { checkPrivateFile, parseAllowedSigners, SIGNATURE_NAMESPACE, SluiceError, sshSign, sshVerify, type Kernel } from '../../../core/index.ts';
 import type { SdlcProject } from '../project/open-project.ts';
 import type { HistoryEntry } from '../state/history-schema.ts';
 import type { SdlcState } from '../state/state-schema.ts';
@@ -25,13 +25,13 @@ export function assertSignedIfRequired(project: SdlcProject, sign: SignOption, w
   });
 }
 
-/** The key to sign with: --sign KEY, else SLUICE_SIGNING_KEY, else git's user.signingkey, else ~/.ssh/id_ed25519. */
-async function signingKey(kernel: Kernel, sign: SignOption): Promise<string> {
+const expandHome = (kernel: Kernel, p: string) => (p.startsWith('~/') ? join(kernel.host.env('HOME') ?? kernel.host.accountHome(), p.slice(2)) : p);
+
+/** The key `--sign` uses when given no path: SLUICE_SIGNING_KEY, else git's user.signingkey, else ~/.ssh/id_ed25519 if there. */
+export async function defaultSigningKey(kernel: Kernel): Promise<string | undefined> {
   const { host } = kernel;
-  const expand = (p: string) => (p.startsWith('~/') ? join(host.env('HOME') ?? host.accountHome(), p.slice(2)) : p);
-  if (typeof sign === 'string' && sign !== '') return expand(sign);
   const fromEnv = host.env('SLUICE_SIGNING_KEY');
-  if (fromEnv) return expand(fromEnv);
+  if (fromEnv) return expandHome(kernel, fromEnv);
   let gitKey = '';
   const r = await host.spawn({
     command: 'git',
@@ -40,9 +40,16 @@ async function signingKey(kernel: Kernel, sign: SignOption): Promise<string> {
     timeoutMs: 10_000,
     onStdout: (c) => (gitKey += new TextDecoder().decode(c)),
   });
-  if (r.exitCode === 0 && gitKey.trim() && !gitKey.trim().startsWith('key::')) return expand(gitKey.trim());
+  if (r.exitCode === 0 && gitKey.trim() && !gitKey.trim().startsWith('key::')) return expandHome(kernel, gitKey.trim());
   const fallback = join(host.env('HOME') ?? host.accountHome(), '.ssh', 'id_ed25519');
-  if (await host.stat(fallback)) return fallback;
+  return (await host.stat(fallback)) ? fallback : undefined;
+}
+
+/** The key to sign with: --sign KEY, else the default one. */
+async function signingKey(kernel: Kernel, sign: SignOption): Promise<string> {
+  if (typeof sign === 'string' && sign !== '') return expandHome(kernel, sign);
+  const found = await defaultSigningKey(kernel);
+  if (found) return found;
   throw new SluiceError('SIGNING_FAILED', {
     field: '--sign',
     message: 'no signing key found: pass --sign KEY, set SLUICE_SIGNING_KEY, or set git config user.signingkey',
@@ -88,6 +95,8 @@ export async function resolveSigner(kernel: Kernel, project: SdlcProject, sign: 
     });
   }
   const keyFile = await signingKey(kernel, sign);
+  // A key someone else could have replaced (or, for a private key, read) signs nothing: ssh's rules.
+  await checkPrivateFile(kernel.host, keyFile, { what: 'the signing key', secret: !keyFile.endsWith('.pub') });
   const [type, key] = (await publicKey(kernel, keyFile)).trim().split(/\s+/);
   const listed = parseAllowedSigners(await kernel.host.readText(signers, { maxBytes: 256 * 1024 }), display).find((e) => e.keyType === type && e.key === key);
   if (!listed)
