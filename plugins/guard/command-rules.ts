@@ -213,6 +213,8 @@ function judgeSluice(argv: ShellWord[]): Decision {
   const sub = argv[i]?.text;
   const words = argv.map((w) => w.text);
   if (sub === 'trust') return deny('`sluice trust` decides which project code may run: only the person runs it, in their own terminal');
+  if (sub === 'lifecycle' && words.includes('adopt-commit'))
+    return deny("`sluice lifecycle adopt-commit` takes a commit made outside sluice as the requirement's: only the person runs it, in their own terminal");
   if (words.some((w) => w === '--sign' || w.startsWith('--sign=')))
     return deny("--sign signs with the person's SSH key: only the person signs, in their own terminal");
   if (sub === 'next' && words.some((w) => w === '--confirmed' || w === '--approve' || w.startsWith('--approve=')))

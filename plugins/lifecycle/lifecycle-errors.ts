@@ -5,7 +5,11 @@ const blocked = ExitCode.blocked;
 
 /** The error codes sluice:lifecycle reports (`sluice errors` lists them with the kernel's). */
 export const lifecycleErrors = defineErrorCodes('sluice:lifecycle', {
-  SLUG_INVALID: { exit: usage, title: 'invalid requirement slug', hint: 'use letters, digits, dot, dash and underscore, without `..` or separators' },
+  SLUG_INVALID: {
+    exit: usage,
+    title: 'invalid requirement slug',
+    hint: 'use letters (any script), digits, "-" and "_", starting and ending with a letter or digit: no ".", no separators',
+  },
   LIFECYCLE_RULE: { exit: blocked, title: 'lifecycle rule refuses this move', hint: 'the message names the rule; follow the next stage it reports' },
   ORCHESTRATOR_MISMATCH: { exit: blocked, title: 'another orchestrator owns this requirement', hint: 'let the owning orchestrator advance it' },
   COMMIT_NOT_AUTHORIZED: {

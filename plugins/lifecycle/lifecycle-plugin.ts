@@ -1,4 +1,5 @@
 import { definePlugin } from '../../core/index.ts';
+import { lifecycleAdoptCommitCommand } from './commands/lifecycle-adopt-commit-command.ts';
 import { lifecycleNextCommand } from './commands/lifecycle-next-command.ts';
 import { lifecycleRecordCommand } from './commands/lifecycle-record-command.ts';
 import { lifecycleRecoverCommand } from './commands/lifecycle-recover-command.ts';
@@ -59,7 +60,7 @@ export const lifecyclePlugin = definePlugin({
     ctx.registerWorkflow({
       name: 'lifecycle',
       description: 'PLAN_READY → … → COMMITTED per requirement: verdicts from artifacts, bounded repair routing, commit authorization, recovery',
-      commands: ['lifecycle start', 'lifecycle status', 'lifecycle record', 'lifecycle next', 'lifecycle recover', 'lifecycle run'],
+      commands: ['lifecycle start', 'lifecycle status', 'lifecycle record', 'lifecycle next', 'lifecycle recover', 'lifecycle run', 'lifecycle adopt-commit'],
       schemas: [
         'workflow-state',
         'lifecycle-test-verdict',
@@ -86,6 +87,7 @@ export const lifecyclePlugin = definePlugin({
       lifecycleNextCommand,
       lifecycleRecoverCommand,
       lifecycleRunCommand,
+      lifecycleAdoptCommitCommand,
     ])
       ctx.registerCommand(command);
   },

@@ -11,6 +11,7 @@ import type { WorkflowState } from './state/workflow-state-schema.ts';
 import { type Stage } from './transition-table.ts';
 import { applyEvent, checkCanRecord, checkOwnership, type TransitionOutcome } from './apply-event.ts';
 import { authorize, type AuthorizeOptions } from './commit/authorize-commit.ts';
+import { adoptedView, adoptUnjournaled } from './recovery/adopt-claims.ts';
 import { sameFingerprint } from './workspace/workspace-fingerprint.ts';
 
 /** What to run next; a direct stage call reports it and never claims it ran. */
@@ -48,7 +49,8 @@ export function nextInvocation(slug: string, state: WorkflowState): NextInvocati
  */
 export async function readWorkflowState(lc: LifecycleContext, slug: string): Promise<WorkflowState> {
   const loaded = await loadRequirement(lc, slug);
-  if (loaded && loaded.provenance !== 'cache-missing') return loaded.state;
+  // A state without journal is shown, and checked, as adoption will have it: its claims re-read.
+  if (loaded && loaded.provenance !== 'cache-missing') return adoptedView(lc, slug, loaded);
   return missingState(lc, slug, loaded !== null);
 }
 
@@ -65,18 +67,40 @@ export async function applyTransition(
 ): Promise<TransitionResult> {
   let accepted: Extract<TransitionOutcome, { ok: true }> | undefined;
   const started = performance.now();
-  const { before, after } = await writeJournaled(lc, slug, caller, (current) => {
-    if (!current || current.provenance === 'cache-missing') missingState(lc, slug, current !== null);
-    const out = compute(current.state);
-    if (!out.ok)
-      throw new SluiceError(out.code, { file: lc.kernel.display(workflowStateFile(lc.root, slug).path), message: out.message, data: { rule: out.rule } });
-    accepted = out;
-    return out.state === current.state ? undefined : { state: out.state, row: out.row };
-  });
+  const write = () =>
+    writeJournaled(lc, slug, caller, (current) => {
+      if (!current || current.provenance === 'cache-missing') missingState(lc, slug, current !== null);
+      // Nothing a state without journal claims is used before it is re-read and journaled (adopt-claims.ts).
+      if (current.provenance === 'unjournaled' && !checkOwnership(current.state, caller)) throw NEEDS_ADOPTION;
+      const out = compute(current.state);
+      if (!out.ok)
+        throw new SluiceError(out.code, { file: lc.kernel.display(workflowStateFile(lc.root, slug).path), message: out.message, data: { rule: out.rule } });
+      accepted = out;
+      return out.state === current.state ? undefined : { state: out.state, row: out.row };
+    });
+  let written: Awaited<ReturnType<typeof write>> | undefined;
+  for (let attempt = 1; written === undefined; attempt++) {
+    try {
+      written = await write();
+    } catch (error) {
+      if (error !== NEEDS_ADOPTION || attempt >= 3) throw error === NEEDS_ADOPTION ? adoptionRaced(lc, slug) : error;
+      await adoptUnjournaled(lc, slug, caller);
+    }
+  }
+  const { before, after } = written;
   const writeMs = performance.now() - started;
   await emitTransition(lc, { slug, from: before?.status ?? null, state: after, row: accepted!.row, caller, writeMs });
   return { slug, state: after, row: accepted!.row, ...(accepted!.rule ? { rule: accepted!.rule } : {}), next: nextInvocation(slug, after) };
 }
+
+/** Thrown out of the journal lock to adopt the state first; adoption reads artifacts and git, which a lock should not wait for. */
+const NEEDS_ADOPTION = Symbol('needs adoption');
+
+const adoptionRaced = (lc: LifecycleContext, slug: string) =>
+  new SluiceError('LOCK_BUSY', {
+    file: lc.kernel.display(workflowStateFile(lc.root, slug).path),
+    message: `the state file of ${slug} kept changing while sluice adopted it; nothing was written`,
+  });
 
 function missingState(lc: LifecycleContext, slug: string, journaled: boolean): never {
   throw new SluiceError('STATE_MISSING', {

@@ -156,6 +156,20 @@ async function lifecycle(command: string, s: Sandbox): Promise<Expectation> {
     // The fake claude answers but writes no plan: the run reports the requirement blocked on its evidence.
     return { codes: [1], output: /parse-durations blocked .*plan\.md/ };
   }
+  if (command === 'lifecycle adopt-commit') {
+    // Reviewed, tested and retrospected by sluice, then committed by a person with git: the person adopts it.
+    await recordStages(s, ['plan', 'implement', 'code-review']);
+    for (const [files, stage] of [
+      [evidence.test(SLUG, 'TEST_PASS'), 'test'],
+      [evidence.retrospective(SLUG), 'retrospective'],
+    ] as const) {
+      await writeFiles(s.dir, files);
+      await must(`sluice lifecycle record ${SLUG} ${stage}`, s);
+    }
+    git(s.dir, 'add', '-A');
+    git(s.dir, 'commit', '-q', '-m', 'feat: parse durations (committed by hand)');
+    return { tty: 'y\n', output: /COMMITTED/ };
+  }
   // lifecycle record: the stages before the one the example records.
   const stage = /record \S+ (\S+)/.exec(s.example)![1]!;
   if (stage === 'code-review') {
@@ -331,7 +345,10 @@ export const RECIPES: Record<string, (command: string, s: Sandbox) => Promise<Ex
   worker: queueCommand,
   ...Object.fromEntries(['queue status', 'queue retry', 'queue drain'].map((c) => [c, queueCommand])),
   ...Object.fromEntries(
-    ['lifecycle start', 'lifecycle status', 'lifecycle next', 'lifecycle record', 'lifecycle recover', 'lifecycle run'].map((c) => [c, lifecycle]),
+    ['lifecycle start', 'lifecycle status', 'lifecycle next', 'lifecycle record', 'lifecycle recover', 'lifecycle run', 'lifecycle adopt-commit'].map((c) => [
+      c,
+      lifecycle,
+    ]),
   ),
 };
 

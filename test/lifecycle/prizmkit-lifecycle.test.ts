@@ -7,6 +7,7 @@ import { SluiceError } from '../../core/index.ts';
 import type { LifecycleContext } from '../../plugins/lifecycle/lifecycle-context.ts';
 import { readWorkflowState, recordBlocked, recordStage } from '../../plugins/lifecycle/record-stage.ts';
 import { checkSlug } from '../../plugins/lifecycle/slug.ts';
+import { workflowStateFile } from '../../plugins/lifecycle/state/workflow-state-file.ts';
 import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
 import { parseStage } from '../../plugins/lifecycle/transition-table.ts';
 import { runCli } from '../helpers/run-cli.ts';
@@ -16,6 +17,7 @@ import {
   hashedV1Package,
   referenceText,
   renderReview,
+  retroExample,
   reviewEvents,
   SEED,
   skipUnlessPrizmkit,
@@ -32,6 +34,8 @@ const prizmkitState = (slug: string, fields: Record<string, unknown>) => ({
   [STATE(slug)]: JSON.stringify({ schema_version: 1, artifact_dir: `.prizmkit/specs/${slug}`, ...fields }),
 });
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+/** The state file as migrated: what it claims, before adoption re-reads any artifact. */
+const claims = (lc: LifecycleContext, slug: string) => lc.kernel.store.read(workflowStateFile(lc.root, slug));
 
 async function repo(): Promise<{ root: string; lc: LifecycleContext }> {
   const root = await makeRepo({ 'src/demo.js': 'export const demo = 1;\n' });
@@ -56,15 +60,6 @@ async function reviewed(root: string, lc: LifecycleContext, version: Version): P
   assert.equal(r.state.status, 'REVIEW_PASS');
   assert.equal(r.artifact?.format, version === 'v1' ? 'prizmkit-v1' : version === 'v4' ? 'prizmkit-v4' : 'prizmkit-v2');
 }
-
-const retroExample = (version: 'v2' | 'v3' | 'v4') =>
-  JSON.parse(
-    codeBlockAfter(
-      referenceText(version, 'prizmkit-retrospective/SKILL.md'),
-      version === 'v4' ? 'exactly these seven keys' : 'retrospective-result.json',
-      'json',
-    ),
-  );
 
 describe('whole requirements with PrizmKit artifacts, each version ending where it prescribes', { skip: skipUnlessPrizmkit }, () => {
   it('v1: evidence-package TEST_FAIL takes the conservative production route; a fresh package passes; retrospective completes', async () => {
@@ -196,7 +191,7 @@ describe('whole requirements with PrizmKit artifacts, each version ending where 
 
 describe('PrizmKit workflow state files, migrated without losing rounds, owner or blocks', { skip: skipUnlessPrizmkit }, () => {
   const example = (text: string) => JSON.parse(codeBlockAfter(text, '## Schema', 'json'));
-  it('reads the seed, v1 and v3/v4 examples as the state they describe', async () => {
+  it('reads the seed, v1 and v3/v4 examples as the claims they make (the file as migrated, before any artifact is read)', async () => {
     const seed = example(
       (await readFile(SEED!, 'utf8'))
         .split('\n')
@@ -213,7 +208,7 @@ describe('PrizmKit workflow state files, migrated without losing rounds, owner o
       const { root, lc } = await repo();
       const slug = String(raw.artifact_dir).split('/').pop()!;
       await writeFiles(root, { [STATE(slug)]: JSON.stringify(raw) });
-      const s = await readWorkflowState(lc, slug);
+      const s = await claims(lc, slug);
       assert.deepEqual(
         [s.status, s.stage_result, s.next_stage, s.repair_round, s.completed_stages],
         ['TEST_PASS', 'TEST_PASS', 'retrospective', 0, ['plan', 'implement', 'code-review', 'test']],
@@ -239,7 +234,7 @@ describe('PrizmKit workflow state files, migrated without losing rounds, owner o
         resume_from: 'prizmkit-retrospective',
       }),
     );
-    const s = await readWorkflowState(lc, SLUG);
+    const s = await claims(lc, SLUG);
     assert.deepEqual(
       [s.status, s.blocker?.rule, s.blocker?.stage, s.repair_round, s.orchestrator],
       ['WORKFLOW_BLOCKED', 'retro-blocked', 'retrospective', 2, 'prizmkit-workflow'],
@@ -262,7 +257,7 @@ describe('PrizmKit workflow state files, migrated without losing rounds, owner o
         resume_from: 'prizmkit-committer',
       }),
     );
-    const ready = await readWorkflowState(lc, 'ready');
+    const ready = await claims(lc, 'ready');
     assert.deepEqual([ready.next_stage, ready.resume_from, ready.repair_round], ['commit', 'prizmkit-committer', 3]);
     assert.equal(parseStage('committer'), 'commit');
   });

@@ -36,6 +36,29 @@ export function codeBlockAfter(text: string, marker: string, lang: string): stri
   return m[1];
 }
 
+/** The retrospective skill's own `retrospective-result.json` example (v2: DOCS_UPDATED with the verdicts; v4: its seven keys). */
+export const retroExample = (version: 'v2' | 'v3' | 'v4') =>
+  JSON.parse(
+    codeBlockAfter(
+      referenceText(version, 'prizmkit-retrospective/SKILL.md'),
+      version === 'v4' ? 'exactly these seven keys' : 'retrospective-result.json',
+      'json',
+    ),
+  );
+
+/** The documents a retrospective result names, so an example's DOCS_UPDATED points at files that exist. */
+export const documentedBy = (retro: { documentation_paths?: string[]; docs_updated?: string[] }): Record<string, string> =>
+  Object.fromEntries([...(retro.documentation_paths ?? []), ...(retro.docs_updated ?? [])].map((p) => [p, '# documented\n']));
+
+/** The workflow state example of the seed protocol (its `## Schema`: TEST_PASS, next retrospective), for `artifactDir`. */
+export function seedExample(artifactDir: string): Record<string, unknown> {
+  const text = readFileSync(SEED!, 'utf8')
+    .split('\n')
+    .map((l) => l.replace(/^-/, ''))
+    .join('\n');
+  return { ...JSON.parse(codeBlockAfter(text, '## Schema', 'json')), artifact_dir: artifactDir };
+}
+
 /**
  * Runs `render_review_report.py` of a version: init, then each event (append) or the final result
  * (finalize), through the script's own functions in one python process.

@@ -77,6 +77,12 @@ export const LifecycleStatusOutput = commandOutput({
         ...summary,
         freshness: Freshness,
         records: v.strictObject({ journal: v.picklist(['journal', 'cache-missing', 'cache-behind', 'unjournaled']), entries: Count }),
+        commitUnrecognized: v.optional(
+          v.pipe(
+            v.strictObject({ head: v.string(), commit: v.string() }),
+            v.description('HEAD no longer contains the commit sluice made (it was amended or replaced): COMMIT_UNRECOGNIZED'),
+          ),
+        ),
       }),
       v.strictObject({ slug: v.string(), error: ErrorOutputSchema.entries.error }),
     ]),

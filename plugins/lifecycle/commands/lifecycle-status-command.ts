@@ -4,6 +4,8 @@ import { defineCommand, toSluiceError } from '../../../core/index.ts';
 import { createLifecycleContext } from '../lifecycle-context.ts';
 import { loadRequirement } from '../journal/journaled-state.ts';
 import { readWorkflowState } from '../record-stage.ts';
+import { adoptedView } from '../recovery/adopt-claims.ts';
+import { foreignHead } from '../commit/commit-history.ts';
 import { judgeFreshness, loadRecordedFingerprints } from '../recovery/freshness.ts';
 import { checkSlug } from '../slug.ts';
 import { WORKFLOWS_DIR } from '../state/workflow-state-file.ts';
@@ -33,17 +35,32 @@ export const lifecycleStatusCommand = defineCommand({
         try {
           const loaded = await loadRequirement(lc, slug);
           const state =
-            loaded?.provenance === 'journal' || loaded?.provenance === 'unjournaled' || loaded?.provenance === 'cache-behind'
+            loaded?.provenance === 'journal' || loaded?.provenance === 'cache-behind'
               ? loaded.state
-              : await readWorkflowState(lc, slug);
+              : loaded?.provenance === 'unjournaled'
+                ? await adoptedView(lc, slug, loaded)
+                : await readWorkflowState(lc, slug);
           const records = { journal: loaded!.provenance, entries: loaded!.journal?.entries.length ?? 0 };
+          // The recorded commit must still be in HEAD's history: an amended or replaced one is not the requirement's any more.
+          const foreign = state.status === 'COMMITTED' && state.commit ? await foreignHead(lc, state.commit.sha) : undefined;
           const note =
             records.journal === 'unjournaled'
-              ? s.yellow(' · no journal yet (history starts at the next write)')
+              ? s.yellow(' · no journal yet: claims re-read from the artifacts (history starts at the next write)')
               : s.dim(` · journal ${records.entries} entries, verified`);
+          const unrecognized = foreign
+            ? s.red(
+                `\n${''.padEnd(25)}COMMIT_UNRECOGNIZED: HEAD ${foreign.slice(0, 12)} does not contain ${state.commit!.sha.slice(0, 12)}, the commit sluice made; a person decides`,
+              )
+            : '';
           return {
-            data: { ...summarizeState(slug, state), freshness: judgeFreshness(state, current, recorded), records },
-            line: `${stateLine(s, slug, state)}${note}`,
+            data: {
+              ...summarizeState(slug, state),
+              freshness: judgeFreshness(state, current, recorded),
+              records,
+              ...(foreign ? { commitUnrecognized: { head: foreign, commit: state.commit!.sha } } : {}),
+            },
+            line: `${stateLine(s, slug, state)}${note}${unrecognized}`,
+            ...(foreign ? { exit: 1 } : {}),
           };
         } catch (error) {
           if (named.length > 0) throw error;

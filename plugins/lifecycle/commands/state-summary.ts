@@ -27,8 +27,19 @@ export function summarizeState(slug: string, s: WorkflowState) {
   };
 }
 
-export function statusColour(style: Style, status: WorkflowState['status']): string {
-  const text = status ?? 'NEW';
+/**
+ * A stage PrizmKit (v3/v4) recorded as `in_progress` or `pending` that is still the next one: it is shown
+ * as that, not as a new requirement, until sluice records it.
+ */
+export function foreignProgress(s: WorkflowState): string | undefined {
+  const original = (s as { migrated_from?: { original?: { status?: unknown; stage?: unknown } } }).migrated_from?.original;
+  if (original?.status !== 'in_progress' && original?.status !== 'pending') return undefined;
+  const stage = original.stage === 'committer' ? 'commit' : original.stage;
+  return stage === s.next_stage ? `${original.status} at ${String(original.stage)}` : undefined;
+}
+
+export function statusColour(style: Style, status: WorkflowState['status'], progress?: string): string {
+  const text = status ?? (progress ? progress.toUpperCase().replace(/ AT .*/, '') : 'NEW');
   if (status === 'COMMITTED') return style.green(text);
   if (status === 'WORKFLOW_BLOCKED' || status === 'TEST_BLOCKED') return style.red(text);
   if (status === 'REVIEW_NEEDS_FIXES' || status === 'TEST_FAIL' || status === 'COMMIT_PENDING') return style.yellow(text);
@@ -44,5 +55,7 @@ export function stateLine(style: Style, slug: string, s: WorkflowState, width = 
       : s.next_stage
         ? `next ${s.next_stage}`
         : `commit ${s.commit?.sha.slice(0, 12) ?? ''}`;
-  return `${slug.padEnd(width)} ${statusColour(style, s.status).padEnd(20)} ${style.dim(next)}${rounds ? style.dim(` (${rounds})`) : ''}`;
+  const progress = foreignProgress(s);
+  const foreign = progress ? style.dim(` (PrizmKit: ${progress})`) : '';
+  return `${slug.padEnd(width)} ${statusColour(style, s.status, progress).padEnd(20)} ${style.dim(next)}${rounds ? style.dim(` (${rounds})`) : ''}${foreign}`;
 }

@@ -15,19 +15,26 @@ export function commitMessage(message: string, slug: string): string {
  * requested paths as they are in the work tree. Recorded (journaled) before the commit; afterwards only a
  * commit with this tree, parent and message counts as the requirement's.
  */
-export async function computeCommitIntent(lc: LifecycleContext, slug: string, request: { message: string; paths: string[] }): Promise<CommitIntent> {
+export async function computeCommitIntent(
+  lc: LifecycleContext,
+  slug: string,
+  request: { message: string; paths: string[] },
+  config: readonly string[] = [],
+): Promise<CommitIntent> {
   // The private index's path, then HEAD's commit (none before the first commit: exit 1), in one git process.
-  const asked = await runGit(lc.host, lc.root, ['rev-parse', '--git-path', `sluice-intent-${lc.host.pid}.index`, '--verify', '-q', 'HEAD^{commit}']);
+  const asked = await runGit(lc.host, lc.root, ['rev-parse', '--git-path', `sluice-intent-${lc.host.pid}.index`, '--verify', '-q', 'HEAD^{commit}'], {
+    config,
+  });
   const [indexPath, head = ''] = asked.stdout.split('\n').map((l) => l.trim());
   if (!indexPath || (asked.code !== 0 && head !== ''))
     throw new SluiceError('GIT_FAILED', { message: `git rev-parse: ${asked.stderr.trim().split('\n')[0] || `exit code ${asked.code}`}` });
   const parent = asked.code === 0 && head !== '' ? head : null;
   const index = isAbsolute(indexPath) ? indexPath : join(lc.root, indexPath);
-  const env = { GIT_INDEX_FILE: index };
+  const o = { env: { GIT_INDEX_FILE: index }, config };
   try {
-    await git(lc.host, lc.root, parent ? ['read-tree', parent] : ['read-tree', '--empty'], { env });
-    await git(lc.host, lc.root, ['add', '-A', '--', ...request.paths], { env });
-    const tree = (await git(lc.host, lc.root, ['write-tree'], { env })).trim();
+    await git(lc.host, lc.root, parent ? ['read-tree', parent] : ['read-tree', '--empty'], o);
+    await git(lc.host, lc.root, ['add', '-A', '--', ...request.paths], o);
+    const tree = (await git(lc.host, lc.root, ['write-tree'], o)).trim();
     return { tree, parent, message: commitMessage(request.message, slug), paths: [...request.paths], at: lc.now() };
   } finally {
     await lc.host.remove(index).catch(() => undefined);

@@ -8,6 +8,9 @@ import type { CommitIntent, WorkflowState } from '../state/workflow-state-schema
 import { applyEvent, checkCanRecord } from '../apply-event.ts';
 import { authorizeCommit, type AuthorizeOptions } from './authorize-commit.ts';
 import { computeCommitIntent, intentMismatch } from './commit-intent.ts';
+import { foreignHead, treeChanges } from './commit-history.ts';
+import { contentMismatches } from '../evidence/committed-content.ts';
+import { hooklessGitConfig } from '../workspace/hookless-git.ts';
 import { createCommit, filesToCommit, previewCommit, withCommitLock } from './create-commit.ts';
 import { refuseSecretPaths } from './secret-paths.ts';
 import type { WorkspaceSnapshot } from '../workspace/workspace-fingerprint.ts';
@@ -55,14 +58,20 @@ export async function runCommitStage(
   const authorization = await authorizeCommit(lc, preview, authorize);
   return withCommitLock(lc, async () => {
     // Right before git commit, again: time passed while a person read the preview.
+    const config = await hooklessGitConfig(lc.host, lc.root);
     const committing = (await filesToCommit(lc, request)).map((f) => f.path);
-    await refuseStale(lc, slug, caller, await readWorkflowState(lc, slug), committing);
-    const intent = await computeCommitIntent(lc, slug, request);
+    const current = await readWorkflowState(lc, slug);
+    await refuseStale(lc, slug, caller, current, committing);
+    const intent = await computeCommitIntent(lc, slug, request, config);
+    // The tree itself, as git will commit it, must hold what the gates saw (a file changed after the check above shows here).
+    const differs = await contentMismatches(lc, current, { rev: intent.tree, changed: await treeChanges(lc, intent, config) }, config);
+    if (differs.length > 0)
+      await routeBackStale(lc, slug, caller, { reasons: differs.map((d) => `${d} (in the tree about to be committed)`), fromImplement: false });
     await recordIntent(lc, slug, caller, intent);
-    const commit = await createCommit(lc, slug, request);
-    const mismatch = intentMismatch(intent, commit);
-    if (mismatch) throw unrecognized(slug, commit, `${mismatch} (the work tree changed while committing)`);
-    return recordCommitted(lc, slug, caller, commit, authorization);
+    const commit = await createCommit(lc, intent, config);
+    const recorded = await recordCommitted(lc, slug, caller, commit, authorization);
+    await refuseForeignHead(lc, slug, commit.sha);
+    return recorded;
   });
 }
 
@@ -94,6 +103,20 @@ async function recordCommitted(lc: LifecycleContext, slug: string, caller: strin
       { now: lc.now(), fingerprint, caller },
     ),
   );
+}
+
+/**
+ * sluice's commit must still be in HEAD's history once recorded: something that amended or replaced it
+ * (an agent's process, a hook of another tool) left a HEAD sluice did not make. The requirement stays
+ * recorded as sluice's commit; the foreign HEAD is COMMIT_UNRECOGNIZED, and `status` keeps showing it.
+ */
+async function refuseForeignHead(lc: LifecycleContext, slug: string, sha: string): Promise<void> {
+  const foreign = await foreignHead(lc, sha);
+  if (foreign)
+    throw new SluiceError('COMMIT_UNRECOGNIZED', {
+      message: `sluice committed ${slug} as ${sha.slice(0, 12)}, but HEAD is now ${foreign.slice(0, 12)}, which does not contain it: a commit sluice did not make replaced it; a person decides what it means`,
+      data: { sha: foreign, committed: sha },
+    });
 }
 
 export function unrecognized(slug: string, commit: GitCommit, why: string): SluiceError {

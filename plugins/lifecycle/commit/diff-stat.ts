@@ -1,5 +1,6 @@
 import { join } from 'pathe';
 import type { LifecycleContext } from '../lifecycle-context.ts';
+import { hooklessGitConfig } from '../workspace/hookless-git.ts';
 import { runGit } from '../workspace/run-git.ts';
 
 export interface FileStat {
@@ -16,7 +17,15 @@ export async function diffStat(lc: LifecycleContext, files: readonly { path: str
   const out = new Map<string, FileStat>();
   const tracked = files.filter((f) => !f.untracked).map((f) => f.path);
   if (tracked.length > 0) {
-    const r = await runGit(lc.host, lc.root, ['diff', '--numstat', '-z', '--no-renames', '--relative', 'HEAD', '--', ...tracked]);
+    const r = await runGit(
+      lc.host,
+      lc.root,
+      ['diff', '--numstat', '-z', '--no-renames', '--no-ext-diff', '--no-textconv', '--relative', 'HEAD', '--', ...tracked],
+      {
+        // Diffing the work tree cleans each file: no filter the repository configures runs (hookless-git.ts).
+        config: await hooklessGitConfig(lc.host, lc.root),
+      },
+    );
     for (const rec of r.code === 0 ? r.stdout.split('\0') : []) {
       const m = /^(-|\d+)\t(-|\d+)\t(.*)$/s.exec(rec);
       if (m) out.set(m[3], { added: m[1] === '-' ? null : Number(m[1]), removed: m[2] === '-' ? null : Number(m[2]) });

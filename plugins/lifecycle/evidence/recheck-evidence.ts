@@ -4,7 +4,8 @@ import { applyTransition } from '../record-stage.ts';
 import { judgeFreshness, loadRecordedFingerprints } from '../recovery/freshness.ts';
 import { reconstructState, staleFindings } from '../recovery/recovery-plan.ts';
 import type { WorkflowState } from '../state/workflow-state-schema.ts';
-import { STAGES } from '../transition-table.ts';
+import { COMPLETING_RESULTS } from '../state/stage-completion.ts';
+import { STAGES, type Stage } from '../transition-table.ts';
 import { isDocumentationPath, isTestPath } from '../workspace/test-paths.ts';
 import { isSluiceRuntimePath } from '../workspace/git-status.ts';
 import { fileDigest, isArtifactPath } from '../workspace/workspace-fingerprint.ts';
@@ -24,16 +25,7 @@ export interface StaleEvidence {
  * Undefined when all of it holds.
  */
 export async function recheckEvidence(lc: LifecycleContext, state: WorkflowState, committing: readonly string[]): Promise<StaleEvidence | undefined> {
-  const reasons: string[] = [];
-  let fromImplement = false;
-  for (const stage of STAGES) {
-    // The plan's task list is the implement stage's evidence too: implement checks the boxes by design.
-    if (stage === 'plan' || stage === 'commit' || !state.completed_stages.includes(stage)) continue;
-    const changed = await changedArtifacts(lc, state.results[stage]?.artifacts);
-    if (changed.length === 0) continue;
-    reasons.push(`${changed.join(', ')} changed after ${stage} was recorded`);
-    if (stage === 'implement') fromImplement = true;
-  }
+  const { reasons, fromImplement } = await gateEvidenceStale(lc, state);
   const files = (stage: 'code-review' | 'test' | 'retrospective') => (state.completed_stages.includes(stage) ? state.results[stage]?.fingerprint?.files : null);
   const [review, test, retro] = [files('code-review'), files('test'), files('retrospective')];
   if (review === undefined || test === undefined || retro === undefined) {
@@ -55,6 +47,37 @@ export async function recheckEvidence(lc: LifecycleContext, state: WorkflowState
     if (changed.length > 0) reasons.push(`${changed.join(', ')} changed after the last recorded review and test`);
   }
   return reasons.length === 0 ? undefined : { reasons, fromImplement };
+}
+
+/** What a commit needs of the gates whatever its files: each one completed by its own result, its artifacts as recorded. */
+export async function gateEvidenceStale(lc: LifecycleContext, state: WorkflowState): Promise<StaleEvidence> {
+  const reasons = uncompletedGates(state);
+  let fromImplement = false;
+  for (const stage of STAGES) {
+    // The plan's task list is the implement stage's evidence too: implement checks the boxes by design.
+    if (stage === 'plan' || stage === 'commit' || !state.completed_stages.includes(stage)) continue;
+    const changed = await changedArtifacts(lc, state.results[stage]?.artifacts);
+    if (changed.length === 0) continue;
+    reasons.push(`${changed.join(', ')} changed after ${stage} was recorded`);
+    if (stage === 'implement') fromImplement = true;
+  }
+  return { reasons, fromImplement };
+}
+
+/**
+ * A review that needs fixes, a failing or missing test verdict, or a retrospective without its result
+ * never goes into a commit, whatever `completed_stages` says: every gate must hold the result that
+ * completes it, recorded by sluice from its artifact.
+ */
+function uncompletedGates(state: WorkflowState): string[] {
+  const reasons: string[] = [];
+  for (const [stage, completing] of Object.entries(COMPLETING_RESULTS) as [Stage, readonly string[]][]) {
+    const r = state.results[stage];
+    if (!state.completed_stages.includes(stage)) reasons.push(`${stage} is not complete`);
+    else if (!r) reasons.push(`${stage} is marked complete, but sluice recorded no result for it`);
+    else if (!completing.includes(r.stage_result ?? '')) reasons.push(`the recorded ${stage} result is ${r.stage_result ?? 'none'}`);
+  }
+  return reasons;
 }
 
 /**

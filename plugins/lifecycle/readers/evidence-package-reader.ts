@@ -1,6 +1,7 @@
 import { join } from 'pathe';
 import * as v from 'valibot';
 import { sha256Hex, SluiceError, type Host } from '../../../core/index.ts';
+import { hooklessGitConfig } from '../workspace/hookless-git.ts';
 import { runGit } from '../workspace/run-git.ts';
 import { keyValues, markdownSections } from './markdown-sections.ts';
 import { artifactExists, artifactInvalid, parseArtifactJson, readArtifact, validateArtifact, type ArtifactRef } from './read-artifact.ts';
@@ -185,8 +186,10 @@ export async function checkEvidenceBinding(host: Host, root: string, pkg: Pick<E
       'baseline_commit',
       `the evidence was made on ${pkg.manifest.baseline_commit.slice(0, 12)}, HEAD is now ${head.slice(0, 12) || 'unborn'}`,
     );
+  // Diffing the work tree cleans each file: no external diff, text conversion or filter the repository configures runs.
+  const config = await hooklessGitConfig(host, root);
   for (const extra of [[], ['--binary'], ['--binary', '--full-index']]) {
-    const diff = await runGit(host, root, ['diff', ...extra, base.stdout.trim()]);
+    const diff = await runGit(host, root, ['diff', '--no-ext-diff', '--no-textconv', ...extra, base.stdout.trim()], { config });
     if (diff.code === 0 && host.sha256(diff.stdout) === pkg.manifest.working_diff_sha256) return;
   }
   throw artifactInvalid(

@@ -1,5 +1,6 @@
 import { SluiceError, type Host } from '../../../core/index.ts';
 import { fromRepository, repositoryRoot } from '../workspace/repository-root.ts';
+import { HOOKLESS_SETTINGS } from '../workspace/hookless-git.ts';
 import { runGit } from '../workspace/run-git.ts';
 
 /** Every lifecycle commit carries this trailer, so recovery can find it in git when state is lost. */
@@ -17,9 +18,9 @@ export interface GitCommit {
 }
 
 /** The commit as git has it: the authority on whether a requirement was committed. */
-export async function readGitCommit(host: Host, root: string, rev: string): Promise<GitCommit> {
+export async function readGitCommit(host: Host, root: string, rev: string, config: readonly string[] = HOOKLESS_SETTINGS): Promise<GitCommit> {
   // One call: `<sha>\0<tree>\0<parents>\0<author>\0<message>\0\n<file>\0<file>\0…` (the root commit lists its files too).
-  const log = await runGit(host, root, ['log', '-1', '-z', '--name-only', '--no-renames', '--format=%H%x00%T%x00%P%x00%an <%ae>%x00%B', rev, '--']);
+  const log = await runGit(host, root, ['log', '-1', '-z', '--name-only', '--no-renames', '--format=%H%x00%T%x00%P%x00%an <%ae>%x00%B', rev, '--'], { config });
   if (log.code !== 0) throw new SluiceError('ARTIFACT_MISSING', { message: `commit ${rev} is not in git`, field: 'commit.sha' });
   const [sha, tree, parents, author, message, ...files] = log.stdout.split('\0');
   // Paths relative to the project, which may be a subfolder of the repository (git prints them from the top).
@@ -34,13 +35,18 @@ export async function readGitCommit(host: Host, root: string, rev: string): Prom
 
 /** Commits whose trailer names exactly this requirement, newest first. */
 export async function findRequirementCommits(host: Host, root: string, slug: string): Promise<string[]> {
-  const r = await runGit(host, root, [
-    'log',
-    '-z',
-    '--fixed-strings',
-    `--grep=${REQUIREMENT_TRAILER}: ${slug}`,
-    `--format=%H%x1f%(trailers:key=${REQUIREMENT_TRAILER},valueonly,separator=%x1e)`,
-  ]);
+  const r = await runGit(
+    host,
+    root,
+    [
+      'log',
+      '-z',
+      '--fixed-strings',
+      `--grep=${REQUIREMENT_TRAILER}: ${slug}`,
+      `--format=%H%x1f%(trailers:key=${REQUIREMENT_TRAILER},valueonly,separator=%x1e)`,
+    ],
+    { config: HOOKLESS_SETTINGS },
+  );
   if (r.code !== 0) return [];
   return r.stdout
     .split('\0')

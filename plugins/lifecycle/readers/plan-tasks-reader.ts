@@ -58,10 +58,31 @@ export async function parsePlanTasks(text: string, file: string): Promise<PlanTa
   return validateArtifact(PlanTasksSchema, tasks, file);
 }
 
-/** The implement stage's evidence: every task of the plan is checked. */
+/** Keys only PrizmKit v4's Independent Plan Review record has (v2/v3 have the section without them). */
+const V4_REVIEW_KEYS = ['capability basis', 'continuation mode', 'reviewer replacements'];
+
+/** The plan's format: PrizmKit v4 or v2 (an Independent Plan Review, as v2 and v3 write it), or sluice's. */
+export async function planFormat(text: string): Promise<ArtifactFormat> {
+  const review = sectionsTitled(await markdownSections(text), 'independent plan review', [2]);
+  if (review.length === 0) return 'sluice';
+  const keys = keyValues(review[review.length - 1].lines);
+  return V4_REVIEW_KEYS.some((k) => keys.has(k)) ? 'prizmkit-v4' : 'prizmkit-v2';
+}
+
+/** Checkpoints (`[CP-1]`, `[CP-FINAL]`) as opposed to tasks (`[T-001]`). */
+const isCheckpoint = (t: PlanTask) => t.id.startsWith('CP-');
+
+/**
+ * The implement stage's evidence: every task of the plan is checked. PrizmKit v4's implement skill marks
+ * tasks only: its checkpoints are the reviewer's verification, so a v4 plan's open `[CP-n]` boxes do not
+ * hold implement back. Earlier versions' implement updates the checkpoints too, so there they count.
+ */
 export async function readImplementedPlan(host: Host, root: string, artifactDir: string): Promise<{ file: string; sha256: string; tasks: PlanTask[] }> {
-  const plan = await readPlanTasks(host, root, artifactDir);
-  const open = plan.tasks.filter((t) => !t.done).map((t) => t.id);
+  const file = `${artifactDir}/${PLAN}`;
+  const { text, sha256 } = await readArtifact(host, root, file);
+  const plan = { file, sha256, tasks: await parsePlanTasks(text, file) };
+  const v4 = (await planFormat(text)) === 'prizmkit-v4';
+  const open = plan.tasks.filter((t) => !t.done && !(v4 && isCheckpoint(t))).map((t) => t.id);
   if (open.length > 0)
     throw new SluiceError('ARTIFACT_MISSING', {
       file: plan.file,
@@ -94,7 +115,7 @@ export async function readPlanReady(host: Host, root: string, artifactDir: strin
   const plan = await readArtifact(host, root, file);
   const tasks = await parsePlanTasks(plan.text, file);
   const review = sectionsTitled(await markdownSections(plan.text), 'independent plan review', [2]);
-  const format: ArtifactFormat = review.length > 0 ? 'prizmkit-v2' : 'sluice';
+  const format = await planFormat(plan.text);
   const artifacts = [
     { file: specFile, sha256: spec.sha256, format },
     { file, sha256: plan.sha256, format },

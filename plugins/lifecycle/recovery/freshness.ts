@@ -12,7 +12,10 @@ export interface RecordedFingerprint {
 
 export type Freshness = 'fresh' | 'stale' | 'unknown' | 'not-applicable';
 
-/** Every fingerprint any requirement of this project recorded with a stage result. Unreadable states are skipped. */
+/**
+ * Every fingerprint any requirement of this project recorded with a stage result. Unreadable states are
+ * skipped, and so are states without their journal: their results are claims anyone could have written.
+ */
 export async function loadRecordedFingerprints(lc: LifecycleContext): Promise<RecordedFingerprint[]> {
   const entries = await lc.host.listDir(join(lc.root, WORKFLOWS_DIR)).catch(() => []);
   const out: RecordedFingerprint[] = [];
@@ -20,6 +23,7 @@ export async function loadRecordedFingerprints(lc: LifecycleContext): Promise<Re
     if (e.kind !== 'file' || !e.name.endsWith('.json')) continue;
     try {
       const state = await lc.kernel.store.read(workflowStateFile(lc.root, e.name.slice(0, -5)));
+      if (!('journal' in state)) continue;
       for (const r of Object.values(state.results)) if (r?.fingerprint) out.push({ fingerprint: r.fingerprint, at: r.at });
     } catch {
       // A broken or foreign file is recover's business, not freshness's.

@@ -1,5 +1,6 @@
 import type { Fingerprint, Reroute, WorkflowState } from '../state/workflow-state-schema.ts';
-import { CODE_SENSITIVE_STAGES, firstIncompleteStage, STAGE_SKILLS, STAGES, TRANSITIONS, type Stage, type StageResult } from '../transition-table.ts';
+import { completionStatus } from '../state/stage-completion.ts';
+import { CODE_SENSITIVE_STAGES, firstIncompleteStage, STAGE_SKILLS, STAGES, type Stage, type StageResult } from '../transition-table.ts';
 
 /** What recovery established for one stage from its authoritative evidence. */
 export interface StageFinding {
@@ -67,11 +68,6 @@ export function reconstructState(
     reroutes,
     updated_at: ctx.now,
   };
-}
-
-/** The status a stage's successful completion sets (the seed's chain). */
-export function completionStatus(stage: Stage): NonNullable<WorkflowState['status']> {
-  return TRANSITIONS.find((r) => r.stage === stage && r.effect === 'complete')!.status;
 }
 
 /** Findings for a state whose code-sensitive results are stale: only plan and implement stand. */

@@ -64,7 +64,12 @@ export const CommitRecordSchema = v.object({
   sha: v.pipe(v.string(), v.regex(/^[0-9a-f]{40,64}$/)),
   message: v.string(),
   paths: v.array(v.string()),
-  authorized_by: v.object({ source: v.picklist(['interactive', 'config', 'signed-env', 'host-api', 'recovered']), mode: v.string(), owner: v.string() }),
+  authorized_by: v.object({
+    // adopted: a person named a commit made outside sluice and confirmed it after its content was checked (adopt-commit).
+    source: v.picklist(['interactive', 'config', 'signed-env', 'host-api', 'recovered', 'adopted']),
+    mode: v.string(),
+    owner: v.string(),
+  }),
   at: Timestamp,
 });
 

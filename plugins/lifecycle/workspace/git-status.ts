@@ -1,5 +1,6 @@
 import { SluiceError, type Host } from '../../../core/index.ts';
 import { repositoryRoot } from './repository-root.ts';
+import { hooklessGitConfig } from './hookless-git.ts';
 import { runGit } from './run-git.ts';
 
 export interface StatusEntry {
@@ -26,7 +27,11 @@ export const isSluiceRuntimePath = (path: string) => IGNORED_PREFIXES.some((p) =
  */
 export async function readGitStatus(host: Host, root: string): Promise<GitStatus | null> {
   // Only the project's folder: it may be a subfolder of the repository (git prints paths from the top).
-  const r = await runGit(host, root, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames', '--', '.']);
+  // No fsmonitor, hook or filter the repository configures runs for sluice's view of the workspace (hookless-git.ts):
+  // status cleans every changed file to compare it, and a filter could hide a change from the fingerprint.
+  const r = await runGit(host, root, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=all', '--no-renames', '--', '.'], {
+    config: await hooklessGitConfig(host, root),
+  });
   if (r.code !== 0) {
     if (/not a git repository/i.test(r.stderr)) return null;
     throw new SluiceError('GIT_FAILED', { message: `git status: ${r.stderr.trim().split('\n')[0] ?? `exit code ${r.code}`}` });

@@ -19,9 +19,22 @@ export interface GitOptions {
   env?: Record<string, string>;
   /** Only for a call whose pathspecs are sluice's own constants: lets `:(exclude)` mean exclude. */
   pathspecMagic?: boolean;
+  /** `-c key=value` settings for this call (hookless-git.ts: nothing the repository configures runs). */
+  config?: readonly string[];
 }
 
 export async function runGit(host: Host, root: string, args: readonly string[], o: GitOptions = {}): Promise<GitResult> {
+  const r = await runGitBytes(host, root, args, o);
+  return { code: r.code, stdout: utf8.decode(r.stdout), stderr: r.stderr };
+}
+
+/** runGit with stdout as bytes, for content git prints as it is (`cat-file`). */
+export async function runGitBytes(
+  host: Host,
+  root: string,
+  args: readonly string[],
+  o: GitOptions = {},
+): Promise<{ code: number | null; stdout: Uint8Array; stderr: string }> {
   const out: Uint8Array[] = [];
   const err: Uint8Array[] = [];
   let size = 0;
@@ -31,7 +44,7 @@ export async function runGit(host: Host, root: string, args: readonly string[], 
   };
   const r = await host.spawn({
     command: 'git',
-    args: [...(o.pathspecMagic ? [] : ['--literal-pathspecs']), '-c', 'core.quotepath=off', ...args],
+    args: [...(o.pathspecMagic ? [] : ['--literal-pathspecs']), '-c', 'core.quotepath=off', ...(o.config ?? []).flatMap((c) => ['-c', c]), ...args],
     cwd: root,
     env: { LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', GIT_OPTIONAL_LOCKS: '0', ...o.env },
     ...(o.input === undefined ? {} : { input: o.input }),
@@ -45,7 +58,7 @@ export async function runGit(host: Host, root: string, args: readonly string[], 
       hint: 'install git; the lifecycle needs it for fingerprints and commits',
     });
   if (size > MAX_OUTPUT) throw new SluiceError('GIT_FAILED', { message: `git ${args[0]} printed more than ${MAX_OUTPUT} bytes` });
-  return { code: r.exitCode, stdout: decode(out), stderr: decode(err) };
+  return { code: r.exitCode, stdout: concat(out), stderr: utf8.decode(concat(err)) };
 }
 
 /** Like runGit, but a non-zero exit is an error carrying git's own first line. */
@@ -58,13 +71,13 @@ export async function git(host: Host, root: string, args: readonly string[], o: 
   return r.stdout;
 }
 
-function decode(chunks: Uint8Array[]): string {
-  if (chunks.length === 1) return utf8.decode(chunks[0]);
+function concat(chunks: Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
   const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
   let at = 0;
   for (const c of chunks) {
     all.set(c, at);
     at += c.length;
   }
-  return utf8.decode(all);
+  return all;
 }
