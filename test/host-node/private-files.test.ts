@@ -85,10 +85,10 @@ describe('Host: private files, temp folders, executables, the account', () => {
     const host = createMemoryHost({ files: { '/home/user/open.yaml': grant } });
     await host.writePrivate('/home/user/private.yaml', grant);
     assert.equal((await check(host, '/home/user/private.yaml')).grant?.owner, 'ci');
-    assert.match((await check(host, '/home/user/open.yaml')).refused ?? '', /read or written by others \(mode 644; chmod 600 it\)/);
+    await assert.rejects(check(host, '/home/user/open.yaml'), { code: 'PRIVATE_FILE_UNSAFE', message: /readable by everyone \(mode 0644\): chmod 600 it/ });
     const other = createMemoryHost({ uid: 7, files: { '/home/user/private.yaml': grant }, modes: { '/home/user/private.yaml': 0o600 } });
     const foreign = { ...other, userId: () => 8 };
-    assert.match((await check(foreign, '/home/user/private.yaml')).refused ?? '', /not owned by the current user/);
+    await assert.rejects(check(foreign, '/home/user/private.yaml'), { code: 'PRIVATE_FILE_UNSAFE', message: /belongs to uid 7, not to you \(uid 8\)/ });
     assert.deepEqual(await check(host, '/home/user/missing.yaml'), {});
   });
 });
