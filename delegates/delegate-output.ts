@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { commandOutput } from '../core/index.ts';
+import { commandOutput, SandboxUseSchema } from '../core/index.ts';
 
 /** `sluice delegate --json`: the run's result (core DelegateResult), a failure as an `error` object; or what --reset reset. */
 export const DelegateOutput = v.union([
@@ -15,6 +15,7 @@ export const DelegateOutput = v.union([
     durationMs: v.number(),
     transcriptPath: v.string(),
     tries: v.number(),
+    sandbox: v.optional(v.pipe(SandboxUseSchema, v.description('The OS sandbox the CLI ran in, or why none.'))),
     error: v.optional(v.strictObject({ code: v.literal('DELEGATE_FAILED'), message: v.string() })),
   }),
   commandOutput({ reset: v.string() }),

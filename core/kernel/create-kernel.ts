@@ -48,6 +48,8 @@ export interface KernelOptions {
   configFile?: string;
   /** Called for each isolated observer failure. */
   onWarning?(error: SluiceError): void;
+  /** Lines for the person that are not errors (`kernel.notice`), such as a run going unsandboxed. */
+  onNotice?(line: string): void;
 }
 
 export async function createKernel(options: KernelOptions): Promise<Kernel> {
@@ -98,6 +100,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     commands,
     schemas,
     warnings,
+    notice: (line) => options.onNotice?.(line),
     runDelegate: (backend, request, o = {}) =>
       queue.run('delegate:run', { backend, request: { ...request } }, { signal: o.signal, label: request.label ?? backend }),
     runGate: (type, input, o = {}) => queue.run('gate:check', { type, input }, { signal: o.signal, label: type }),

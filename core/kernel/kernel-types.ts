@@ -67,6 +67,8 @@ export interface Kernel {
   readonly trust: WorkspaceTrust;
   /** Observer failures collected during the run (also sent to `onWarning`). */
   readonly warnings: readonly SluiceError[];
+  /** Tells the person one line that is not an error (the CLI prints it on stderr; absent: dropped). */
+  notice?(line: string): void;
   /** Runs one prompt through a delegate backend via the queue; never throws for backend failures. */
   runDelegate(backend: string, request: DelegateRequest, options?: RunOptions): Promise<DelegateResult>;
   /** Runs one gate type through the queue. */

@@ -86,7 +86,9 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
     // Commands that read records never load project code; help lists a workspace's plugin commands only once it is trusted.
     const trusted = (await loadsProjectCode(word, loaded, trust)) ? loaded.config : { ...loaded.config, plugins: [] };
     // `--queue` wins over `queue:` in the config; commands read the URL from the config.
-    const config = globals.queue === undefined ? trusted : { ...trusted, queue: globals.queue };
+    const queued = globals.queue === undefined ? trusted : { ...trusted, queue: globals.queue };
+    // `--sandbox` wins over `sandbox:` in the config, as `--queue` does.
+    const config = globals.sandbox === undefined ? queued : { ...queued, sandbox: globals.sandbox };
     dispatcher = await distributedDispatcher(
       word,
       config.queue,
@@ -109,6 +111,7 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
       concurrency: globals.concurrency,
       dispatcher,
       onWarning: (e) => io.warn(`warning: ${e.message}`),
+      onNotice: (line) => io.warn(line),
     });
     kernelRef = kernel;
     const stopProgress = watchQueueProgress(kernel, statusLine);

@@ -1,0 +1,42 @@
+import type { DelegateRequest } from '../delegate/contract.ts';
+import type { Host } from '../host/host.ts';
+import type { Kernel } from '../kernel/kernel-types.ts';
+import { protectedUserFolders } from '../paths/user-folders.ts';
+import { chooseSandbox, type SandboxMode, type SandboxUse } from './sandbox-choice.ts';
+import { sandboxPolicy, type SandboxKind } from './sandbox-policy.ts';
+import { sandboxedHost } from './sandboxed-host.ts';
+
+export interface RunSandbox {
+  use: SandboxUse;
+  /** The host the backend gets: sandboxed when `use` is a kind. */
+  wrap(host: Host): Host;
+}
+
+/**
+ * How the delegate runs of one kernel are sandboxed: `sandbox:` of the config (the CLI's `--sandbox`
+ * overrides it there), the host's sandbox asked once, the `auto` notice given once per process.
+ */
+export function runSandbox(): (kernel: Kernel, request: DelegateRequest) => Promise<RunSandbox> {
+  let kind: Promise<SandboxKind | null> | undefined;
+  let noticed = false;
+  return async (kernel, request) => {
+    const { host } = kernel;
+    const mode: SandboxMode = kernel.config.sandbox ?? 'auto';
+    const found = mode === 'off' ? null : await (kind ??= host.sandboxKind?.() ?? Promise.resolve(null));
+    const choice = chooseSandbox(mode, found);
+    if (choice.notice && !noticed) {
+      noticed = true;
+      kernel.notice?.(choice.notice);
+    }
+    if (choice.use === 'off' || choice.use === 'unavailable') return { use: choice.use, wrap: (h) => h };
+    const policy = sandboxPolicy({
+      mode: request.mode,
+      cwd: request.cwd,
+      projectRoot: kernel.projectRoot,
+      userFolders: protectedUserFolders(host.env, host.accountHome),
+      installation: [host.asset()],
+      ...(request.readOnly ? { readOnly: request.readOnly } : {}),
+    });
+    return { use: choice.use, wrap: (h) => sandboxedHost(h, policy) };
+  };
+}
