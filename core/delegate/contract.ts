@@ -104,6 +104,8 @@ export interface DelegateAvailability {
 export interface DelegateDefinition {
   name: string;
   description: string;
+  /** The backend starts no program (the script backend): no OS sandbox applies, and none is recorded. */
+  inProcess?: boolean;
   /** Whether the backend can run here (its CLI is installed, its script file exists). */
   available(ctx: { host: Host; settings: DelegateSettings }): Promise<DelegateAvailability>;
   run(request: DelegateRequest, ctx: DelegateRunContext): Promise<DelegateAttempt>;

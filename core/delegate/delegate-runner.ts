@@ -9,7 +9,7 @@ import type { Kernel } from '../kernel/kernel-types.ts';
 import type { DelegateAttempt, DelegateDefinition, DelegateRequest, DelegateResult, DelegateSettings } from './contract.ts';
 import { createLastLineTracker, DEFAULT_HEARTBEAT_MS } from './run-heartbeat.ts';
 import { changedPaths, snapshotWorkspace } from './workspace-snapshot.ts';
-import { runSandbox } from '../sandbox/run-sandbox.ts';
+import { IN_PROCESS, runSandbox } from '../sandbox/run-sandbox.ts';
 
 declare module '../queue/job-queue.ts' {
   interface Jobs {
@@ -64,7 +64,7 @@ export function createDelegateJob(kernel: Kernel) {
     await ensureAvailable(backend, def, settings);
     const { host, hooks } = kernel;
     // Decided before anything is written: `sandbox: required` on a machine without one runs nothing.
-    const sandbox = await sandboxFor(kernel, request);
+    const sandbox = def.inProcess ? IN_PROCESS : await sandboxFor(kernel, request);
     const backendHost = sandbox.wrap(credentialFreeHost(host));
     // A missing working directory is the caller's mistake; spawning would only report a vague ENOENT.
     if ((await host.stat(request.cwd))?.kind !== 'dir') {
@@ -115,7 +115,7 @@ export function createDelegateJob(kernel: Kernel) {
         tries++;
         const remaining = deadline - host.now().getTime();
         transcript.write(
-          `--- sluice delegate ${backend} attempt ${tries} mode=${request.mode} sandbox=${sandbox.use} cwd=${request.cwd} at ${host.now().toISOString()}\n`,
+          `--- sluice delegate ${backend} attempt ${tries} mode=${request.mode} sandbox=${sandbox.use ?? 'none (in process)'} cwd=${request.cwd} at ${host.now().toISOString()}\n`,
         );
         await hooks.call('delegate:start', { backend, mode: request.mode, cwd: request.cwd, label: request.label, transcriptPath, attempt: tries });
         // One streaming decoder per stream, so a character split across two chunks arrives whole.
@@ -176,7 +176,7 @@ export function createDelegateJob(kernel: Kernel) {
       durationMs: Math.max(a.durationMs, host.now().getTime() - started),
       transcriptPath,
       tries,
-      sandbox: sandbox.use,
+      ...(sandbox.use === undefined ? {} : { sandbox: sandbox.use }),
       ...(a.error === undefined ? {} : { error: a.error }),
     };
     const finish: DelegateFinishEvent = { ...result, label: request.label };

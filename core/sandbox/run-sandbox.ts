@@ -6,11 +6,22 @@ import { chooseSandbox, type SandboxMode, type SandboxUse } from './sandbox-choi
 import { sandboxPolicy, type SandboxKind } from './sandbox-policy.ts';
 import { sandboxedHost } from './sandboxed-host.ts';
 
+/**
+ * What of sluice's installation a run must not replace: its code and bundled data (package.json
+ * `files`, the sources a checkout runs from, its own node_modules). Not the whole folder: a checkout
+ * also holds test output that tools in the run write (coverage of child processes).
+ */
+const INSTALLED = ['package.json', 'bin', 'dist', 'core', 'plugins', 'delegates', 'gates', 'skills', 'node_modules'];
+
 export interface RunSandbox {
-  use: SandboxUse;
+  /** Undefined for a backend that starts no program. */
+  use: SandboxUse | undefined;
   /** The host the backend gets: sandboxed when `use` is a kind. */
   wrap(host: Host): Host;
 }
+
+/** A backend that runs in sluice's own process (the script backend): nothing to put in a sandbox. */
+export const IN_PROCESS: RunSandbox = { use: undefined, wrap: (h) => h };
 
 /**
  * How the delegate runs of one kernel are sandboxed: `sandbox:` of the config (the CLI's `--sandbox`
@@ -34,7 +45,7 @@ export function runSandbox(): (kernel: Kernel, request: DelegateRequest) => Prom
       cwd: request.cwd,
       projectRoot: kernel.projectRoot,
       userFolders: protectedUserFolders(host.env, host.accountHome),
-      installation: [host.asset()],
+      installation: INSTALLED.map((name) => host.asset(name)),
       ...(request.readOnly ? { readOnly: request.readOnly } : {}),
     });
     return { use: choice.use, wrap: (h) => sandboxedHost(h, policy) };
