@@ -24,15 +24,15 @@ export interface RunSandbox {
 export const IN_PROCESS: RunSandbox = { use: undefined, wrap: (h) => h };
 
 /**
- * How the delegate runs of one kernel are sandboxed: `sandbox:` of the config (the CLI's `--sandbox`
- * overrides it there), the host's sandbox asked once, the `auto` notice given once per process.
+ * How the delegate runs of one kernel are sandboxed: `sandbox:` of the config or the CLI's `--sandbox`
+ * (`kernel.sandbox`), the host's sandbox asked once, the `auto` notice given once per process.
  */
 export function runSandbox(): (kernel: Kernel, request: DelegateRequest) => Promise<RunSandbox> {
   let kind: Promise<SandboxKind | null> | undefined;
   let noticed = false;
   return async (kernel, request) => {
     const { host } = kernel;
-    const mode: SandboxMode = kernel.config.sandbox ?? 'auto';
+    const mode: SandboxMode = kernel.sandbox ?? kernel.config.sandbox ?? 'auto';
     const found = mode === 'off' ? null : await (kind ??= host.sandboxKind?.() ?? Promise.resolve(null));
     const choice = chooseSandbox(mode, found);
     if (choice.notice && !noticed) {

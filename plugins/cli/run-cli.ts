@@ -86,9 +86,7 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
     // Commands that read records never load project code; help lists a workspace's plugin commands only once it is trusted.
     const trusted = (await loadsProjectCode(word, loaded, trust)) ? loaded.config : { ...loaded.config, plugins: [] };
     // `--queue` wins over `queue:` in the config; commands read the URL from the config.
-    const queued = globals.queue === undefined ? trusted : { ...trusted, queue: globals.queue };
-    // `--sandbox` wins over `sandbox:` in the config, as `--queue` does.
-    const config = globals.sandbox === undefined ? queued : { ...queued, sandbox: globals.sandbox };
+    const config = globals.queue === undefined ? trusted : { ...trusted, queue: globals.queue };
     dispatcher = await distributedDispatcher(
       word,
       config.queue,
@@ -109,6 +107,8 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
       trust,
       configFile: loaded.file === undefined ? undefined : basename(loaded.file),
       concurrency: globals.concurrency,
+      // `--sandbox` wins over `sandbox:` in the config (which, when it says off, needs trust).
+      sandbox: globals.sandbox,
       dispatcher,
       onWarning: (e) => io.warn(`warning: ${e.message}`),
       onNotice: (line) => io.warn(line),

@@ -135,6 +135,22 @@ describe('AI CLIs run in the OS sandbox', { skip }, () => {
   });
 });
 
+describe('sandbox: off in the project config', { skip }, () => {
+  it('is a choice a person trusts: written by anyone else it stops the run (WORKSPACE_UNTRUSTED); trusted, the run is unsandboxed and says so', async () => {
+    const { root, env } = await project();
+    const config = JSON.parse(readFileSync(join(root, 'sluice.config.yaml'), 'utf8'));
+    writeFileSync(join(root, 'sluice.config.yaml'), JSON.stringify({ ...config, sandbox: 'off' }));
+    const refused = await run(root, env, '--mode', 'write');
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stdout, /WORKSPACE_UNTRUSTED/);
+    assert.match(refused.stdout, /sandbox: off/);
+    assert.equal(existsSync(join(root, 'work.txt')), false, 'nothing ran');
+    const trusted = await run(root, { ...env, ...(await trustedEnv(root)) }, '--mode', 'write');
+    assert.equal(trusted.code, 0, trusted.stderr);
+    assert.equal(JSON.parse(trusted.stdout).sandbox, 'off');
+  });
+});
+
 describe('a machine without the OS sandbox', () => {
   async function noSandboxPath(): Promise<string> {
     const bin = await mkdtemp(join(tmpdir(), 'sluice-sandbox-path-'));
