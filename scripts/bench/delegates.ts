@@ -24,11 +24,11 @@ sleep ${SLEEP_MS / 1000}
 printf '%s\\n' '{"type":"result","subtype":"success","is_error":false,"num_turns":1,"result":"done","session_id":"bench","total_cost_usd":0}'
 `;
 
-async function parallelCli(root: string) {
+async function parallelCli(root: string, sandbox: 'auto' | 'off' = 'auto') {
   const fake = join(root, 'fake-claude');
   await writeFile(fake, FAKE_CLAUDE);
   await chmod(fake, 0o755);
-  const config = v.parse(SluiceConfigSchema, { concurrency: CONCURRENCY, delegates: { claude: { command: fake, outputFormat: 'json' } } });
+  const config = v.parse(SluiceConfigSchema, { sandbox, concurrency: CONCURRENCY, delegates: { claude: { command: fake, outputFormat: 'json' } } });
   const kernel = await createKernel({ host: createNodeHost({ cwd: root }), projectRoot: root, config, plugins: delegatePlugins });
   const run = () => kernel.runDelegate('claude', { prompt: 'bench', mode: 'analysis', cwd: root, timeoutMs: 30_000 });
   await run(); // warm up: lazy imports, availability check
@@ -130,7 +130,12 @@ async function sandboxStartup(root: string) {
 export async function run(): Promise<Record<string, unknown>> {
   const root = await mkdtemp(join(tmpdir(), 'sluice-bench-delegates-'));
   try {
-    return { sandboxStartup: await sandboxStartup(root), parallelCli: await parallelCli(root), scriptBackend: await scriptRate(root) };
+    return {
+      sandboxStartup: await sandboxStartup(root),
+      parallelCli: await parallelCli(root),
+      parallelCliUnsandboxed: await parallelCli(root, 'off'),
+      scriptBackend: await scriptRate(root),
+    };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
