@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/run-cli.ts';
@@ -68,7 +69,8 @@ describe('sluice tune on the command line', () => {
 
   it('runs on the default claude / agy / claude backends, and an evaluator that gives no score ends the run without one', async () => {
     const dir = await tuneProject({ w: skillText('w') }, []);
-    const record = join(dir, 'calls');
+    // Outside the project: the evaluator runs in analysis mode, where the OS sandbox makes the project read-only.
+    const record = await mkdtemp(join(tmpdir(), 'sluice-tune-calls-'));
     const fakes = resolve(import.meta.dirname, '../fixtures/bin');
     await writeFile(
       join(dir, 'sluice.config.yaml'),
