@@ -51,14 +51,20 @@ describe('the OS sandbox policy of a run (pure)', () => {
     const args = bwrapArgs([
       { path: '/p/.sdlc', access: 'read', isDir: true },
       { path: '/p/.sdlc/artifacts', access: 'write', isDir: true },
+      { path: '/p/.git/hooks', access: 'read', isDir: true },
       { path: '/h/sluice', access: 'none', isDir: true },
       { path: '/h/key', access: 'none', isDir: false },
     ]);
     assert.deepEqual(args.slice(0, 6), ['--bind', '/', '/', '--dev-bind', '/dev', '/dev']);
     assert.ok(args.includes('--die-with-parent') && args.includes('--unshare-user') && !args.includes('--unshare-pid'));
     assert.deepEqual(args.slice(args.indexOf('--die-with-parent') + 1), [
+      ...['--bind', '/p', '/p'],
       ...['--ro-bind', '/p/.sdlc', '/p/.sdlc'],
       ...['--bind', '/p/.sdlc/artifacts', '/p/.sdlc/artifacts'],
+      // Folders above a read-only one are mount points, so they cannot be renamed away and replaced.
+      ...['--bind', '/p/.git', '/p/.git'],
+      ...['--ro-bind', '/p/.git/hooks', '/p/.git/hooks'],
+      ...['--bind', '/h', '/h'],
       ...['--tmpfs', '/h/sluice', '--remount-ro', '/h/sluice'],
       ...['--ro-bind', '/dev/null', '/h/key'],
     ]);

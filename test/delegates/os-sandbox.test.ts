@@ -20,6 +20,7 @@ const skip = bwrapHere ? false : 'bubblewrap (bwrap) is not installed here or ca
 
 const AGENT = `
 const fs = require('node:fs');
+const here = process.cwd();
 const tryIt = (f) => { try { return f() ?? 'done'; } catch (e) { return e.code ?? String(e); } };
 const report = {
   state: tryIt(() => fs.writeFileSync('.sdlc/state.yaml', 'forged: true\\n')),
@@ -29,6 +30,10 @@ const report = {
   keys: JSON.parse(process.env.KEY_FILES).map((f) => tryIt(() => fs.readFileSync(f, 'utf8'))),
   folders: JSON.parse(process.env.USER_FOLDERS).map((d) => tryIt(() => fs.readdirSync(d).join(','))),
   plant: tryIt(() => fs.writeFileSync(process.env.PLANT, 'trust me')),
+  // Rename the folder that holds a read-only one, and put a new one in its place.
+  // (put back at once where it worked: without a sandbox, the rest of the test still needs the project).
+  swapGit: tryIt(() => (fs.renameSync('.git', 'old-git'), fs.renameSync('old-git', '.git'))),
+  swapProject: tryIt(() => (fs.renameSync(here, here + '-moved'), fs.renameSync(here + '-moved', here))),
   work: tryIt(() => fs.writeFileSync('work.txt', 'ordinary work\\n')),
   artifact: tryIt(() => fs.writeFileSync('.sdlc/artifacts/note.md', 'agent notes\\n')),
 };
@@ -43,6 +48,8 @@ interface Report {
   keys: string[];
   folders: string[];
   plant: string;
+  swapGit: string;
+  swapProject: string;
   work: string;
   artifact: string;
 }
@@ -98,6 +105,7 @@ describe('AI CLIs run in the OS sandbox', { skip }, () => {
       `sluice's user folders look empty inside: ${report.folders}`,
     );
     assert.equal(report.plant, 'EROFS', 'nothing can be planted in a user folder');
+    assert.deepEqual([report.swapGit, report.swapProject], ['EBUSY', 'EBUSY'], 'a folder holding a read-only one cannot be swapped out');
     assert.deepEqual([report.work, report.artifact], ['done', 'done']);
     assert.equal(readFileSync(join(root, '.sdlc', 'state.yaml'), 'utf8'), 'phase: 1\n');
     assert.equal(existsSync(join(root, '.git', 'hooks', 'post-commit')), false);
