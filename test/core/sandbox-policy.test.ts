@@ -70,7 +70,7 @@ describe('the OS sandbox policy of a run (pure)', () => {
     ]);
   });
 
-  it('sandbox-exec: an SBPL profile that allows by default and decides each rule in order, paths quoted', () => {
+  it('sandbox-exec: an SBPL profile that allows by default, decides each rule in order, keeps the folders above in place, paths quoted', () => {
     const text = sbplProfile([
       { path: '/p/.sdlc', access: 'read' },
       { path: '/p/.sdlc/artifacts', access: 'write' },
@@ -84,6 +84,7 @@ describe('the OS sandbox policy of a run (pure)', () => {
         '(deny file-write* (subpath "/p/.sdlc"))',
         '(allow file-write* (subpath "/p/.sdlc/artifacts"))',
         '(deny file-read* file-write* (subpath "/Users/a \\"b\\"/.config/sluice"))',
+        '(deny file-write* (literal "/p") (literal "/Users") (literal "/Users/a \\"b\\"") (literal "/Users/a \\"b\\"/.config"))',
         '',
       ].join('\n'),
     );
