@@ -17,11 +17,12 @@ function ancestors(path: string): string[] {
  * (`--bind / /`, network, /proc and /dev included), then each rule in order as a mount, which is why a
  * later rule wins under its path. Every writable folder above a rule is bound onto itself first: a
  * mount point cannot be renamed (EBUSY), so `mv .git old && mkdir .git` cannot put a new `.git/hooks`
- * where the read-only one was. A user namespace without capabilities, so the run cannot undo a mount
+ * where the read-only one was (`renamable` says which folders the run could rename at all: those in a
+ * folder it may write). A user namespace without capabilities, so the run cannot undo a mount
  * (`mount -o remount,rw` is refused); `--die-with-parent` so nothing outlives bwrap; no new pid
  * namespace, so the CLI's pids, its process group and sluice's group kill stay as without a sandbox.
  */
-export function bwrapArgs(rules: readonly PlacedRule[]): string[] {
+export function bwrapArgs(rules: readonly PlacedRule[], renamable: (dir: string) => boolean = () => true): string[] {
   // /dev bound again with its devices usable: a plain bind in a user namespace refuses opening /dev/null.
   const args = ['--bind', '/', '/', '--dev-bind', '/dev', '/dev', '--unshare-user', '--cap-drop', 'ALL', '--die-with-parent'];
   const done: { path: string; access: SandboxRule['access'] }[] = [];
@@ -33,6 +34,8 @@ export function bwrapArgs(rules: readonly PlacedRule[]): string[] {
       const cover = done.findLast((d) => isInside(d.path, dir));
       if (cover && cover.access !== 'write') continue;
       pinned.add(dir);
+      // Only a folder whose parent the run may write can be renamed: each mount costs start-up time.
+      if (!renamable(dir)) continue;
       args.push('--bind', dir, dir);
     }
     if (r.access === 'write') args.push('--bind', r.path, r.path);

@@ -7,11 +7,16 @@ import { sandboxPolicy, type SandboxKind } from './sandbox-policy.ts';
 import { sandboxedHost } from './sandboxed-host.ts';
 
 /**
- * What of sluice's installation a run must not replace: its code and bundled data (package.json
- * `files`, the sources a checkout runs from, its own node_modules). Not the whole folder: a checkout
- * also holds test output that tools in the run write (coverage of child processes).
+ * What of a sluice checkout a run must not replace: its code and bundled data (package.json `files`,
+ * the sources it runs from, its node_modules). Not the whole folder: a checkout also holds test output
+ * that tools in the run write (coverage of child processes).
  */
 const INSTALLED = ['package.json', 'bin', 'dist', 'core', 'plugins', 'delegates', 'gates', 'skills', 'node_modules'];
+
+/** An installed package is read-only as a whole (one mount); a checkout (with `.git`) by its code. */
+async function installedPaths(host: Host): Promise<string[]> {
+  return (await host.stat(host.asset('.git'))) ? INSTALLED.map((name) => host.asset(name)) : [host.asset()];
+}
 
 export interface RunSandbox {
   /** Undefined for a backend that starts no program. */
@@ -29,6 +34,7 @@ export const IN_PROCESS: RunSandbox = { use: undefined, wrap: (h) => h };
  */
 export function runSandbox(): (kernel: Kernel, request: DelegateRequest) => Promise<RunSandbox> {
   let kind: Promise<SandboxKind | null> | undefined;
+  let installation: Promise<string[]> | undefined;
   let noticed = false;
   return async (kernel, request) => {
     const { host } = kernel;
@@ -45,7 +51,7 @@ export function runSandbox(): (kernel: Kernel, request: DelegateRequest) => Prom
       cwd: request.cwd,
       projectRoot: kernel.projectRoot,
       userFolders: protectedUserFolders(host.env, host.accountHome),
-      installation: INSTALLED.map((name) => host.asset(name)),
+      installation: await (installation ??= installedPaths(host)),
       ...(request.readOnly ? { readOnly: request.readOnly } : {}),
     });
     return { use: choice.use, wrap: (h) => sandboxedHost(h, policy) };

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants as fsConstants, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { bwrapArgs, BWRAP_PROBE_ARGS, sbplProfile, type PlacedRule, type SandboxKind, type SandboxPolicy, type SpawnOptions } from '../../core/index.ts';
@@ -62,6 +62,16 @@ export function placeRules(policy: SandboxPolicy): PlacedRule[] {
   return placed;
 }
 
+/** Whether this user may rename `dir`: its parent is writable to them (root: always, as root owns most folders). */
+function renamable(dir: string): boolean {
+  try {
+    accessSync(dirname(dir), fsConstants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The command line that runs `o.command` in the sandbox. */
 export function sandboxCommand(found: FoundSandbox, policy: SandboxPolicy, o: Pick<SpawnOptions, 'command' | 'args'>): { command: string; args: string[] } {
   if (found.kind === 'sandbox-exec') {
@@ -69,7 +79,7 @@ export function sandboxCommand(found: FoundSandbox, policy: SandboxPolicy, o: Pi
     const rules = policy.rules.map((r) => ({ ...r, path: realOrUndefined(r.path) ?? r.path }));
     return { command: found.program, args: ['-p', sbplProfile(rules), '--', o.command, ...o.args] };
   }
-  return { command: found.program, args: [...bwrapArgs(placeRules(policy)), '--', o.command, ...o.args] };
+  return { command: found.program, args: [...bwrapArgs(placeRules(policy), renamable), '--', o.command, ...o.args] };
 }
 
 /** bwrap exits 128+N when the CLI was killed by signal N: the signal, as without a sandbox. */
