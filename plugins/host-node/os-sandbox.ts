@@ -39,6 +39,23 @@ const realOrUndefined = (path: string) => {
     return undefined;
   }
 };
+/**
+ * The placeholder folder's real path, or undefined when this user may not make it (an account home
+ * of `/nonexistent`): then the run, as the same user, cannot make it either, and there is nothing to cover.
+ */
+function makeFolder(path: string, options: { recursive?: boolean; mode: number }): string | undefined {
+  // Each missing folder from the top, one mkdir each, stopping at the first refusal (Node's recursive
+  // mkdir can loop on a file system that refuses with ENOENT, such as /proc).
+  const missing: string[] = [];
+  for (let dir = path; options.recursive && realOrUndefined(dir) === undefined && dirname(dir) !== dir; dir = dirname(dir)) missing.unshift(dir);
+  try {
+    for (const dir of options.recursive ? missing : [path]) mkdirSync(dir, { mode: options.mode });
+  } catch {
+    return undefined;
+  }
+  return realOrUndefined(path);
+}
+
 const isDir = (path: string) => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 
 /**
@@ -50,13 +67,8 @@ export function placeRules(policy: SandboxPolicy): PlacedRule[] {
   const placed: PlacedRule[] = [];
   for (const rule of policy.rules) {
     let real = realOrUndefined(rule.path);
-    if (real === undefined && rule.create === 'with-parents') {
-      mkdirSync(rule.path, { recursive: true, mode: 0o700 });
-      real = realOrUndefined(rule.path);
-    } else if (real === undefined && rule.create === 'in-parent' && isDir(dirname(rule.path))) {
-      mkdirSync(rule.path, { mode: 0o755 });
-      real = realOrUndefined(rule.path);
-    }
+    if (real === undefined && rule.create === 'with-parents') real = makeFolder(rule.path, { recursive: true, mode: 0o700 });
+    else if (real === undefined && rule.create === 'in-parent' && isDir(dirname(rule.path))) real = makeFolder(rule.path, { mode: 0o755 });
     if (real !== undefined) placed.push({ ...rule, path: real, isDir: isDir(real) });
   }
   return placed;

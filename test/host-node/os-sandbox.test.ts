@@ -52,6 +52,15 @@ describe('Node host: spawn in the OS sandbox', { skip }, () => {
     assert.equal(readFileSync(join(dir, 'trap.txt'), 'utf8'), 'cleaned\n', 'the trap ran: SIGTERM reached the program, not only bwrap');
   });
 
+  it('a folder to hide that this user cannot make (an account home of /nonexistent) is no reason to fail the run', async () => {
+    const { dir, policy, host } = await place();
+    await writeFile(join(dir, 'not-a-folder'), '');
+    const rules = [...policy.rules, { path: join(dir, 'not-a-folder', 'home', '.config', 'sluice'), access: 'none' as const, create: 'with-parents' as const }];
+    const r = await host.spawn({ command: 'sh', args: ['-c', 'echo ok > free.txt'], cwd: dir, sandbox: { rules } });
+    assert.equal(r.exitCode, 0);
+    assert.equal(readFileSync(join(dir, 'free.txt'), 'utf8'), 'ok\n');
+  });
+
   it('a program killed by a signal is reported with that signal', async () => {
     const { dir, policy, host } = await place();
     const r = await host.spawn({ command: 'sh', args: ['-c', 'kill -KILL $$'], cwd: dir, sandbox: policy });
