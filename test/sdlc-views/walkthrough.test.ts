@@ -75,9 +75,10 @@ describe('views over a project walked with next, skip and reenter', () => {
     assert.equal(code, 0);
     const advances = state.history.filter((h) => kindOf(h) === 'advance');
     // Expected counts straight from the file: each advance's results, then phase 8's recorded run.
-    const rows: StoredGateResult[] = [...advances.flatMap((h) => h.results ?? []), ...(state.phases['8'].gate_results as StoredGateResult[])].filter(
-      (r) => r.severity !== 'INFO',
-    );
+    const rows: StoredGateResult[] = [
+      ...advances.flatMap((h) => h.results ?? []),
+      ...(state.phases['8'].gate_results as { results: StoredGateResult[] }).results,
+    ].filter((r) => r.severity !== 'INFO');
     for (const g of doc.gates) {
       const mine = rows.filter((r) => r.gate === g.gate);
       assert.deepEqual(

@@ -60,9 +60,14 @@ export interface PhaseView {
   transitions: HistoryEntry[];
 }
 
-/** The latest results as a list: sluice writes a list; `{}` (never run) and foreign maps give none. */
+/**
+ * The latest results as a list: sluice writes a map with a `results` list (older sluice a bare list);
+ * `{}` (never run) and summary-only maps give none.
+ */
 export function latestResults(gateResults: unknown): StoredGateResult[] {
-  return Array.isArray(gateResults) ? (gateResults as StoredGateResult[]) : [];
+  if (Array.isArray(gateResults)) return gateResults as StoredGateResult[];
+  const listed = (gateResults as { results?: unknown } | null | undefined)?.results;
+  return Array.isArray(listed) ? (listed as StoredGateResult[]) : [];
 }
 
 /**
