@@ -93,7 +93,7 @@ describe('states the reference dashboard shows', { skip }, () => {
     { name: 'no active phase', edit: (s) => ((s.phases as Record<string, { status: string }>)['0'].status = 'pending') },
   ];
   for (const c of states) {
-    it(`${c.name}: status, audit, report and handoff read it as the reference does; gate still refuses it`, async () => {
+    it(`${c.name}: status, audit and report read it as the reference does; gate still refuses it`, async () => {
       const dir = await referenceProject();
       await editState(dir, c.edit);
       const theirs = await referenceDashboard(dir);
