@@ -121,7 +121,11 @@ describe('sign-offs the reference recorded', { skip }, () => {
     const dir = await referenceProject();
     const [discovery] = await referencePhases();
     await writeStage(dir, discovery, 'filled', null, await referenceCompliance('starter'));
-    const advanced = await runReferenceScript('advance_phase.py', ['--state', '.sdlc/state.yaml', '--confirmed', '--signed-by', SIGNER], dir);
+    const advanced = await runReferenceScript(
+      'advance_phase.py',
+      ['--state', '.sdlc/state.yaml', '--confirmed', '--signed-by', SIGNER, '--discipline-signoff', 'Security:Threat model:Ada Lovelace'],
+      dir,
+    );
     assert.equal(advanced.code, 0, advanced.stdout + advanced.stderr);
     // The oracle: the reference's own handoff report names the signer of phase 0.
     const handoff = await referenceHandoff(dir);
@@ -138,10 +142,14 @@ describe('sign-offs the reference recorded', { skip }, () => {
     assert.equal(audit.code, 0, audit.stderr);
     assert.deepEqual(
       audit.doc.approvals.map((a) => [a.phase, a.gate, a.signedBy]),
-      [['0', 'sign-off', SIGNER]],
+      [
+        ['0', 'sign-off', SIGNER],
+        ['0', 'sign-off:Security', 'Ada Lovelace'],
+      ],
     );
     const auditText = await sluice(dir, ['audit']);
-    assert.match(auditText.stdout, new RegExp(`Approvals \\(1\\)\\n.*phase 0, signed by ${SIGNER}`));
+    assert.match(auditText.stdout, new RegExp(`Approvals \\(2\\)\\n.*phase 0, signed by ${SIGNER}`));
+    assert.match(auditText.stdout, /phase 0, signed by Ada Lovelace.*\n\s+approved: Threat model/);
   });
 
   it('sluice names who confirmed its own advance where the reference handoff reads it', async () => {

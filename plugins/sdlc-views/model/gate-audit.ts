@@ -148,6 +148,20 @@ export function gateRuns(state: SdlcState): GateRun[] {
 }
 
 /**
+ * The reference's per-discipline sign-offs (`advance_phase.py --discipline-signoff D:SECTION:NAME`):
+ * a `sign_offs` list on the completed phase, each stamped with the time of the advance it came with.
+ */
+function disciplineSignOffs(state: SdlcState, phase: string, at: string): { discipline: string; section: string; by: string }[] {
+  const list = (state.phases[phase] as Record<string, unknown> | undefined)?.sign_offs;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((e) => {
+    const o = (typeof e === 'object' && e !== null ? e : {}) as Record<string, unknown>;
+    const by = text(o.by);
+    return by && o.at === at ? [{ discipline: text(o.discipline) ?? 'discipline', section: text(o.section) ?? '', by }] : [];
+  });
+}
+
+/**
  * Pure: gate effectiveness over a project's recorded runs (INFO rows are reports, not verdicts, and
  * are left out), the gates that never fail and the ones that mostly do, and every human decision
  * that let a transition through, each kind apart: manual approvals, accepted SHOULD/MAY failures
@@ -249,6 +263,16 @@ export function auditGates(state: SdlcState): GateAudit {
           subject: `${note.from} → ${note.to}`,
           at: h.at,
           signedBy: signedOff,
+          via: null,
+          justification: note.justification,
+        });
+      for (const d of disciplineSignOffs(state, note.from, h.at))
+        approvals.push({
+          phase: note.from,
+          gate: `sign-off:${d.discipline}`,
+          subject: d.section,
+          at: h.at,
+          signedBy: d.by,
           via: null,
           justification: note.justification,
         });
