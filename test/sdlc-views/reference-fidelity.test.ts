@@ -150,6 +150,9 @@ describe('sign-offs the reference recorded', { skip }, () => {
     const auditText = await sluice(dir, ['audit']);
     assert.match(auditText.stdout, new RegExp(`Approvals \\(2\\)\\n.*phase 0, signed by ${SIGNER}`));
     assert.match(auditText.stdout, /phase 0, signed by Ada Lovelace.*\n\s+approved: Threat model/);
+    const report = await sluiceJson<{ files: string[] }>(dir, ['report', '--phase', '0']);
+    assert.equal(report.code, 0, report.stderr);
+    assert.match(await readFile(report.doc.files[0], 'utf8'), new RegExp(`<code>sign-off</code> signed by ${SIGNER}`));
   });
 
   it('sluice names who confirmed its own advance where the reference handoff reads it', async () => {

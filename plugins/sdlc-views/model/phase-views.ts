@@ -13,6 +13,7 @@ import {
   type PhaseStatus,
   type SdlcState,
 } from '../../sdlc/index.ts';
+import { text } from './transition-approver.ts';
 
 /** An artifact as the views show it: the registry's entry plus what is on disk. */
 export interface ArtifactView extends RequiredArtifact {
@@ -71,6 +72,16 @@ export function latestResults(gateResults: unknown): StoredGateResult[] {
 }
 
 /**
+ * The approvals a transition records: sluice's per-result `approvals`, or the one sign-off of the
+ * whole transition the reference's `advance_phase.py --signed-by` writes into its gate_results.
+ */
+function approvalsOf(h: HistoryEntry): Approval[] {
+  if (h.approvals) return h.approvals;
+  const by = text((h.gate_results as Record<string, unknown> | undefined)?.signed_off_by);
+  return by && !h.skipped && !h.reentry ? [{ gate: 'sign-off', signed_by: by, at: h.at }] : [];
+}
+
+/**
  * Pure: the view of one phase. Judgements still to sign are the manual results of the latest run
  * while the phase is open; before any run, the questions the run will ask (registry prose exit
  * conditions and manual compliance checks). Completed and skipped phases have none left.
@@ -86,7 +97,7 @@ export function phaseView(state: SdlcState, phase: PhaseDefinition, compliance: 
   const transitions = state.history.filter((h) => phaseKey(h.from) === id || phaseKey(h.to) === id);
   const signed = state.history
     .filter((h) => phaseKey(h.from) === id)
-    .flatMap((h) => (h.approvals ?? []).map((a) => ({ ...a, transitionAt: h.at, signedPrincipal: h.signature?.principal ?? null })));
+    .flatMap((h) => approvalsOf(h).map((a) => ({ ...a, transitionAt: h.at, signedPrincipal: h.signature?.principal ?? null })));
   let pending: PendingJudgement[] = [];
   if (status === 'active' || status === 'pending') {
     const manual = gateResults.filter((r) => r.passed === null && r.severity !== 'INFO');
