@@ -75,7 +75,7 @@ async function executeGroup(run: TuneRun, state: IterationState, round: number, 
       skills_section: await skillsSection(host, skills),
       chain_input: chainInput,
       artifacts_dir: artifacts,
-      retry_note: attempts > 1 && result ? `\nThe previous attempt failed (${failureOf(result)}). Keep to the essentials this time.\n` : '',
+      retry_note: attempts > 1 && result ? `\nThe previous attempt failed (${JSON.stringify(failureOf(result))}). Keep to the essentials this time.\n` : '',
     });
     result = await callRole(run, state, 'executor', {
       prompt,

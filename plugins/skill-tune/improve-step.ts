@@ -1,8 +1,8 @@
 import { join } from 'pathe';
 import { fillPlaceholders } from '../../core/index.ts';
 import type { ImprovementRecord, IterationState } from './iteration-state-schema.ts';
-import { bulletList } from './prompt-sections.ts';
-import { loadPrompt } from './prompt-templates.ts';
+import { bulletList, inline } from './prompt-sections.ts';
+import { loadPrompt, quoted } from './prompt-templates.ts';
 import { checkSkillFolder, SKILL_FILE } from './read-skill.ts';
 import { changedPaths, copyTree, diffTrees, listTree, syncTree } from './skill-folders.ts';
 import { renderChangesMarkdown } from './changes-markdown.ts';
@@ -58,7 +58,7 @@ export async function improveIteration(run: TuneRun, state: IterationState, roun
   const skillPaths: string[] = [];
   for (const s of skills) {
     const files = await listTree(host, join(work, s.id));
-    skillPaths.push(`- \`${s.id}/\` — skill "${s.name}": ${files.map((f) => `\`${s.id}/${f}\``).join(', ')}`);
+    skillPaths.push(`- \`${s.id}/\` — skill ${inline(s.name)}: ${files.map((f) => inline(`${s.id}/${f}`)).join(', ')}`);
   }
   const template = await loadPrompt(host, 'improve');
   const prompt = fillPlaceholders(template, {
@@ -69,11 +69,10 @@ export async function improveIteration(run: TuneRun, state: IterationState, roun
     threshold: state.quality_threshold,
     scenario: state.scenario,
     skill_paths: skillPaths.join('\n'),
-    weaknesses: bulletList(evaluation.weaknesses),
-    suggestions: bulletList(
-      targetSuggestions.map((s) => `[${s.priority}]${s.target ? ` (${s.target})` : ''} ${s.text}`),
-      '- (the evaluator gave none; address the weaknesses)',
-    ),
+    weaknesses: evaluation.weaknesses.length ? quoted(bulletList(evaluation.weaknesses), 'The weaknesses') : '- (none)',
+    suggestions: targetSuggestions.length
+      ? quoted(bulletList(targetSuggestions.map((s) => `[${s.priority}]${s.target ? ` (${s.target})` : ''} ${s.text}`)), 'The suggestions')
+      : '- (the evaluator gave none; address the weaknesses)',
     eval_file: inRun(run, P.evalReport(round)),
   });
   run.say(`iteration ${round}: improving ${targets.join(', ')} on ${state.backends.improver}`);

@@ -1,0 +1,75 @@
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import { runSluice } from '../hardening/cli-bundle.ts';
+import { trustedEnv } from '../helpers/trusted-env.ts';
+import { skillText } from './tune-harness.ts';
+
+/**
+ * Projects whose executor, evaluator and improver are `fake-tune-agent.mjs` behind the `shell`
+ * delegate: an agent that can write anywhere (the project, HOME, the run folder) and add symlinks.
+ */
+export type AgentStep = { write?: Record<string, string>; symlink?: Record<string, string>; answer?: string; exit?: number };
+export type AgentPlan = Record<string, AgentStep | AgentStep[]>;
+
+export interface AgentProject {
+  dir: string;
+  home: string;
+  prompts: string;
+  run(...args: string[]): ReturnType<typeof runSluice>;
+  /** The prompts the agent got for a role and iteration, in call order. */
+  promptsOf(role: string, iteration: number): Promise<string[]>;
+}
+
+const agent = resolve(import.meta.dirname, 'fake-tune-agent.mjs');
+
+export async function agentProject(skills: Record<string, string>, plan: AgentPlan, files: Record<string, string> = {}): Promise<AgentProject> {
+  const dir = await mkdtemp(join(tmpdir(), 'sluice-tune-agent-'));
+  const home = await mkdtemp(join(tmpdir(), 'sluice-tune-home-'));
+  const prompts = join(dir, '..', `${dir.split('/').pop()}-prompts`);
+  for (const [id, text] of Object.entries(skills)) {
+    await mkdir(join(dir, '.claude', 'skills', id), { recursive: true });
+    await writeFile(join(dir, '.claude', 'skills', id, 'SKILL.md'), text);
+  }
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(join(dir, path, '..'), { recursive: true });
+    await writeFile(join(dir, path), text);
+  }
+  const planFile = join(home, 'agent-plan.json');
+  await writeFile(planFile, JSON.stringify(plan));
+  await writeFile(
+    join(dir, 'sluice.config.yaml'),
+    stringify({ delegates: { shell: { command: process.execPath, args: [agent], env: { FAKE_TUNE_PLAN: planFile, FAKE_TUNE_RECORD: prompts } } } }),
+  );
+  const env = { HOME: home, ...(await trustedEnv(dir)) };
+  return {
+    dir,
+    home,
+    prompts,
+    run: (...args) => runSluice(dir, ['tune', ...args, '--executor', 'shell', '--evaluator', 'shell', '--improver', 'shell', '--allow-self-evaluation'], env),
+    async promptsOf(role, iteration) {
+      const names = (await readdir(prompts).catch(() => [])).filter((f) => f.startsWith(`${role}-${iteration}-`)).sort();
+      return Promise.all(names.map((f) => readFile(join(prompts, f), 'utf8')));
+    },
+  };
+}
+
+export { skillText };
+
+/** Whether the text at `index` lies inside a fenced block, read as CommonMark reads fences. */
+export function insideFence(text: string, index: number): boolean {
+  let open: { char: string; length: number } | undefined;
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    if (offset > index) break;
+    const m = /^(`{3,}|~{3,})(.*)$/.exec(line);
+    if (m) {
+      const fence = { char: m[1][0], length: m[1].length };
+      if (!open) open = fence;
+      else if (fence.char === open.char && fence.length >= open.length && m[2].trim() === '') open = undefined;
+    }
+    offset += line.length + 1;
+  }
+  return open !== undefined;
+}
