@@ -134,7 +134,15 @@ export async function evaluateIteration(run: TuneRun, state: IterationState, rou
 
 async function executionSection(run: TuneRun, state: IterationState, round: number): Promise<string> {
   const { host } = run.kernel;
-  const groups = state.execution_mode === 'chain' ? state.chain_order.map((id) => ({ title: `### Skill ${id}`, id })) : [{ title: '', id: undefined }];
+  const execution = state.iterations.find((it) => it.round === round)?.execution;
+  const failed = (id: string) => execution?.skills.find((s) => s.id === id && s.status !== 'ok');
+  const groups =
+    state.execution_mode === 'chain'
+      ? state.chain_order.map((id) => ({
+          title: `### Skill ${id}${failed(id) ? ' (it failed and the chain went on without its output; grade that too)' : ''}`,
+          id,
+        }))
+      : [{ title: '', id: undefined }];
   const parts: string[] = [];
   for (const g of groups) {
     const summary = await host.readText(inRun(run, P.executorOutput(round, g.id))).catch(() => '');

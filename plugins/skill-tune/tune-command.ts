@@ -6,8 +6,25 @@ import type { TuneResult } from './tune-loop.ts';
 import type { TuneFlags } from './tune-settings.ts';
 import { TuneOutput } from './tune-output.ts';
 
-const PLAN_FLAGS = ['scenario', 'preset', 'maxIterations', 'threshold', 'chain', 'executor', 'evaluator', 'improver', 'allowSelfEvaluation', 'runDir'] as const;
-const FLAG_NAMES: Record<string, string> = { maxIterations: '--max-iterations', allowSelfEvaluation: '--allow-self-evaluation', runDir: '--run-dir' };
+const PLAN_FLAGS = [
+  'scenario',
+  'preset',
+  'maxIterations',
+  'threshold',
+  'chain',
+  'strictChain',
+  'executor',
+  'evaluator',
+  'improver',
+  'allowSelfEvaluation',
+  'runDir',
+] as const;
+const FLAG_NAMES: Record<string, string> = {
+  maxIterations: '--max-iterations',
+  allowSelfEvaluation: '--allow-self-evaluation',
+  runDir: '--run-dir',
+  strictChain: '--strict-chain',
+};
 
 export const tuneCommand = defineCommand({
   name: 'tune',
@@ -23,6 +40,10 @@ export const tuneCommand = defineCommand({
     { flags: '--max-iterations <n>', description: 'override the preset\u2019s iteration limit (1-100)' },
     { flags: '--threshold <n>', description: 'override the preset\u2019s score threshold (1-100)' },
     { flags: '--chain', description: 'run the skills in order, each getting the previous one\u2019s output; improve the weakest' },
+    {
+      flags: '--strict-chain',
+      description: 'chain mode: a failed skill ends the iteration, instead of the chain going on without it (as maestro\u2019s does)',
+    },
     { flags: '-y, --yes', description: 'ask nothing: standard preset and single mode unless flags say otherwise' },
     { flags: '--executor <backend>', description: 'delegate that runs the skill (default claude)' },
     { flags: '--evaluator <backend>', description: 'delegate that grades the output (default agy)' },
@@ -117,7 +138,9 @@ async function restore(ctx: CommandContext, runDir: string, iterationFlag: strin
     lines.push(
       `  ${k.path}: ${k.changed.length ? `${k.changed.length} file${k.changed.length === 1 ? '' : 's'} put back (${k.changed.join(', ')})` : s.dim('already identical')}`,
     );
-  return { exitCode: 0, data: { runDir: r.runDir, source: r.source, skills: r.skills }, human: lines.join('\n') };
+  if (r.outside.putBack.length) lines.push(`  put back outside the skills: ${r.outside.putBack.join(', ')}`);
+  for (const c of r.outside.couldNot) lines.push(`  ${s.yellow('could not undo')} ${c.path}: ${c.why}`);
+  return { exitCode: 0, data: { runDir: r.runDir, source: r.source, skills: r.skills, outside: r.outside }, human: lines.join('\n') };
 }
 
 /** One job reports as a tune run always did; several (skills spread over workers) report each run in turn. */

@@ -80,6 +80,7 @@ async function createAndDrive(
     status: 'setup',
     scenario: plan.scenario,
     execution_mode: plan.mode,
+    chain_on_failure: plan.stopChainOnFailure ? 'stop' : 'continue',
     preset: plan.preset,
     max_iterations: plan.maxIterations,
     quality_threshold: plan.threshold,

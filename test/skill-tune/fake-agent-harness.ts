@@ -10,7 +10,7 @@ import { skillText } from './tune-harness.ts';
  * Projects whose executor, evaluator and improver are `fake-tune-agent.mjs` behind the `shell`
  * delegate: an agent that can write anywhere (the project, HOME, the run folder) and add symlinks.
  */
-export type AgentStep = { write?: Record<string, string>; symlink?: Record<string, string>; answer?: string; exit?: number };
+export type AgentStep = { write?: Record<string, string>; append?: Record<string, string>; symlink?: Record<string, string>; answer?: string; exit?: number };
 export type AgentPlan = Record<string, AgentStep | AgentStep[]>;
 
 export interface AgentProject {
@@ -18,13 +18,20 @@ export interface AgentProject {
   home: string;
   prompts: string;
   run(...args: string[]): ReturnType<typeof runSluice>;
+  /** `sluice tune ARGS` with no backend flags (--resume, --restore). */
+  tune(...args: string[]): ReturnType<typeof runSluice>;
   /** The prompts the agent got for a role and iteration, in call order. */
   promptsOf(role: string, iteration: number): Promise<string[]>;
 }
 
 const agent = resolve(import.meta.dirname, 'fake-tune-agent.mjs');
 
-export async function agentProject(skills: Record<string, string>, plan: AgentPlan, files: Record<string, string> = {}): Promise<AgentProject> {
+export async function agentProject(
+  skills: Record<string, string>,
+  plan: AgentPlan,
+  files: Record<string, string | Uint8Array> = {},
+  homeFiles: Record<string, string> = {},
+): Promise<AgentProject> {
   const dir = await mkdtemp(join(tmpdir(), 'sluice-tune-agent-'));
   const home = await mkdtemp(join(tmpdir(), 'sluice-tune-home-'));
   const prompts = join(dir, '..', `${dir.split('/').pop()}-prompts`);
@@ -36,11 +43,18 @@ export async function agentProject(skills: Record<string, string>, plan: AgentPl
     await mkdir(join(dir, path, '..'), { recursive: true });
     await writeFile(join(dir, path), text);
   }
-  const planFile = join(home, 'agent-plan.json');
+  for (const [path, text] of Object.entries(homeFiles)) {
+    await mkdir(join(home, path, '..'), { recursive: true });
+    await writeFile(join(home, path), text);
+  }
+  // Outside HOME and the project, so reading it is nobody's change.
+  const planFile = join(dir, '..', `${dir.split('/').pop()}-plan.json`);
   await writeFile(planFile, JSON.stringify(plan));
   await writeFile(
     join(dir, 'sluice.config.yaml'),
-    stringify({ delegates: { shell: { command: process.execPath, args: [agent], env: { FAKE_TUNE_PLAN: planFile, FAKE_TUNE_RECORD: prompts } } } }),
+    stringify({
+      delegates: { shell: { command: process.execPath, args: [agent], env: { FAKE_TUNE_PLAN: planFile, FAKE_TUNE_RECORD: prompts, FAKE_TUNE_PROJECT: dir } } },
+    }),
   );
   const env = { HOME: home, ...(await trustedEnv(dir)) };
   return {
@@ -48,6 +62,7 @@ export async function agentProject(skills: Record<string, string>, plan: AgentPl
     home,
     prompts,
     run: (...args) => runSluice(dir, ['tune', ...args, '--executor', 'shell', '--evaluator', 'shell', '--improver', 'shell', '--allow-self-evaluation'], env),
+    tune: (...args) => runSluice(dir, ['tune', ...args], env),
     async promptsOf(role, iteration) {
       const names = (await readdir(prompts).catch(() => [])).filter((f) => f.startsWith(`${role}-${iteration}-`)).sort();
       return Promise.all(names.map((f) => readFile(join(prompts, f), 'utf8')));
