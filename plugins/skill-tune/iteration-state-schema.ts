@@ -92,6 +92,7 @@ const Improvement = v.object({
   changed_files: v.array(v.string()),
   changes_file: v.string(),
   reason: v.optional(v.string()),
+  applied: v.optional(v.pipe(v.array(v.string()), v.description("the changes the improver says it applied (maestro's changes_applied)"))),
   outside_changes: OutsideChanges,
 });
 
@@ -136,6 +137,7 @@ export const IterationStateSchema = v.looseObject({
     v.boolean(),
     v.description("the evaluator runs on the executor's backend and the user accepted it (--allow-self-evaluation)"),
   ),
+  adopted_from: v.optional(v.pipe(Text, v.description('the maestro skill-iter-tune run folder this run continues (project-relative)'))),
   delegate_extra: v.optional(
     v.pipe(v.record(v.string(), v.unknown()), v.description("passed as request.extra to every delegate run (e.g. the script backend's file)")),
   ),

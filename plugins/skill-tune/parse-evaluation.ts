@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { compositeScore, DIMENSIONS, isScore, type DimensionScores } from './evaluation-scoring.ts';
-import { fromMaestroShape, maestroSuggestionText } from './maestro-evaluation.ts';
+import { chainScoresOf, fromMaestroShape, maestroSuggestionText } from './maestro-evaluation.ts';
 
 /**
  * Reads the evaluator's answer. The strict path is a JSON object with the five dimensions
@@ -75,7 +75,7 @@ const EvaluationJson = v.looseObject({
   ...Verdict.entries,
   summary: v.optional(v.string()),
   skills: v.optional(v.record(v.string(), Verdict)),
-  chain_scores: v.optional(v.record(v.string(), Score)),
+  chain_scores: v.optional(v.pipe(v.unknown(), v.transform(chainScoresOf))),
 });
 
 /**

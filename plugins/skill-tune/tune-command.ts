@@ -71,8 +71,13 @@ export const tuneCommand = defineCommand({
     if (o.resume !== undefined && o.restore !== undefined) throw usage('--resume and --restore cannot be combined');
     if (o.iteration !== undefined && o.restore === undefined) throw usage('--iteration goes with --restore');
     const existingRun = o.resume ?? o.restore;
+    // A maestro run folder names no backends: --resume takes them from these flags (refused for a sluice run).
+    const adoptionFlags = o.resume !== undefined ? (['executor', 'evaluator', 'improver', 'allowSelfEvaluation'] as const) : [];
     if (existingRun !== undefined) {
-      const extra = [...(skillArg !== undefined ? ['SKILLS'] : []), ...PLAN_FLAGS.filter((k) => o[k] !== undefined).map((k) => FLAG_NAMES[k] ?? `--${k}`)];
+      const extra = [
+        ...(skillArg !== undefined ? ['SKILLS'] : []),
+        ...PLAN_FLAGS.filter((k) => o[k] !== undefined && !(adoptionFlags as readonly string[]).includes(k)).map((k) => FLAG_NAMES[k] ?? `--${k}`),
+      ];
       if (extra.length)
         throw usage(
           `${o.resume !== undefined ? '--resume continues with the run\u2019s saved settings' : '--restore takes only the run folder and --iteration'}; drop ${extra.join(', ')}`,
@@ -82,7 +87,19 @@ export const tuneCommand = defineCommand({
     const say = (line: string) => ctx.io.print(ctx.io.style.dim(line));
     if (o.resume !== undefined) {
       const { resumeTune } = await import('./tune-setup.ts');
-      return outcome(ctx, await resumeTune(ctx.kernel, o.resume, { signal: ctx.signal, say }), failBelow);
+      const adoption = {
+        ...(o.executor || o.evaluator || o.improver
+          ? {
+              backends: {
+                ...(o.executor ? { executor: o.executor } : {}),
+                ...(o.evaluator ? { evaluator: o.evaluator } : {}),
+                ...(o.improver ? { improver: o.improver } : {}),
+              },
+            }
+          : {}),
+        ...(o.allowSelfEvaluation ? { allowSelfEvaluation: true } : {}),
+      };
+      return outcome(ctx, await resumeTune(ctx.kernel, o.resume, { signal: ctx.signal, say, adoption }), failBelow);
     }
     const { planTune } = await import('./tune-settings.ts');
     const plan = await planTune(skillArg, o, ctx.io);
