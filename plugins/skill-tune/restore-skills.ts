@@ -1,7 +1,7 @@
 import { join } from 'pathe';
 import { acquireLock, isInside, SluiceError, type Kernel } from '../../core/index.ts';
 import { checkSkillFolder } from './read-skill.ts';
-import { changedPaths, syncTree } from './skill-folders.ts';
+import { changedPaths, sameBytes, syncTree } from './skill-folders.ts';
 import { openRunDir } from './tune-setup.ts';
 import type { IterationState } from './iteration-state-schema.ts';
 import { skillDirOf, stateFileOf, workspacePaths as P } from './tune-workspace.ts';
@@ -84,7 +84,7 @@ async function restoreOutside(kernel: Kernel, workDir: string, state: IterationS
       if (r.copy) {
         const copy = await host.readBytes(join(workDir, r.copy));
         const now = await host.readBytes(abs).catch(() => undefined);
-        if (!now || Buffer.compare(Buffer.from(now), Buffer.from(copy)) !== 0) {
+        if (!now || !sameBytes(now, copy)) {
           await host.mkdir(join(abs, '..'));
           await host.writeAtomic(abs, copy);
           out.putBack.push(r.path);
