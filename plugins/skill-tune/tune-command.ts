@@ -214,7 +214,11 @@ function outcome(ctx: CommandContext, r: TuneResult, failBelow?: number): Comman
     threshold: state.quality_threshold,
     restoreCommand: `sluice tune --restore ${runRel}`,
     failures: failedIterations(state).map((f) => ({ iteration: f.round, note: f.note })),
+    outsideChanges: state.iterations.flatMap((it) =>
+      [...(it.execution?.outside_changes ?? []), ...(it.improvement?.outside_changes ?? [])].map((c) => ({ iteration: it.round, ...c })),
+    ),
   };
+  const notBack = data.outsideChanges.filter((c) => !c.restored);
   const ok = t.reason === 'quality_threshold_met';
   const head = `${r.alreadyFinished ? 'This run had already finished: ' : ''}${ok ? s.green(t.reason) : t.reason === 'error_limit_reached' ? s.red(t.reason) : s.yellow(t.reason)}: ${t.message}`;
   const human = [
@@ -224,6 +228,13 @@ function outcome(ctx: CommandContext, r: TuneResult, failBelow?: number): Comman
       ? failedIterations(state)
           .slice(-state.max_errors)
           .map((f) => `  ${s.red('failed')} iteration ${f.round}: ${f.note}`)
+      : []),
+    ...(data.outsideChanges.length
+      ? [
+          `  ${s.yellow('outside changes')}: ${data.outsideChanges.length} path${data.outsideChanges.length === 1 ? '' : 's'} changed outside the allowed folders, ${
+            notBack.length ? `${notBack.length} not put back (${notBack.map((c) => c.path).join(', ')})` : 'all put back'
+          }`,
+        ]
       : []),
     `  report:  ${display(r.reportPath)}`,
     `  restore: sluice tune --restore ${runRel}`,

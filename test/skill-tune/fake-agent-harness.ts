@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { runSluice } from '../hardening/cli-bundle.ts';
+import { runSluice, startSluice } from '../hardening/cli-bundle.ts';
 import { trustedEnv } from '../helpers/trusted-env.ts';
 import { skillText } from './tune-harness.ts';
 
@@ -10,7 +10,14 @@ import { skillText } from './tune-harness.ts';
  * Projects whose executor, evaluator and improver are `fake-tune-agent.mjs` behind the `shell`
  * delegate: an agent that can write anywhere (the project, HOME, the run folder) and add symlinks.
  */
-export type AgentStep = { write?: Record<string, string>; append?: Record<string, string>; symlink?: Record<string, string>; answer?: string; exit?: number };
+export type AgentStep = {
+  write?: Record<string, string>;
+  append?: Record<string, string>;
+  symlink?: Record<string, string>;
+  sleepMs?: number;
+  answer?: string;
+  exit?: number;
+};
 export type AgentPlan = Record<string, AgentStep | AgentStep[]>;
 
 export interface AgentProject {
@@ -20,6 +27,10 @@ export interface AgentProject {
   run(...args: string[]): ReturnType<typeof runSluice>;
   /** `sluice tune ARGS` with no backend flags (--resume, --restore). */
   tune(...args: string[]): ReturnType<typeof runSluice>;
+  /** Started, not awaited: a run to interrupt. */
+  start(...args: string[]): ReturnType<typeof startSluice>;
+  /** Replaces what the agent does from its next call on. */
+  replan(plan: AgentPlan): Promise<void>;
   /** The prompts the agent got for a role and iteration, in call order. */
   promptsOf(role: string, iteration: number): Promise<string[]>;
 }
@@ -63,6 +74,9 @@ export async function agentProject(
     prompts,
     run: (...args) => runSluice(dir, ['tune', ...args, '--executor', 'shell', '--evaluator', 'shell', '--improver', 'shell', '--allow-self-evaluation'], env),
     tune: (...args) => runSluice(dir, ['tune', ...args], env),
+    start: (...args) =>
+      startSluice(dir, ['tune', ...args, '--executor', 'shell', '--evaluator', 'shell', '--improver', 'shell', '--allow-self-evaluation'], env),
+    replan: (next) => writeFile(planFile, JSON.stringify(next)),
     async promptsOf(role, iteration) {
       const names = (await readdir(prompts).catch(() => [])).filter((f) => f.startsWith(`${role}-${iteration}-`)).sort();
       return Promise.all(names.map((f) => readFile(join(prompts, f), 'utf8')));

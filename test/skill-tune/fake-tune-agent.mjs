@@ -3,7 +3,7 @@
 // the script backend it can do what a real agent can: write anywhere, add symlinks. What it does
 // comes from the JSON file FAKE_TUNE_PLAN: { "<role>-<iteration>" | "<role>": step | step[] }, a list
 // used one step per call (the last repeating); a step is
-// { "write": {path: text}, "append": {path: text}, "symlink": {path: target}, "answer": "text", "exit": n }.
+// { "write": {path: text}, "append": {path: text}, "symlink": {path: target}, "sleepMs": n, "answer": "text", "exit": n }.
 // Relative paths are taken from the working directory; `$HOME/` and `$PROJECT/` at the start name HOME
 // and the project (FAKE_TUNE_PROJECT).
 // Every prompt is saved as FAKE_TUNE_RECORD/<role>-<iteration>-<n>.txt.
@@ -37,5 +37,6 @@ for (const [path, target] of Object.entries(step.symlink ?? {})) {
   mkdirSync(dirname(where(path)), { recursive: true });
   symlinkSync(target, where(path));
 }
+if (step.sleepMs) await new Promise((r) => setTimeout(r, step.sleepMs));
 process.stdout.write(step.answer ?? `fake ${role} ${iteration} done`);
 process.exitCode = step.exit ?? 0;

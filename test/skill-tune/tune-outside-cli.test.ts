@@ -103,4 +103,35 @@ describe('tune changes outside the allowed folder', () => {
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stdout, /already finished/);
   });
+
+  it('a run interrupted in its improve step resumes past an improver that adds a symlink, instead of dying on it again', async () => {
+    const plan = {
+      execute: { answer: 'done', write: { 'out.md': 'fine' } },
+      'evaluate-1': { answer: evalJson(50) },
+      'evaluate-2': { answer: evalJson(90) },
+      improve: { answer: 'slow', sleepMs: 120_000 },
+    };
+    const p = await agentProject({ w: skillText('w') }, plan);
+    const first = p.start('w', '--scenario', 'write it', '-y');
+    await new Promise<void>((resolve, reject) => {
+      let seen = '';
+      first.child.stdout!.on('data', (d) => ((seen += d), /iteration 1: improving/.test(seen) && resolve()));
+      first.done.then((r) => reject(new Error(`the run ended early: ${r.stdout}${r.stderr}`)), reject);
+    });
+    first.child.kill('SIGTERM');
+    const stopped = await first.done;
+    assert.notEqual(stopped.code, 0);
+    const runDir = /sluice tune --resume (\S+)/.exec(stopped.stderr)![1];
+    const state = JSON.parse(await readFile(join(p.dir, runDir, 'iteration-state.json'), 'utf8'));
+    assert.deepEqual([state.status, state.iterations[0].phase], ['running', 'evaluated']);
+    await p.replan({ ...plan, improve: { answer: 'linked', write: { 'w/SKILL.md': skillText('w', 'Linked.') }, symlink: { 'w/home': '/root' } } });
+    const resumed = await p.tune('--resume', runDir, '--json');
+    assert.equal(resumed.code, 0, resumed.stdout + resumed.stderr);
+    const out = JSON.parse(resumed.stdout);
+    assert.equal(out.reason, 'quality_threshold_met');
+    assert.deepEqual(
+      out.iterations.map((i: { improvement: string | null }) => i.improvement),
+      ['rolled_back', null],
+    );
+  });
 });
