@@ -96,7 +96,7 @@ async function executeGroup(
       skill: key,
       attempt: attempts,
       scenario: state.scenario,
-      skills_section: await skillsSection(host, skills),
+      skills_section: await skillsSection(host, skills, { follow: true }),
       chain_input: chainInput,
       artifacts_dir: artifacts,
       retry_note: attempts > 1 && result ? `\nThe previous attempt failed (${JSON.stringify(failureOf(result))}). Keep to the essentials this time.\n` : '',

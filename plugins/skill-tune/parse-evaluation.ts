@@ -29,7 +29,7 @@ export type ScoreSource = 'json' | 'heuristic-dimensions' | 'heuristic-overall';
 export interface ParsedEvaluation {
   source: ScoreSource;
   score: number;
-  /** Null only for `heuristic-overall`, where the text named a total but not the five dimensions. */
+  /** Never null from this parser; `heuristic-overall` (a stated total, no dimensions) is only in runs of older versions. */
   dimensions: DimensionScores | null;
   strengths: string[];
   weaknesses: string[];

@@ -9,8 +9,12 @@ import { listTree } from './skill-folders.ts';
 const FILE_LIMIT = 16 * 1024;
 const SECTION_LIMIT = 64 * 1024;
 
-/** Each skill with its folder and its SKILL.md in full (other files are listed, not inlined). */
-export async function skillsSection(host: Host, skills: { id: string; name: string; dir: string }[]): Promise<string> {
+/**
+ * Each skill with its folder and its SKILL.md in full (other files are listed, not inlined), always
+ * fenced. The evaluator gets it quoted as material to judge; the executor, whose job is to follow
+ * it, gets it as the instructions it is (`follow`).
+ */
+export async function skillsSection(host: Host, skills: { id: string; name: string; dir: string }[], o: { follow?: boolean } = {}): Promise<string> {
   const parts: string[] = [];
   for (const s of skills) {
     const files = await listTree(host, s.dir, { special: 'skip' });
@@ -23,7 +27,7 @@ export async function skillsSection(host: Host, skills: { id: string; name: stri
         `Folder: ${inline(s.dir)}`,
         ...(others.length ? ['', `Other files in the folder: ${others.map(inline).join(', ')}`] : []),
         '',
-        quoted(text, SKILL_FILE, 'markdown'),
+        o.follow ? `${SKILL_FILE} (the instructions to follow):\n\n${fenced(text, 'markdown')}` : quoted(text, SKILL_FILE, 'markdown'),
       ].join('\n'),
     );
   }
