@@ -91,7 +91,7 @@ export async function watchOutside(run: TuneRun, role: 'executor' | 'improver', 
     own.includes(abs) ||
     allowed.some((a) => abs === a || isInside(a, abs)) ||
     // Other runs under the same parent are theirs (parallel tunes over a queue), as are the transcripts sluice writes.
-    (dirname(abs) === runParent && abs !== run.workDir) ||
+    (dirname(abs) === runParent && abs !== run.workDir && name.startsWith('skill-tune-')) ||
     abs === inRun(run, P.lock) ||
     abs === transcripts ||
     isInside(transcripts, abs);
