@@ -195,7 +195,7 @@ function suggestions(list: v.InferOutput<typeof SuggestionInput>[]): Suggestion[
 export function jsonCandidates(text: string): unknown[] {
   const out: unknown[] = [];
   let starts = 0;
-  for (let i = text.indexOf('{'); i !== -1 && starts < 100; starts++) {
+  for (let i = text.indexOf('{'); i !== -1 && starts < 50; starts++) {
     const end = balancedEnd(text, i);
     let value: unknown;
     if (end !== -1) {
