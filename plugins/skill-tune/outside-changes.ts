@@ -15,8 +15,21 @@ import { inRun, workspacePaths as P, type TuneRun } from './tune-workspace.ts';
  * folder, so `sluice tune --restore` can put them back again.
  */
 const SKIP_NAMES = new Set(['.git', '.hg', '.svn', 'node_modules']);
-/** sluice's own bookkeeping while a call runs: locks, the script backend's sequence positions, default transcripts. */
-const SLUICE_OWN = ['.sluice/locks', '.sluice/script-delegate', '.sluice/transcripts', '.sluice/queue'];
+/**
+ * sluice's own bookkeeping, which it (or another sluice process in the project) may write while a call
+ * runs: locks, the script backend's sequence positions, transcripts, queue and worker folders, and the
+ * lifecycle's records.
+ */
+const SLUICE_OWN = [
+  '.sluice/locks',
+  '.sluice/script-delegate',
+  '.sluice/transcripts',
+  '.sluice/queue',
+  '.sluice/worker',
+  '.sluice/clones',
+  '.sluice/claude-settings',
+  '.prizmkit/state',
+];
 /**
  * What in $HOME an agent could use to run code later or to take authority: shell start-up files,
  * ssh and git settings, credentials files, autostart entries, personal bin folders. Not all of
