@@ -18,9 +18,11 @@ export function absolutePath(word: string, cwd: string): string {
  * appended. A link `notes.md -> .sdlc/state.yaml` then counts as the state file it writes.
  */
 export function realPath(path: string, depth = 0): string {
+  // Longer than the system takes (PATH_MAX): no call can open it, and walking it up costs its length.
+  if (path.length > PATH_MAX) return path;
   let existing = path;
   const rest: string[] = [];
-  while (!lstatSync(existing, { throwIfNoEntry: false })) {
+  while (!lstatQuiet(existing)) {
     const parent = dirname(existing);
     if (parent === existing) return path;
     rest.unshift(existing.slice(parent.length).replace(/^\//, ''));
@@ -32,6 +34,17 @@ export function realPath(path: string, depth = 0): string {
     return join(realpathSync(existing), ...rest);
   } catch {
     return path;
+  }
+}
+
+const PATH_MAX = 4096;
+
+/** lstat without throwing: a name too long, or a file in the way of a folder, is no entry. */
+function lstatQuiet(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
   }
 }
 
