@@ -67,9 +67,11 @@ export function guardEnv(
   const projectDir = absolutePath(env.CLAUDE_PROJECT_DIR || payload.cwd || cwd, cwd);
   const read = (name: string) => env[name];
   const folders = userFolders(read, accountHome);
+  // Also the folders a later sluice run finds from HOME alone (without this environment's XDG_* and SLUICE_CACHE_DIR).
+  const homeOnly = (name: string) => (name === 'HOME' ? env.HOME : undefined);
   // A relative SLUICE_CACHE_DIR is the project's; the cache's reads are open (nothing secret), its writes are not.
-  const caches = new Set([folders.cache, userFolders(() => undefined, accountHome).cache].map((d) => absolutePath(d, projectDir)));
-  const all = protectedUserFolders(read, accountHome).map((d) => absolutePath(d, projectDir));
+  const caches = new Set([folders.cache, userFolders(() => undefined, accountHome).cache, userFolders(homeOnly, accountHome).cache].map((d) => absolutePath(d, projectDir)));
+  const all = [...new Set([...protectedUserFolders(read, accountHome), ...protectedUserFolders(homeOnly, accountHome)])].map((d) => absolutePath(d, projectDir));
   const [userCacheDir] = caches;
   return {
     projectDir,

@@ -67,7 +67,7 @@ export function checkDestination(dest: ShellWord, sources: ShellWord[], scope: S
  */
 export function checkRead(word: ShellWord, scope: ShellScope): Decision {
   if (word.computed || word.substitutions.length > 0 || word.params)
-    return /sluice|\.config|\.local\/state|\.key\b/i.test(word.text)
+    return /\.config\/|\.local\/state|\/sluice\b|\.key\b/i.test(word.text)
       ? ask(`${JSON.stringify(word.text)} is computed when the command runs and may name sluice's user config folder (its keys)`)
       : allow;
   if (scope.cwd === undefined && !word.text.startsWith('/') && !word.text.startsWith('~')) return allow;

@@ -67,7 +67,7 @@ export function protectedPath(path: string, places: GuardPlaces): Decision | und
       };
     if (name === '.git' && s[i + 1] === 'config' && i === s.length - 2)
       return { verdict: 'ask', reason: `${path} is git's config (hooks folder, aliases, commit template), which can change what a commit carries` };
-    if (name === 'node_modules' && s[i + 1] === 'sluice')
+    if (name === 'node_modules' && (s[i + 1] === 'sluice' || (s[i + 1] === '.bin' && /^sluice/.test(s[i + 2] ?? ''))))
       return { verdict: 'deny', reason: `${path} is sluice's installation, which runs the guard itself: only a person installs sluice` };
     if (name === 'iteration-state.json' && i === s.length - 1)
       return { verdict: 'deny', reason: `${path} is a tune run's state: only \`sluice tune\` writes it` };

@@ -52,7 +52,7 @@ export function noteWords(words: ShellWord[], scope: ShellScope, seen: Seen): vo
 }
 
 function withParts(w: ShellWord): ShellWord[] {
-  if (w.dynamic || !SEPARATORS.test(w.text) || w.text.length > 4096) return [w];
+  if (w.computed || w.params || !SEPARATORS.test(w.text) || w.text.length > 4096) return [w];
   const parts = w.text.split(SEPARATORS).filter((t) => t !== '' && t !== w.text);
   return [w, ...parts.map((text) => ({ text, dynamic: /[*?[]/.test(text), substitutions: [] }))];
 }
@@ -60,6 +60,8 @@ function withParts(w: ShellWord): ShellWord[] {
 /** One program with its words (after unwrapping); `nestedJudged` when its code was judged as a nested command. */
 export function noteCommand(cmd: Unwrapped, scope: ShellScope, seen: Seen, nestedJudged: boolean): void {
   noteWords(pathWords(cmd), scope, seen);
+  if (seen.mention === undefined && installsPackages(cmd) && scope.cwd !== undefined && existsSync(`${scope.cwd}/node_modules/sluice`))
+    seen.mention = `${scope.cwd}/node_modules/sluice (sluice's installation, which a package install replaces)`;
   if (seen.mention === undefined && writesHere(cmd)) {
     const cwd = scope.cwd;
     if (cwd === undefined) seen.mention = 'the working folder (computed at run time)';
@@ -74,6 +76,16 @@ function pathWords(cmd: Unwrapped): ShellWord[] {
   const words = cmd.argv.slice(1);
   if (cmd.name !== 'git') return words;
   return words.filter((w, i) => !/^(-m|--message)$/.test(words[i - 1]?.text ?? '') && !/^(-m.|--message=)/.test(w.text));
+}
+
+const PACKAGE_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+const INSTALLS = /^(install|i|ci|add|update|up|upgrade|remove|rm|uninstall|un|link|rebuild|dedupe|prune|import)$/;
+
+/** `npm install`, `yarn` alone, `pnpm add …`: they rewrite node_modules/, sluice's package among it. */
+function installsPackages(cmd: Unwrapped): boolean {
+  if (!PACKAGE_MANAGERS.has(cmd.name)) return false;
+  const sub = cmd.argv.slice(1).find((w) => !w.text.startsWith('-'))?.text;
+  return sub === undefined ? cmd.name === 'yarn' : INSTALLS.test(sub);
 }
 
 function writesHere(cmd: Unwrapped): boolean {

@@ -90,6 +90,9 @@ const RULES: Record<string, ReaderRule> = {
   cp: copiesOut,
 };
 
+/** A word the shell computes (a glob character is no computation in a program text such as awk's or sed's). */
+export const computed = (w: ShellWord): boolean => w.computed === true || w.params !== undefined || w.substitutions.length > 0;
+
 export function readerUse(cmd: Unwrapped, scope: ShellScope): boolean {
   const rule = Object.hasOwn(RULES, cmd.name) ? RULES[cmd.name] : undefined;
   return rule !== undefined && rule(cmd.argv, scope);
@@ -120,7 +123,7 @@ function readsOnlyAsAwk(argv: ShellWord[]): boolean {
       break;
     }
   }
-  return program !== undefined && !program.dynamic && !/[>|]|system|@load|@include/.test(program.text);
+  return program !== undefined && !computed(program) && !/[>|]|system|@load|@include/.test(program.text);
 }
 
 /** git subcommands that change neither the work tree nor git's settings (the index at most: `git add`). */

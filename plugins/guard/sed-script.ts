@@ -27,7 +27,7 @@ export function readsOnlyAsSed(argv: ShellWord[]): boolean {
       operandScript = false;
     }
   }
-  return scripts.length > 0 && scripts.every((s) => !s.dynamic && printsOnly(s.text));
+  return scripts.length > 0 && scripts.every((s) => !s.computed && !s.params && s.substitutions.length === 0 && printsOnly(s.text));
 }
 
 class Unknown extends Error {}
