@@ -126,7 +126,7 @@ function judgeByName(name: string, argv: ShellWord[], j: CommandJudge): Decision
   if (name === 'script') {
     const at = argv.findIndex((w, i) => i > 0 && (/^-[a-zA-Z]*c$/.test(w.text) || w.text === '--command'));
     const code = at > 0 ? argv[at + 1] : undefined;
-    if (!code) return ask('script runs an interactive shell on its standard input, which sluice\'s guard cannot see');
+    if (!code) return ask("script runs an interactive shell on its standard input, which sluice's guard cannot see");
     return code.dynamic ? ask('script -c runs a command computed at run time') : j.nested(code.text, s);
   }
   if (name === 'watch') {
@@ -228,7 +228,10 @@ export function readsHeredocAsData(cmd: Unwrapped): boolean {
 
 /** `xargs CMD`: CMD's words come from standard input, unseen; sluice run so may be a person-only command. */
 function judgeXargs(argv: ShellWord[]): Decision {
-  const { operands: ops } = operands(argv, new Set(['-a', '--arg-file', '-d', '--delimiter', '-E', '-e', '-I', '-i', '-L', '-l', '-n', '--max-args', '-P', '--max-procs', '-s']));
+  const { operands: ops } = operands(
+    argv,
+    new Set(['-a', '--arg-file', '-d', '--delimiter', '-E', '-e', '-I', '-i', '-L', '-l', '-n', '--max-args', '-P', '--max-procs', '-s']),
+  );
   const cmd = unwrapCommand(ops);
   if (!cmd) return ops.length > 0 ? ask('xargs runs a program computed at run time') : allow;
   return cmd.name === 'sluice' || SHELLS.has(cmd.name) || cmd.name === 'eval'
@@ -254,7 +257,9 @@ function judgeSluice(argv: ShellWord[]): Decision {
     return deny('`sluice next --confirmed` / `--approve` records a person approving the phase: only the person runs it, in their own terminal');
   if (sub === 'skip') return deny("`sluice skip` moves the project past a phase on a person's say-so: only the person runs it, in their own terminal");
   if (words.slice(i).some((w) => w === 'anchor' || w === 'approve'))
-    return deny(`\`sluice … ${words.includes('anchor') ? 'anchor' : 'approve'}\` vouches for the records on a person's say-so: only the person runs it, in their own terminal`);
+    return deny(
+      `\`sluice … ${words.includes('anchor') ? 'anchor' : 'approve'}\` vouches for the records on a person's say-so: only the person runs it, in their own terminal`,
+    );
   if (sub === 'reenter') return ask(`sluice ${sub} moves the project between phases on a person's say-so`);
   if (sub === 'waivers' && argv[i + 1]?.text === 'accept') return ask('this records a person accepting unfinished artifacts (WAIVED lines)');
   if (sub === 'refreeze') return ask("this accepts a changed frozen file (profile, registry, compliance) on a person's say-so");

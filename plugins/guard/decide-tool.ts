@@ -70,8 +70,12 @@ export function guardEnv(
   // Also the folders a later sluice run finds from HOME alone (without this environment's XDG_* and SLUICE_CACHE_DIR).
   const homeOnly = (name: string) => (name === 'HOME' ? env.HOME : undefined);
   // A relative SLUICE_CACHE_DIR is the project's; the cache's reads are open (nothing secret), its writes are not.
-  const caches = new Set([folders.cache, userFolders(() => undefined, accountHome).cache, userFolders(homeOnly, accountHome).cache].map((d) => absolutePath(d, projectDir)));
-  const all = [...new Set([...protectedUserFolders(read, accountHome), ...protectedUserFolders(homeOnly, accountHome)])].map((d) => absolutePath(d, projectDir));
+  const caches = new Set(
+    [folders.cache, userFolders(() => undefined, accountHome).cache, userFolders(homeOnly, accountHome).cache].map((d) => absolutePath(d, projectDir)),
+  );
+  const all = [...new Set([...protectedUserFolders(read, accountHome), ...protectedUserFolders(homeOnly, accountHome)])].map((d) =>
+    absolutePath(d, projectDir),
+  );
   const [userCacheDir] = caches;
   return {
     projectDir,

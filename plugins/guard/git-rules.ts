@@ -88,11 +88,7 @@ export function judgeGit(argv: ShellWord[], j: CommandJudge): Decision {
     sub === 'clean' ||
     (sub === 'stash' && paths.length === 0 && !['list', 'show', 'pop', 'apply', 'drop'].includes(ops[0]?.text ?? ''));
   const cwd: ShellWord = { text: '.', dynamic: false, substitutions: [] };
-  return all([
-    globals.decision,
-    ...paths.map((w) => checkRecursive(w, at)),
-    ...(wholeTree ? [checkRecursive(cwd, at, `git ${sub} on the work tree`)] : []),
-  ]);
+  return all([globals.decision, ...paths.map((w) => checkRecursive(w, at)), ...(wholeTree ? [checkRecursive(cwd, at, `git ${sub} on the work tree`)] : [])]);
 }
 
 /** `git config KEY VALUE`: setting core.hooksPath is denied, a trailer alias asked about; reading is fine. */

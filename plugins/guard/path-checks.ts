@@ -73,7 +73,9 @@ export function checkRead(word: ShellWord, scope: ShellScope): Decision {
   if (scope.cwd === undefined && !word.text.startsWith('/') && !word.text.startsWith('~')) return allow;
   if (word.dynamic) {
     const p = globReachesPrivate(word.text, scope.cwd ?? scope.projectDir, scope);
-    return p ? { verdict: 'deny', reason: `${word.text} can match ${p}, in sluice's user config folder (trust store, grant key): agents do not read it` } : allow;
+    return p
+      ? { verdict: 'deny', reason: `${word.text} can match ${p}, in sluice's user config folder (trust store, grant key): agents do not read it` }
+      : allow;
   }
   return pathsOf(word.text, scope.cwd ?? scope.projectDir).reduce<Decision>((d, p) => stricter(d, protectedRead(p, scope.places) ?? allow), allow);
 }

@@ -83,7 +83,10 @@ function globRegExp(segment: string): RegExp {
       const end = segment.indexOf(']', i + 2);
       if (end < 0) out += '\\[';
       else {
-        out += `[${segment.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        out += `[${segment
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`;
         i = end;
       }
     } else if (c === '{') out += '(';

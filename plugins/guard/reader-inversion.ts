@@ -31,7 +31,22 @@ export interface Seen {
 export const newSeen = (): Seen => ({ exportsAll: false, aliases: new Map(), functions: new Map(), calls: 0 });
 
 /** The programs a command runs itself without running a reader's rules: judged by what they run. */
-const TRANSPARENT = new Set(['sluice', 'alias', 'unalias', 'export', 'declare', 'typeset', 'local', 'readonly', 'set', 'unset', 'shift', 'return', 'exit', 'wait']);
+const TRANSPARENT = new Set([
+  'sluice',
+  'alias',
+  'unalias',
+  'export',
+  'declare',
+  'typeset',
+  'local',
+  'readonly',
+  'set',
+  'unset',
+  'shift',
+  'return',
+  'exit',
+  'wait',
+]);
 /** Programs that write into their working folder without naming it: archives unpacked, patches, git's checkouts. */
 const WRITES_HERE = new Set(['tar', 'bsdtar', 'unzip', 'cpio', 'patch', '7z', 'ar', 'pax', 'unrar']);
 /** Branch switches, merges and pulls are left to git-rules.ts and the OS sandbox: asking for each would ask all day. */

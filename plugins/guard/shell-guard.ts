@@ -89,7 +89,11 @@ function judgeRewritten(rewrite: HeredocRewrite, scope: ShellScope, walk: Walk):
     keys.every((k) => seen.placeholders.includes(k) && seen.readers.some((r) => r.k === k));
   if (matched) {
     add(walk, inner.decision);
-    Object.assign(walk.seen, { mention: walk.seen.mention ?? inner.seen.mention, writer: walk.seen.writer ?? inner.seen.writer, exportsAll: inner.seen.exportsAll });
+    Object.assign(walk.seen, {
+      mention: walk.seen.mention ?? inner.seen.mention,
+      writer: walk.seen.writer ?? inner.seen.writer,
+      exportsAll: inner.seen.exportsAll,
+    });
   }
   return matched;
 }
@@ -234,7 +238,11 @@ function simpleCommand(n: ShellNode, scope: ShellScope, walk: Walk): ShellScope 
     });
   for (const r of redirects) if (writesFile(r)) add(walk, checkWrite(r.file, scope, 'the redirection target'));
   noteWords([...assignments.map(assignedValue), ...redirects.map((r) => r.file)], scope, walk.seen);
-  if (words.length === 0) return { ...scope, bound: assignments.reduce((b, a) => bind({ ...scope, bound: b }, a.text.split('=')[0]!.replace(/\+$/, ''), [assignedValue(a)]), scope.bound) };
+  if (words.length === 0)
+    return {
+      ...scope,
+      bound: assignments.reduce((b, a) => bind({ ...scope, bound: b }, a.text.split('=')[0]!.replace(/\+$/, ''), [assignedValue(a)]), scope.bound),
+    };
   const cmd = unwrapCommand(words);
   if (!cmd) {
     add(walk, { verdict: 'ask', reason: `the program run is computed at run time (${JSON.stringify(words[0]!.text)}); sluice cannot tell what it does` });

@@ -73,7 +73,8 @@ export function unwrapCommand(words: ShellWord[]): Unwrapped | undefined {
       continue;
     }
     // `yarn sluice …` and `pnpm sluice …` run a package's bin by name, as `npx` does.
-    if ((name === 'yarn' || name === 'pnpm') && words[i + 1] && packageName(words[i + 1]!.text) === 'sluice') return { name: 'sluice', argv: words.slice(i + 1) };
+    if ((name === 'yarn' || name === 'pnpm') && words[i + 1] && packageName(words[i + 1]!.text) === 'sluice')
+      return { name: 'sluice', argv: words.slice(i + 1) };
     if (RUNNERS.has(name)) {
       let j = i + 1;
       while (j < words.length && words[j]!.text.startsWith('-')) j++;
