@@ -42,7 +42,11 @@ function walk(value: unknown, key: string, depth: number, found: Found): void {
   else for (const [k, v] of Object.entries(value)) walk(v, k, depth + 1, found);
 }
 
+/** sluice's own MCP server (as configured, or from its Claude Code plugin): the sanctioned way to change records. */
+const SLUICE_MCP = /^mcp__(plugin_sluice_)?sluice__/;
+
 export function judgeToolFields(tool: string, input: Record<string, unknown> | undefined, cwd: string, projectDir: string, places: GuardPlaces): Decision {
+  if (SLUICE_MCP.test(tool)) return allow;
   const found: Found = { paths: [], overflow: false };
   walk(input, '', 0, found);
   if (found.overflow) return { verdict: 'ask', reason: `${tool} carries more fields than sluice's guard reads, so it cannot tell what it touches` };
