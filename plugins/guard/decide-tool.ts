@@ -112,11 +112,12 @@ function cwdNeedsParsing(cwd: string, env: GuardEnv): boolean {
 }
 
 /**
- * The longest Bash command the guard reads: 64 KiB. The parser is linear but not free (a few µs a
- * character, so about half a second at this size on a slow machine); longer commands, which an agent
- * writes only to pack a file or a script into one call, are asked about at once without being read.
+ * The longest Bash command the guard reads: 32 KiB. The parser is linear but not free (some 10 µs a
+ * character with the walk, so a third of a second at this size on a slow machine); longer commands,
+ * which an agent writes only to pack a file or a script into one call, are asked about at once
+ * without being read.
  */
-export const MAX_COMMAND_CHARS = 64 * 1024;
+export const MAX_COMMAND_CHARS = 32 * 1024;
 
 /** The guard's answer for one tool call. */
 export async function decideTool(payload: PreToolUsePayload, env: GuardEnv): Promise<Decision> {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ShellScope } from './path-checks.ts';
 import { containsProtected, outsideFolders, protectedPath, protectedRead } from './protected-paths.ts';
-import { absolutePath, expandTilde, pathsOf } from './resolve-path.ts';
+import { absolutePath, expandTilde, forgetPaths, pathsOf } from './resolve-path.ts';
 import type { ShellWord } from './shell-words.ts';
 
 /**
@@ -38,8 +38,26 @@ function optionValue(text: string): string | undefined {
   return /^-[a-zA-Z][./~]/.test(text) ? text.slice(2) : undefined;
 }
 
+/**
+ * One judgement's answers, by folder and word: a long command repeats its words (`out.txt`, `-la`),
+ * and each answer costs a few file-system calls. judgeShell forgets them before each command.
+ */
+const answers = new Map<string, string | undefined>();
+export const forgetMentions = (): void => {
+  answers.clear();
+  forgetPaths();
+};
+
 function literalMention(text: string, cwd: string, scope: ShellScope): string | undefined {
   if (text.length > 4096) return undefined;
+  const key = `${cwd}\0${text}`;
+  if (answers.has(key)) return answers.get(key);
+  const answer = literalMentionNow(text, cwd, scope);
+  answers.set(key, answer);
+  return answer;
+}
+
+function literalMentionNow(text: string, cwd: string, scope: ShellScope): string | undefined {
   for (const p of pathsOf(text, cwd)) {
     if (protectedPath(p, scope.places) || protectedRead(p, scope.places)) return p;
     if (containsProtected(p, scope.places, existsSync, scope.projectDir)) return `${p} (a folder that holds sluice's records)`;

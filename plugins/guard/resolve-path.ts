@@ -48,9 +48,14 @@ function lstatQuiet(path: string): boolean {
   }
 }
 
+/** Resolved paths of one judgement (a long command names the same paths again and again); see forgetPaths. */
+const resolved = new Map<string, string>();
+export const forgetPaths = (): void => resolved.clear();
+
 /** Both the path as named and as resolved, for checking each. */
 export function pathsOf(word: string, cwd: string): string[] {
   const abs = absolutePath(word, cwd);
-  const real = realPath(abs);
+  let real = resolved.get(abs);
+  if (real === undefined) resolved.set(abs, (real = realPath(abs)));
   return real === abs ? [abs] : [abs, real];
 }

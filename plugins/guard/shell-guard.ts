@@ -8,6 +8,7 @@ import { checkWrite, folderAfter, type ShellScope } from './path-checks.ts';
 import { absolutePath } from './resolve-path.ts';
 import { commandParts, type ShellWord, toWord, writesFile } from './shell-words.ts';
 import { credentialInCommand, credentialInText, exportsAll } from './credential-variables.ts';
+import { forgetMentions } from './protected-mentions.ts';
 import { inversionDecision, newSeen, noteAlias, noteCommand, noteWords, type Seen, withAlias } from './reader-inversion.ts';
 import { bind, expandWords } from './shell-variables.ts';
 import { unwrapCommand } from './unwrap-command.ts';
@@ -48,6 +49,7 @@ interface HeredocSeen {
  */
 export function judgeShell(command: string, scope: ShellScope, rewriteHeredocs = true, readFile: ReadMessageFile = readMessageFile): Decision {
   const walk: Walk = { parse, rawText: command, depth: 0, decision: allow, rewriteHeredocs, readMessageFile: readFile, seen: newSeen() };
+  forgetMentions();
   add(walk, credentialInText(command));
   judgeText(command, scope, walk);
   return stricter(walk.decision, inversionDecision(walk.seen));

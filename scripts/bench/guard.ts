@@ -32,7 +32,7 @@ const CLAUDE_COMMIT =
 const READERS = 'cat .sdlc/state.yaml | grep phase | wc -l && git diff -- .sdlc';
 const fill = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
 const ONE_MIB = fill('echo hello world $X > out.txt; ', 1024 * 1024);
-const SIXTY_KIB = fill('echo hello world $X > out.txt; ', 60 * 1024);
+const THIRTY_KIB = fill('echo hello world $X > out.txt; ', 30 * 1024);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -137,10 +137,10 @@ export async function run(): Promise<Record<string, unknown>> {
       // Readers over the records (parsed, judged by the reader rules) and a copy over the root (asked about).
       bashReadersOnRecords: paired(guard, script, payload(project, 'Bash', { command: READERS }), project),
       bashCopyOverRoot: paired(guard, script, payload(project, 'Bash', { command: 'cp -r /tmp/backup/. .' }), project),
-      // Past the 64 KiB bound: asked about without being read, so a 1 MiB command costs what reading it costs.
+      // Past the 32 KiB bound: asked about without being read, so a 1 MiB command costs what reading it costs.
       bashOneMiB: paired(guard, script, payload(project, 'Bash', { command: ONE_MIB }), project),
       // Just under the bound: the parser reads all of it (linear since the tokenizer patch; minutes before).
-      bashSixtyKiB: { ...paired(guard, script, payload(project, 'Bash', { command: SIXTY_KIB }), project, 5), runs: 5 },
+      bashThirtyKiB: { ...paired(guard, script, payload(project, 'Bash', { command: THIRTY_KIB }), project, 5), runs: 5 },
       mcpWriteFile: paired(guard, script, payload(project, 'mcp__filesystem__write_file', { path: join(project, 'src/app.ts'), content: 'x' }), project),
     };
   } finally {

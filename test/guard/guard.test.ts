@@ -144,18 +144,18 @@ describe('sluice guard answers recorded PreToolUse payloads (built CLI)', () => 
     }
   });
 
-  it('a command past the 64 KiB bound is asked about without being read; one just under it is read and judged', async () => {
+  it('a command past the 32 KiB bound is asked about without being read; one just under it is read and judged', async () => {
     const call = (command: string) => JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', cwd: project, tool_input: { command } });
     const fill = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
     for (const size of [150 * 1024, 1024 * 1024]) {
       const got = verdictOf(await runGuard(call(fill('echo hello world $X > out.txt; ', size)), project));
       assert.equal(got.verdict, 'ask', `${size} characters`);
-      assert.match(got.reason!, /more than the 65536 sluice's guard reads/);
+      assert.match(got.reason!, /more than the 32768 sluice's guard reads/);
     }
     // Under the bound the parser reads it all (a quadratic tokenizer took minutes here): the last command still counts.
-    const near = `${fill('echo hello world $X > out.txt; ', 60 * 1024)}\nrm -rf .sdlc`;
+    const near = `${fill('echo hello world $X > out.txt; ', 30 * 1024)}\nrm -rf .sdlc`;
     assert.equal(verdictOf(await runGuard(call(near), project)).verdict, 'deny');
-    assert.equal(verdictOf(await runGuard(call(fill('echo hello world $X > out.txt; ', 60 * 1024)), project)).verdict, 'allow');
+    assert.equal(verdictOf(await runGuard(call(fill('echo hello world $X > out.txt; ', 30 * 1024)), project)).verdict, 'allow');
   });
 
   it('says nothing for other hook events', async () => {
