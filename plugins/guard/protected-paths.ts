@@ -101,5 +101,7 @@ export function containsProtected(dir: string, places: GuardPlaces, exists: (pat
   if (under(projectDir, dir) || outsideFolders(places).some((f) => under(f, dir))) return true;
   const base = dir.replace(/\/+$/, '');
   if (/(^|\/)\.git$/.test(base)) return true;
+  // node_modules/ that holds sluice's package: removing it removes the guard (a hook that fails is ignored).
+  if (/(^|\/)node_modules$/.test(base) && exists(`${base}/sluice`)) return true;
   return ['.sdlc', '.sluice', '.prizmkit/state', '.git/hooks', '.git/config', 'node_modules/sluice'].some((name) => exists(`${base}/${name}`));
 }
