@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { protectedUserFolders, userFolders } from '../../core/paths/user-folders.ts';
+import { isPlainClaudeCommit } from './claude-commit.ts';
 import { allow, stricter, type Decision } from './decision.ts';
 import { judgeToolFields } from './tool-fields.ts';
 import { outsideFolders, protectedPath, protectedRead, type GuardPlaces } from './protected-paths.ts';
@@ -139,7 +140,7 @@ export async function decideTool(payload: PreToolUsePayload, env: GuardEnv): Pro
     if (!command) return allow;
     if (command.length > MAX_COMMAND_CHARS)
       return { verdict: 'ask', reason: `the command is ${command.length} characters long, more than the ${MAX_COMMAND_CHARS} sluice's guard reads` };
-    if (!cwdNeedsParsing(cwd, env) && !needsParsing(command, env.projectDir, outsideFolders(env.places))) return allow;
+    if (!cwdNeedsParsing(cwd, env) && (isPlainClaudeCommit(command) || !needsParsing(command, env.projectDir, outsideFolders(env.places)))) return allow;
     const { judgeShell } = await loadShellGuard();
     return judgeShell(command, { cwd, projectDir: env.projectDir, places: env.places, vars: env.vars });
   }

@@ -136,3 +136,11 @@ export function inversionDecision(seen: Seen): Decision {
     reason: `the command names ${seen.mention} and runs ${seen.writer}, which is not one of the readers sluice's guard allows there`,
   };
 }
+
+/** A shell or `eval` given literal code: the code's own programs are what the command runs. */
+export function judgedAsNested(cmd: { name: string; argv: ShellWord[] }): boolean {
+  if (cmd.name === 'eval') return cmd.argv.slice(1).every((w) => !w.dynamic);
+  if (!['sh', 'bash', 'zsh', 'dash', 'ksh'].includes(cmd.name)) return false;
+  const at = cmd.argv.findIndex((w, i) => i > 0 && /^-[a-z]*c$/.test(w.text));
+  return at > 0 && cmd.argv[at + 1] !== undefined && !cmd.argv[at + 1]!.dynamic;
+}

@@ -2,15 +2,15 @@ import parse, { type ShellNode } from '@ericcornelissen/bash-parser';
 import { judgeCommand, readsHeredocAsData } from './command-rules.ts';
 import type { ReadMessageFile } from './commit-message.ts';
 import { allow, stricter, type Decision } from './decision.ts';
-import { BODY_PLACEHOLDER, CONSUMER_MARKER, type HeredocRewrite, rewriteQuotedHeredocs, substitutionsIn } from './heredoc-bodies.ts';
+import { BODY_PLACEHOLDER, CONSUMER_MARKER, DELIMITER, type HeredocRewrite, rewriteQuotedHeredocs, substitutionsIn } from './heredoc-bodies.ts';
 import { readMessageFile } from './message-file.ts';
 import { checkWrite, folderAfter, type ShellScope } from './path-checks.ts';
 import { absolutePath } from './resolve-path.ts';
 import { commandParts, type ShellWord, toWord, writesFile } from './shell-words.ts';
 import { credentialInCommand, credentialInText, exportsAll } from './credential-variables.ts';
 import { forgetMentions } from './protected-mentions.ts';
-import { inversionDecision, newSeen, noteAlias, noteCommand, noteWords, type Seen, withAlias } from './reader-inversion.ts';
-import { bind, expandWords } from './shell-variables.ts';
+import { inversionDecision, judgedAsNested, newSeen, noteAlias, noteCommand, noteWords, type Seen, withAlias } from './reader-inversion.ts';
+import { assignedValue, bind, expandWords } from './shell-variables.ts';
 import { unwrapCommand } from './unwrap-command.ts';
 
 /**
@@ -108,6 +108,8 @@ function judgeRewritten(rewrite: HeredocRewrite, scope: ShellScope, walk: Walk):
 function heredocWords(words: ShellWord[], alone: boolean, scope: ShellScope, walk: Walk): ShellWord[] | undefined {
   const seen = walk.heredocs!;
   const first = words[0]?.text ?? '';
+  // The rewrite's own delimiter line, which bash-parser (knowing no here-documents) reads as a command.
+  if (alone && words.length === 1 && first === DELIMITER) return undefined;
   if (alone && words.length === 1 && first.startsWith(BODY_PLACEHOLDER)) {
     const k = first.slice(BODY_PLACEHOLDER.length);
     seen.placeholders.push(k);
@@ -276,20 +278,6 @@ function simpleCommand(n: ShellNode, scope: ShellScope, walk: Walk): ShellScope 
     return { ...scope, bound: set.reduce((b, a) => bind({ ...scope, bound: b }, a.text.split('=')[0]!.replace(/\+$/, ''), [assignedValue(a)]), scope.bound) };
   }
   return scope;
-}
-
-/** `NAME=VALUE`'s value as a word of its own. */
-function assignedValue(w: ShellWord): ShellWord {
-  const eq = w.text.indexOf('=');
-  return { ...w, text: w.text.slice(eq + 1), params: w.params?.map((p) => ({ ...p, start: p.start - eq - 1, end: p.end - eq - 1 })) };
-}
-
-/** A shell or `eval` given literal code: the code's own programs are what the command runs. */
-function judgedAsNested(cmd: { name: string; argv: ShellWord[] }): boolean {
-  if (cmd.name === 'eval') return cmd.argv.slice(1).every((w) => !w.dynamic);
-  if (!['sh', 'bash', 'zsh', 'dash', 'ksh'].includes(cmd.name)) return false;
-  const at = cmd.argv.findIndex((w, i) => i > 0 && /^-[a-z]*c$/.test(w.text));
-  return at > 0 && cmd.argv[at + 1] !== undefined && !cmd.argv[at + 1]!.dynamic;
 }
 
 const MAX_CALLS = 32;

@@ -62,3 +62,9 @@ export function bind(scope: VariableScope, name: string, values: ShellWord[] | n
   next.set(name, values && values.every((w) => !w.params && !w.computed && w.substitutions.length === 0) ? values.map((w) => w.text) : null);
   return next;
 }
+
+/** `NAME=VALUE`'s value as a word of its own. */
+export function assignedValue(w: ShellWord): ShellWord {
+  const eq = w.text.indexOf('=');
+  return { ...w, text: w.text.slice(eq + 1), params: w.params?.map((p) => ({ ...p, start: p.start - eq - 1, end: p.end - eq - 1 })) };
+}
