@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isPlainClaudeCommit } from '../../plugins/guard/claude-commit.ts';
 import { needsParsing } from '../../plugins/guard/shell-prefilter.ts';
 
 export const name = 'guard';
@@ -127,10 +128,11 @@ export async function run(): Promise<Record<string, unknown>> {
       // The common cases: an edit of source code, and a shell command that names nothing of sluice's.
       edit: paired(guard, script, payload(project, 'Edit', { file_path: join(project, 'src/app.ts'), old_string: 'a', new_string: 'b' }), project),
       bashPlain: paired(guard, script, payload(project, 'Bash', { command: 'npm test 2>&1 | tail -20', description: 'Run tests' }), project),
-      // A command the prefilter cannot clear (a commit message from a heredoc): the shell parser loads,
-      // from its code cache (dist/guard-shell.cache).
+      // A command the prefilter cannot clear (a commit message from a heredoc). Claude Code's commit shape
+      // is recognised whole (claude-commit.ts), so the parser does not load for it; the reader classes below load it.
       bashParsed: {
-        needsParser: needsParsing(PARSED, project, [join(homedir(), '.config', 'sluice'), join(homedir(), '.cache', 'sluice')]),
+        prefilterClears: !needsParsing(PARSED, project, [join(homedir(), '.config', 'sluice'), join(homedir(), '.cache', 'sluice')]),
+        loadsParser: !isPlainClaudeCommit(PARSED) && needsParsing(PARSED, project, [join(homedir(), '.config', 'sluice'), join(homedir(), '.cache', 'sluice')]),
         ...paired(guard, script, payload(project, 'Bash', { command: PARSED }), project),
       },
       bashClaudeCommit: paired(guard, script, payload(project, 'Bash', { command: CLAUDE_COMMIT }), project),
