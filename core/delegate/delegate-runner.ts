@@ -178,6 +178,8 @@ export function createDelegateJob(kernel: Kernel) {
       tries,
       ...(sandbox.use === undefined ? {} : { sandbox: sandbox.use }),
       ...(a.error === undefined ? {} : { error: a.error }),
+      ...(a.deniedActions?.length ? { deniedActions: a.deniedActions } : {}),
+      ...(a.warnings?.length ? { warnings: a.warnings } : {}),
     };
     const finish: DelegateFinishEvent = { ...result, label: request.label };
     await hooks.call('delegate:finish', finish);

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { runCli } from '../helpers/run-cli.ts';
@@ -69,8 +68,8 @@ describe('sluice tune on the command line', () => {
 
   it('runs on the default claude / agy / claude backends, and an evaluator that gives no score ends the run without one', async () => {
     const dir = await tuneProject({ w: skillText('w') }, []);
-    // Outside the project: the evaluator runs in analysis mode, where the OS sandbox makes the project read-only.
-    const record = await mkdtemp(join(tmpdir(), 'sluice-tune-calls-'));
+    // Outside the project: the executor's fake writes it (a write outside its folder is rolled back) and the evaluator's (analysis: the OS sandbox makes the project read-only).
+    const record = `${dir}-calls`;
     const fakes = resolve(import.meta.dirname, '../fixtures/bin');
     await writeFile(
       join(dir, 'sluice.config.yaml'),
