@@ -35,6 +35,29 @@ export { resolveInside, realPathInside, isInside } from './paths/inside.ts';
 export { cacheFolder } from './paths/cache-folder.ts';
 export { userFolders, protectedUserFolders, type UserFolders } from './paths/user-folders.ts';
 export { checkPrivateFile } from './paths/private-file.ts';
+export {
+  sandboxPolicy,
+  recordRules,
+  type SandboxKind,
+  type SandboxAccess,
+  type SandboxRule,
+  type SandboxPolicy,
+  type SandboxPolicyInput,
+} from './sandbox/sandbox-policy.ts';
+export {
+  chooseSandbox,
+  SANDBOX_MODES,
+  SANDBOX_OPTION,
+  SandboxModeSchema,
+  SandboxUseSchema,
+  UNSANDBOXED_NOTICE,
+  type SandboxMode,
+  type SandboxUse,
+  type SandboxChoice,
+} from './sandbox/sandbox-choice.ts';
+export { bwrapArgs, BWRAP_PROBE_ARGS, type PlacedRule } from './sandbox/bwrap-args.ts';
+export { sbplProfile } from './sandbox/sbpl-profile.ts';
+export { sandboxedHost } from './sandbox/sandboxed-host.ts';
 export { findProjectRoot, PROJECT_MARKERS } from './paths/find-project-root.ts';
 export {
   configuredSecrets,

@@ -1,4 +1,4 @@
-import { defineCommand, HostTooLargeError, SluiceError, type DelegateMode, type DelegateRequest, type Host } from '../core/index.ts';
+import { defineCommand, HostTooLargeError, SluiceError, type DelegateMode, type DelegateRequest, type Host, SANDBOX_OPTION } from '../core/index.ts';
 import { DelegateOutput } from './delegate-output.ts';
 
 const MAX_STDIN_PROMPT_BYTES = 64 * 1024 * 1024;
@@ -32,6 +32,7 @@ export const delegateCommand = defineCommand({
     { flags: '--model <model>', description: 'model name passed to the backend' },
     { flags: '--script <file>', description: 'script backend: the script file (relative to the project)' },
     { flags: '--reset', description: 'script backend: restart every `replies:` sequence of this project' },
+    SANDBOX_OPTION,
   ],
   examples: [
     'sluice delegate --to claude --mode analysis "Summarise README.md"',

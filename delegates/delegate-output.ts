@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { commandOutput } from '../core/index.ts';
+import { commandOutput, SandboxUseSchema } from '../core/index.ts';
 
 /** `sluice delegate --json`: the run's result (core DelegateResult), a failure as an `error` object; or what --reset reset. */
 export const DelegateOutput = v.union([
@@ -15,6 +15,7 @@ export const DelegateOutput = v.union([
     durationMs: v.number(),
     transcriptPath: v.string(),
     tries: v.number(),
+    sandbox: v.optional(v.pipe(SandboxUseSchema, v.description('The OS sandbox the CLI ran in, or why none.'))),
     deniedActions: v.optional(v.pipe(v.array(v.string()), v.description('Actions the CLI refused on its own (agy `denied_actions`).'))),
     warnings: v.optional(v.pipe(v.array(v.string()), v.description('What did not fail the run but may have changed its answer; also printed on stderr.'))),
     error: v.optional(v.strictObject({ code: v.literal('DELEGATE_FAILED'), message: v.string() })),

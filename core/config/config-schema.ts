@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { SandboxModeSchema } from '../sandbox/sandbox-choice.ts';
 
 /** Settings of one delegate backend (`delegates.<name>`). */
 export const DelegateSettingsSchema = v.looseObject({
@@ -23,6 +24,8 @@ export const SluiceConfigSchema = v.looseObject({
   lockWaitMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 5000),
   /** Where top-level durable jobs go: `redis://HOST:PORT[/DB]` (BullMQ); absent = in this process. */
   queue: v.optional(v.pipe(v.string(), v.regex(/^redis:\/\/[^\s/]+(\/\d{1,2})?\/?$/, 'queue must be redis://HOST:PORT[/DB]'))),
+  /** The OS sandbox of the AI CLIs sluice runs: `auto` (default) where the machine has one, `required`, or `off`. */
+  sandbox: v.optional(SandboxModeSchema),
   /** Milliseconds a plugin's setup may take. */
   pluginTimeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 10000),
 });

@@ -1,4 +1,5 @@
 import type { FileWriter, Host } from '../host/host.ts';
+import type { SandboxUse } from '../sandbox/sandbox-choice.ts';
 
 /**
  * The delegate contract of DESIGN.md: a delegate runs one prompt on one AI CLI and returns a result
@@ -32,6 +33,8 @@ export interface DelegateRequest {
   workspaceCheck?: boolean;
   /** Backend-specific extras (e.g. the script backend's file). Must be JSON. */
   extra?: Record<string, unknown>;
+  /** Paths inside the work tree the run may read but not write, on top of sluice's records (a tune run's state folder). */
+  readOnly?: string[];
 }
 
 export interface DelegateResult {
@@ -48,6 +51,8 @@ export interface DelegateResult {
   transcriptPath: string;
   /** How many attempts were made (retries happen only for transient failures). */
   tries: number;
+  /** The OS sandbox the CLI ran in, or why none: `off` (chosen) or `unavailable` (auto, none here). */
+  sandbox?: SandboxUse;
   /** Why the run failed, in one line. */
   error?: string;
   /** Actions the CLI refused on its own (headless permission denials), as it names them. */
@@ -105,6 +110,8 @@ export interface DelegateAvailability {
 export interface DelegateDefinition {
   name: string;
   description: string;
+  /** The backend starts no program (the script backend): no OS sandbox applies, and none is recorded. */
+  inProcess?: boolean;
   /** Whether the backend can run here (its CLI is installed, its script file exists). */
   available(ctx: { host: Host; settings: DelegateSettings }): Promise<DelegateAvailability>;
   run(request: DelegateRequest, ctx: DelegateRunContext): Promise<DelegateAttempt>;

@@ -9,6 +9,7 @@ import type { Kernel } from '../kernel/kernel-types.ts';
 import type { DelegateAttempt, DelegateDefinition, DelegateRequest, DelegateResult, DelegateSettings } from './contract.ts';
 import { createLastLineTracker, DEFAULT_HEARTBEAT_MS } from './run-heartbeat.ts';
 import { changedPaths, snapshotWorkspace } from './workspace-snapshot.ts';
+import { IN_PROCESS, runSandbox } from '../sandbox/run-sandbox.ts';
 
 declare module '../queue/job-queue.ts' {
   interface Jobs {
@@ -31,6 +32,7 @@ const MIN_RETRY_MS = 1000;
  */
 export function createDelegateJob(kernel: Kernel) {
   const availability = new Map<string, Promise<void>>();
+  const sandboxFor = runSandbox();
   let seq = 0;
   // Runs of this process: an analysis run that overlapped another is not judged (it could be blamed for the other's edits).
   let runsInFlight = 0;
@@ -61,7 +63,9 @@ export function createDelegateJob(kernel: Kernel) {
     const settings: DelegateSettings = kernel.config.delegates?.[backend] ?? {};
     await ensureAvailable(backend, def, settings);
     const { host, hooks } = kernel;
-    const backendHost = credentialFreeHost(host);
+    // Decided before anything is written: `sandbox: required` on a machine without one runs nothing.
+    const sandbox = def.inProcess ? IN_PROCESS : await sandboxFor(kernel, request);
+    const backendHost = sandbox.wrap(credentialFreeHost(host));
     // A missing working directory is the caller's mistake; spawning would only report a vague ENOENT.
     if ((await host.stat(request.cwd))?.kind !== 'dir') {
       throw new SluiceError('FILE_NOT_FOUND', { file: kernel.display(request.cwd), message: 'the delegate working directory does not exist' });
@@ -110,7 +114,9 @@ export function createDelegateJob(kernel: Kernel) {
       while (tries <= retries) {
         tries++;
         const remaining = deadline - host.now().getTime();
-        transcript.write(`--- sluice delegate ${backend} attempt ${tries} mode=${request.mode} cwd=${request.cwd} at ${host.now().toISOString()}\n`);
+        transcript.write(
+          `--- sluice delegate ${backend} attempt ${tries} mode=${request.mode} sandbox=${sandbox.use ?? 'none (in process)'} cwd=${request.cwd} at ${host.now().toISOString()}\n`,
+        );
         await hooks.call('delegate:start', { backend, mode: request.mode, cwd: request.cwd, label: request.label, transcriptPath, attempt: tries });
         // One streaming decoder per stream, so a character split across two chunks arrives whole.
         const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
@@ -170,6 +176,7 @@ export function createDelegateJob(kernel: Kernel) {
       durationMs: Math.max(a.durationMs, host.now().getTime() - started),
       transcriptPath,
       tries,
+      ...(sandbox.use === undefined ? {} : { sandbox: sandbox.use }),
       ...(a.error === undefined ? {} : { error: a.error }),
       ...(a.deniedActions?.length ? { deniedActions: a.deniedActions } : {}),
       ...(a.warnings?.length ? { warnings: a.warnings } : {}),

@@ -110,6 +110,11 @@ export const errorCatalog = defineErrorCodes('sluice', {
   // --- delegates ------------------------------------------------------------------------
   DELEGATE_UNKNOWN: { exit: usage, title: 'unknown delegate backend', hint: 'run `sluice plugins` to list delegates' },
   DELEGATE_UNAVAILABLE: { exit: usage, title: 'delegate backend is not available', hint: 'install the CLI or set delegates.<name>.command in sluice.config' },
+  SANDBOX_UNAVAILABLE: {
+    exit: usage,
+    title: 'no OS sandbox for the AI CLI run',
+    hint: 'a person installs bubblewrap (sudo apt-get install bubblewrap) or chooses --sandbox off / sandbox: auto; `sluice doctor` says what is here',
+  },
   DELEGATE_FAILED: { exit: blocked, title: 'delegate run did not succeed', hint: 'read the transcript for the backend output' },
 });
 

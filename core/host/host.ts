@@ -1,3 +1,5 @@
+import type { SandboxKind, SandboxPolicy } from '../sandbox/sandbox-policy.ts';
+
 /**
  * The Host port: every piece of I/O the kernel and the workflows need. Core code gets the outside
  * world only through this interface, so it runs under Node and Deno and tests can use an in-memory host.
@@ -44,6 +46,11 @@ export interface SpawnOptions {
   /** Output is streamed, never buffered by the host. */
   onStdout?(chunk: Uint8Array): void;
   onStderr?(chunk: Uint8Array): void;
+  /**
+   * Run the program inside the host's OS sandbox with these rules (see core/sandbox). A host that
+   * cannot (`sandboxKind()` absent or null) must never be handed one: the caller decides first.
+   */
+  sandbox?: SandboxPolicy;
 }
 
 export interface SpawnResult {
@@ -136,6 +143,11 @@ export interface Host {
   /** Whether a process with this pid is running on this machine. */
   processAlive(pid: number): boolean;
   spawn(options: SpawnOptions): Promise<SpawnResult>;
+  /**
+   * The OS sandbox `spawn` can put a program in on this machine (`bubblewrap` where a `bwrap` on PATH
+   * can start one, `sandbox-exec` on macOS), or null. Optional: a host without it has none.
+   */
+  sandboxKind?(): Promise<SandboxKind | null>;
   isInteractive(): boolean;
   /** This process's standard input, read to its end; over `maxBytes` is HostTooLargeError (path `-`). */
   readStdin(maxBytes: number): Promise<Uint8Array>;

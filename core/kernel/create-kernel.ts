@@ -17,7 +17,8 @@ import { createStateStore } from '../store/state-store.ts';
 import type { Kernel, PluginInfo, SchemaEntry } from './kernel-types.ts';
 import { orderPlugins, resolvePlugins, runSetup, type PluginSource } from './load-plugins.ts';
 import { createRegistry } from './registry.ts';
-import { commandSubjects, delegateSubjects, pluginSubjects } from '../trust/config-subjects.ts';
+import { commandSubjects, delegateSubjects, pluginSubjects, sandboxOffSubject } from '../trust/config-subjects.ts';
+import type { SandboxMode } from '../sandbox/sandbox-choice.ts';
 import { trustEverything, type WorkspaceTrust } from '../trust/workspace-trust.ts';
 
 declare module '../queue/job-queue.ts' {
@@ -35,6 +36,8 @@ export interface KernelOptions {
   plugins?: readonly PluginSource[];
   /** Overrides `config.concurrency` (the `--concurrency` flag). */
   concurrency?: number;
+  /** Overrides `config.sandbox` (the `--sandbox` flag). */
+  sandbox?: SandboxMode;
   /** Alternative queue backend; defaults to the in-process p-queue. */
   queue?: (onProgress: Parameters<typeof createLocalQueue>[0]['onProgress']) => JobQueue;
   /** Backend for top-level durable jobs (`kernel.dispatcher`, e.g. Redis); defaults to its own in-process p-queue. */
@@ -48,6 +51,8 @@ export interface KernelOptions {
   configFile?: string;
   /** Called for each isolated observer failure. */
   onWarning?(error: SluiceError): void;
+  /** Lines for the person that are not errors (`kernel.notice`), such as a run going unsandboxed. */
+  onNotice?(line: string): void;
 }
 
 export async function createKernel(options: KernelOptions): Promise<Kernel> {
@@ -98,6 +103,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     commands,
     schemas,
     warnings,
+    sandbox: options.sandbox ?? config.sandbox ?? 'auto',
+    notice: (line) => options.onNotice?.(line),
     runDelegate: (backend, request, o = {}) =>
       queue.run('delegate:run', { backend, request: { ...request } }, { signal: o.signal, label: request.label ?? backend }),
     runGate: (type, input, o = {}) => queue.run('gate:check', { type, input }, { signal: o.signal, label: type }),
@@ -111,6 +118,8 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     // and so do the project files that command runs (`./ai.sh`), as they are now.
     const scripts = { host, projectRoot, pathEnv: host.env('PATH') };
     const subjects = await delegateSubjects(scripts, configFile, payload.backend, config.delegates?.[payload.backend]);
+    // `sandbox: off` from the project's config (not the flag) is a choice a person makes, like a command.
+    if (options.sandbox === undefined && config.sandbox === 'off') subjects.push(await sandboxOffSubject(configFile));
     if (subjects.length > 0) await trust.require(subjects);
     return runDelegateJob(payload, job);
   });

@@ -2,6 +2,7 @@ import type * as v from 'valibot';
 import type { SluiceConfig } from '../config/config-schema.ts';
 import type { DelegateDefinition, DelegateRequest, DelegateResult } from '../delegate/contract.ts';
 import type { SluiceError } from '../errors/sluice-error.ts';
+import type { SandboxMode } from '../sandbox/sandbox-choice.ts';
 import type { Host } from '../host/host.ts';
 import type { HookDriver } from '../hooks/hook-driver.ts';
 import type { CommandDefinition, GateDefinition, GateResult, WorkflowDefinition } from '../plugin/types.ts';
@@ -67,6 +68,10 @@ export interface Kernel {
   readonly trust: WorkspaceTrust;
   /** Observer failures collected during the run (also sent to `onWarning`). */
   readonly warnings: readonly SluiceError[];
+  /** How AI CLI runs are sandboxed: `--sandbox`, else `sandbox:` of the config, else auto. Optional for hand-made kernels. */
+  readonly sandbox?: SandboxMode;
+  /** Tells the person one line that is not an error (the CLI prints it on stderr; absent: dropped). */
+  notice?(line: string): void;
   /** Runs one prompt through a delegate backend via the queue; never throws for backend failures. */
   runDelegate(backend: string, request: DelegateRequest, options?: RunOptions): Promise<DelegateResult>;
   /** Runs one gate type through the queue. */

@@ -68,6 +68,14 @@ export async function delegateSubjects(c: ScriptContext, file: string, backend: 
   return [subject, ...(await scriptSubjects({ ...c, pathEnv: env?.PATH ?? c.pathEnv }, `delegates.${backend}`, delegateArgvs(code)))];
 }
 
+/**
+ * `sandbox: off` in a project's config: the AI CLIs would run outside the OS sandbox, so a person
+ * trusts it like a command (an agent could write a config where none was). `--sandbox off` needs none.
+ */
+export async function sandboxOffSubject(file: string): Promise<TrustSubject> {
+  return { file, what: 'sandbox', shows: 'sandbox: off (AI CLIs run without the OS sandbox)', hash: await sha256('sandbox: off') };
+}
+
 /** A command a gate would run (argv, no shell), fingerprinted by its argv alone. */
 export async function commandSubject(file: string, what: string, argv: readonly string[]): Promise<TrustSubject> {
   return { file, what, shows: argv.join(' '), hash: await sha256(canonicalJson(argv)) };
@@ -123,6 +131,7 @@ export async function configSubjects(
   const out = await pluginSubjects(host, projectRoot, display, config.plugins);
   const scripts = { host, projectRoot, pathEnv: host.env('PATH') };
   for (const [backend, settings] of Object.entries(config.delegates ?? {})) out.push(...(await delegateSubjects(scripts, display, backend, settings)));
+  if (config.sandbox === 'off') out.push(await sandboxOffSubject(display));
   if (out.length > 0) out.push({ file: display, what: '(whole file)', shows: 'its other settings', hash: await sha256(await host.readBytes(configPath)) });
   return out;
 }

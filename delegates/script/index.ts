@@ -10,6 +10,7 @@ export function createScriptDelegate(kernel: Kernel): DelegateDefinition {
   return defineDelegate({
     name: 'script',
     description: 'replays scripted answers from a YAML file (demo, dry runs, pipeline tests)',
+    inProcess: true,
     async available({ host, settings }) {
       const source = resolveScriptSource(kernel.projectRoot, host, settings);
       if (!source) return { ok: true, reason: 'no default script; each run names one in extra.script' };

@@ -1,4 +1,4 @@
-import { SluiceError } from '../../core/index.ts';
+import { SANDBOX_MODES, SluiceError, type SandboxMode } from '../../core/index.ts';
 
 export interface GlobalOptions {
   json: boolean;
@@ -6,7 +6,12 @@ export interface GlobalOptions {
   concurrency?: number;
   /** `--queue redis://…`: where top-level durable jobs go (else `queue:` in the config, else in-process). */
   queue?: string;
+  /** `--sandbox auto|required|off` on the commands that start AI CLIs: wins over `sandbox:` in the config. */
+  sandbox?: SandboxMode;
 }
+
+/** Options read here, before commands exist, that take a value. */
+const VALUED = new Set(['--cwd', '--concurrency', '--queue', '--sandbox']);
 
 /**
  * The options the kernel needs before commands exist (where the project is, how wide the queue is).
@@ -19,12 +24,16 @@ export function readGlobalOptions(argv: readonly string[]): GlobalOptions {
     if (arg === '--') break;
     if (arg === '--json') out.json = true;
     const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (name !== '--cwd' && name !== '--concurrency' && name !== '--queue') continue;
+    if (!VALUED.has(name)) continue;
     const value = inline ?? argv[++i];
     if (value === undefined || value === '') throw new SluiceError('USAGE', { message: `option ${name} needs a value` });
     if (name === '--cwd') out.cwd = value;
     else if (name === '--queue') out.queue = value;
-    else {
+    else if (name === '--sandbox') {
+      if (!(SANDBOX_MODES as readonly string[]).includes(value))
+        throw new SluiceError('USAGE', { field: '--sandbox', message: `--sandbox must be one of ${SANDBOX_MODES.join(', ')}, got ${JSON.stringify(value)}` });
+      out.sandbox = value as SandboxMode;
+    } else {
       const n = Number(value);
       if (!Number.isInteger(n) || n < 1 || n > 256)
         throw new SluiceError('USAGE', { message: `--concurrency must be an integer from 1 to 256, got ${JSON.stringify(value)}` });
@@ -43,7 +52,7 @@ export function commandWord(argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') return argv[i + 1];
-    if (arg === '--cwd' || arg === '--concurrency' || arg === '--queue') i++;
+    if (VALUED.has(arg)) i++;
     else if (!arg.startsWith('-')) return arg === 'help' ? undefined : arg;
   }
   return undefined;

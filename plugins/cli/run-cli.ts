@@ -107,8 +107,11 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
       trust,
       configFile: loaded.file === undefined ? undefined : basename(loaded.file),
       concurrency: globals.concurrency,
+      // `--sandbox` wins over `sandbox:` in the config (which, when it says off, needs trust).
+      sandbox: globals.sandbox,
       dispatcher,
       onWarning: (e) => io.warn(`warning: ${e.message}`),
+      onNotice: (line) => io.warn(line),
     });
     kernelRef = kernel;
     const stopProgress = watchQueueProgress(kernel, statusLine);

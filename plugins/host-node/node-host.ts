@@ -16,6 +16,7 @@ import { ownOutputFiles } from './own-output-files.ts';
 import { execRegExpInWorker } from './regexp-in-worker.ts';
 import { accountHome, isExecutableFile, makeTempDir, writePrivateFile } from './private-files.ts';
 import { spawnProcess } from './spawn-process.ts';
+import { findSandbox, type FoundSandbox } from './os-sandbox.ts';
 import { readStdin } from './read-stdin.ts';
 
 const isNotFound = (e: unknown) => {
@@ -86,6 +87,11 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
 
   const readBytes = (p: string, o?: { maxBytes?: number }): Promise<Uint8Array> =>
     mapSystemErrors(abs(p), () => readBounded(abs(p), o?.maxBytes), 'cannot read');
+
+  // Found once per host, when a run first asks: a probe start of bwrap is a few milliseconds.
+  let sandbox: Promise<FoundSandbox | null> | undefined;
+  const osSandbox = () =>
+    (sandbox ??= findSandbox(process.env.PATH, async (program, args) => (await spawnProcess({ command: program, args, timeoutMs: 15_000 })).exitCode === 0));
 
   return {
     name: 'node',
@@ -169,7 +175,11 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
         return (error as NodeJS.ErrnoException).code === 'EPERM';
       }
     },
-    spawn: (o) => spawnProcess({ ...o, cwd: o.cwd === undefined ? cwd : abs(o.cwd) }),
+    spawn: (o) =>
+      o.sandbox === undefined
+        ? spawnProcess({ ...o, cwd: o.cwd === undefined ? cwd : abs(o.cwd) })
+        : osSandbox().then((found) => spawnProcess({ ...o, cwd: o.cwd === undefined ? cwd : abs(o.cwd) }, found)),
+    sandboxKind: async () => (await osSandbox())?.kind ?? null,
     // isatty(0), not process.stdin.isTTY: reading process.stdin builds a stream every command would pay for.
     // stdout first: a command whose output goes to a file or a pipe then never loads node:tty (and node:net).
     isInteractive: () => Boolean(process.stdout.isTTY) && isatty(0),

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { SpawnOptions, SpawnResult } from '../../core/index.ts';
+import { groupMembersExcept, sandboxCommand, signalFromExit, type FoundSandbox } from './os-sandbox.ts';
 
 const DEFAULT_KILL_GRACE_MS = 2000;
 /**
@@ -31,15 +32,28 @@ function trackGroup(pid: number) {
   import('signal-exit').then(({ onExit }) => onExit(killLiveGroups)).catch(() => {});
 }
 
+function signalProcess(pid: number, signal: NodeJS.Signals) {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
 /**
  * Runs a program without a shell in its own process group, streaming its output to callbacks.
  * A timeout or an abort sends SIGTERM to the whole group, then SIGKILL after a grace period; when
  * the main process exits, whatever it left behind in its group is killed too, so no orphan survives.
  * Node's own spawn, not execa: with output streamed (never buffered) execa added ~2 ms of CPU per
- * call, and a lifecycle requirement runs ~55 git processes.
+ * call, and a lifecycle requirement runs ~55 git processes. With `o.sandbox` (and the host's `sandbox`)
+ * the program runs in the OS sandbox, with the same group, timeout and signal behaviour.
  */
-export async function spawnProcess(o: SpawnOptions): Promise<SpawnResult> {
+export async function spawnProcess(o: SpawnOptions, sandbox?: FoundSandbox | null): Promise<SpawnResult> {
   const started = performance.now();
+  if (o.sandbox && !sandbox)
+    return { exitCode: null, signal: null, timedOut: false, cancelled: false, durationMs: 0, spawnError: 'no OS sandbox on this machine' };
+  const { command, args } = o.sandbox && sandbox ? sandboxCommand(sandbox, o.sandbox, o) : o;
+  const bwrap = o.sandbox !== undefined && sandbox?.kind === 'bubblewrap';
   let timedOut = false;
   let cancelled = false;
   let graceTimer: NodeJS.Timeout | undefined;
@@ -47,7 +61,7 @@ export async function spawnProcess(o: SpawnOptions): Promise<SpawnResult> {
   const env = o.replaceEnv ? extra : { ...process.env, ...extra };
 
   let spawnError: string | undefined;
-  const sub = spawn(o.command, [...o.args], {
+  const sub = spawn(command, [...args], {
     cwd: o.cwd,
     env,
     stdio: [o.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
@@ -75,7 +89,10 @@ export async function spawnProcess(o: SpawnOptions): Promise<SpawnResult> {
     }
   };
   const terminate = () => {
-    killGroup('SIGTERM');
+    // In bubblewrap, SIGTERM goes to the CLI's processes, not bwrap (see groupMembersExcept); SIGKILL to all.
+    const members = bwrap && pid !== undefined ? groupMembersExcept(pid, pid) : undefined;
+    if (members && members.length > 0) for (const member of members) signalProcess(member, 'SIGTERM');
+    else killGroup('SIGTERM');
     graceTimer ??= setTimeout(() => killGroup('SIGKILL'), o.killGraceMs ?? DEFAULT_KILL_GRACE_MS);
   };
 
@@ -107,9 +124,10 @@ export async function spawnProcess(o: SpawnOptions): Promise<SpawnResult> {
       sub.stderr?.destroy();
       return { exitCode: r.exitCode, signal: r.signal, timedOut, cancelled, durationMs: Math.round(performance.now() - started), pid, stdioHeld: true };
     }
+    const killedInside = bwrap && r.signal === null ? signalFromExit(r.exitCode) : null;
     return {
-      exitCode: spawnError ? null : r.exitCode,
-      signal: spawnError ? null : r.signal,
+      exitCode: spawnError || killedInside ? null : r.exitCode,
+      signal: spawnError ? null : (killedInside ?? r.signal),
       timedOut,
       cancelled,
       durationMs: Math.round(performance.now() - started),

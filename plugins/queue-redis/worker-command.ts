@@ -1,5 +1,5 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import { defineCommand, SluiceError, type Kernel } from '../../core/index.ts';
+import { defineCommand, SluiceError, type Kernel, SANDBOX_OPTION } from '../../core/index.ts';
 import { requireQueueUrl } from './queue-url.ts';
 import { WorkerOutput } from './queue-outputs.ts';
 
@@ -39,6 +39,7 @@ export const workerCommand = defineCommand({
     { flags: '--delegates <names>', description: 'comma-separated delegates to offer (default: every delegate available here)' },
     { flags: '--grace <seconds>', description: 'after SIGTERM, how long running jobs may finish before they are handed back (default 30)' },
     { flags: '--lease <seconds>', description: 'how soon another worker takes over the jobs of a worker that died (default 30)' },
+    SANDBOX_OPTION,
   ],
   examples: [
     'sluice worker --queue redis://queue.internal:6379/0',

@@ -1,5 +1,5 @@
 import { relative } from 'pathe';
-import { defineCommand, SluiceError, type CommandContext, type CommandOutcome } from '../../core/index.ts';
+import { defineCommand, SluiceError, type CommandContext, type CommandOutcome, SANDBOX_OPTION } from '../../core/index.ts';
 import { failedIterations } from './final-report.ts';
 import type { TuneJobPayload, TuneJobResult } from './tune-job.ts';
 import type { TuneResult } from './tune-loop.ts';
@@ -54,6 +54,7 @@ export const tuneCommand = defineCommand({
     { flags: '--resume <run_dir>', description: 'continue a stopped or killed run from its iteration-state.json' },
     { flags: '--restore <run_dir>', description: 'put the skills back as they were before that run' },
     { flags: '--iteration <n>', description: 'with --restore: restore the version iteration N ran instead of the original' },
+    SANDBOX_OPTION,
   ],
   examples: [
     'sluice tune .claude/skills/commit-message --scenario "Write a commit message for the staged diff" -y',

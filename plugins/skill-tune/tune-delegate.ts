@@ -27,6 +27,8 @@ export async function callRole(run: TuneRun, state: IterationState, role: TuneRo
     cwd: call.cwd,
     transcriptPath: inRun(run, call.transcript),
     label: call.label,
+    // The run's state, snapshots and backups are read-only in the OS sandbox (its own working folder aside).
+    readOnly: [run.workDir],
     ...(call.addDirs?.length ? { addDirs: call.addDirs } : {}),
     ...(state.delegate_extra ? { extra: state.delegate_extra } : {}),
   };

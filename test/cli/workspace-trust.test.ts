@@ -183,7 +183,8 @@ describe('workspace trust: project code runs only when a person trusted it', () 
       /field delegates\.shell.*\.\/agent\.mjs is not trusted/,
     );
     assert.deepEqual(commits(dir), ['init']);
-    const ok = await runSluice(dir, ['delegate', '--to', 'shell', '--mode', 'analysis', 'hello'], { ...env, ...(await trustedEnv(dir)) });
+    // Write mode: an analysis run's OS sandbox makes the whole tree read-only, so its commit could not happen at all.
+    const ok = await runSluice(dir, ['delegate', '--to', 'shell', '--mode', 'write', 'hello'], { ...env, ...(await trustedEnv(dir)) });
     assert.equal(ok.code, 0, ok.stderr);
     assert.deepEqual(commits(dir), [PWNED, 'init']);
   });

@@ -83,11 +83,12 @@ describe('script delegate patterns', () => {
   });
 });
 
-describe('analysis runs are read-only for every backend', () => {
+describe('analysis runs are read-only for every backend, without the OS sandbox too', () => {
   for (const backend of ['claude', 'agy', 'codex']) {
-    it(`${backend}: an analysis run that changed the project fails with WORKSPACE_CHANGED naming the path; a write run may`, async () => {
+    it(`${backend}: an unsandboxed analysis run that changed the project fails with WORKSPACE_CHANGED naming the path; a write run may`, async () => {
       const root = await trustedProject({ [backend]: { killGrace: 0.3 } });
-      const analysis = await sluice(root, ['delegate', '--to', backend, '--mode', 'analysis', '--json', 'look only [[fake:edit-anyway]]']);
+      // The sandbox refuses the edit itself (test/delegates/os-sandbox.test.ts); the check after the run is for runs without one.
+      const analysis = await sluice(root, ['delegate', '--to', backend, '--mode', 'analysis', '--sandbox', 'off', '--json', 'look only [[fake:edit-anyway]]']);
       assert.equal(analysis.code, 1, analysis.stderr);
       const out = JSON.parse(analysis.stdout);
       assert.equal(out.status, 'error');

@@ -34,7 +34,8 @@ describe('tune changes outside the allowed folder', () => {
       { 'src/app.js': 'console.log(1);\n', 'data/big.bin': big },
       { '.bashrc': 'export PATH\n' },
     );
-    const r = await p.run('w', '--scenario', 'write it', '--max-iterations', '1', '--json');
+    // Unsandboxed: the OS sandbox refuses the writes to .sluice/ itself; the rollback is for runs without one.
+    const r = await p.run('w', '--scenario', 'write it', '--max-iterations', '1', '--sandbox', 'off', '--json');
     assert.equal(r.code, 1, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.finalScore, null, 'the iteration failed: no evaluation of a run that broke out');
@@ -84,7 +85,8 @@ describe('tune changes outside the allowed folder', () => {
         },
       },
     );
-    const r = await p.run('w', '--scenario', 'write it', '--json');
+    // Unsandboxed: the OS sandbox refuses the writes to .sluice/ and the user config itself; the rollback is for runs without one.
+    const r = await p.run('w', '--scenario', 'write it', '--sandbox', 'off', '--json');
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.reason, 'quality_threshold_met');

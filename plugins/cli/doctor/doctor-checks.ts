@@ -17,7 +17,6 @@ import { defaultUserConfigFile } from '../../lifecycle/commit/user-config-grant.
 import { allowedSignersPath } from '../../sdlc/signing/allowed-signers-file.ts';
 import { defaultSigningKey } from '../../sdlc/signing/sign-transition.ts';
 import { trustStorePath } from '../trust/trust-store.ts';
-import { sandboxAvailability } from './sandbox-kind.ts';
 
 /**
  * One protection as `sluice doctor` sees it. `required`: the project's config or profile demands
@@ -37,8 +36,10 @@ export interface DoctorCheck {
 const INSTALL = 'sluice hooks install claude';
 
 async function osSandbox(ctx: CommandContext): Promise<DoctorCheck> {
-  const mode = String((ctx.kernel.config as { sandbox?: unknown }).sandbox ?? 'auto');
-  const { kind, detail } = await sandboxAvailability(ctx.host);
+  const mode = ctx.kernel.config.sandbox ?? 'auto';
+  // The host's own answer, as the runs get it (bubblewrap: a bwrap on PATH that can start here).
+  const kind = (await ctx.host.sandboxKind?.()) ?? null;
+  const detail = kind ? `${kind} (as sluice runs AI CLIs in it)` : 'no OS sandbox on this machine (no bwrap on PATH that can start here, no sandbox-exec)';
   const base = { id: 'os-sandbox', what: 'OS sandbox for AI CLI runs' };
   if (kind && mode === 'off')
     return {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { commandOutput, ErrorOutputSchema } from '../../../core/index.ts';
+import { commandOutput, ErrorOutputSchema, SandboxUseSchema } from '../../../core/index.ts';
 import { BlockerSchema } from '../state/workflow-state-schema.ts';
 import { REPAIR_SCOPES, STAGE_RESULTS, STAGES, STATUSES } from '../transition-table.ts';
 
@@ -105,6 +105,7 @@ export const LifecycleRunOutput = commandOutput({
           attempt: v.number(),
           delegate: v.picklist(['ok', 'error', 'timeout', 'cancelled']),
           transcript: v.string(),
+          sandbox: v.optional(v.pipe(SandboxUseSchema, v.description('The OS sandbox the stage ran in, or why none (`off`: chosen).'))),
           result: v.optional(Status),
         }),
       ),

@@ -1,4 +1,4 @@
-import { defineCommand, errorCodeEntry, SluiceError, type Kernel } from '../../../core/index.ts';
+import { defineCommand, errorCodeEntry, SluiceError, type Kernel, SANDBOX_OPTION } from '../../../core/index.ts';
 import { createLifecycleContext, type LifecycleContext } from '../lifecycle-context.ts';
 import type { RequirementOutcome, RunLifecycleOptions, RunSummary } from '../runner/run-lifecycle.ts';
 import { LifecycleRunOutput } from './lifecycle-outputs.ts';
@@ -11,6 +11,7 @@ export const lifecycleRunCommand = defineCommand({
   args: ['[slugs...]'],
   options: [
     { flags: '--to <backend>', description: 'delegate backend that runs the stages (claude, codex, agy, script, ...)' },
+    SANDBOX_OPTION,
     { flags: '--script <file>', description: 'script file for the script backend (request extra.script)' },
     { flags: '--model <name>', description: 'model passed to the backend' },
     { flags: '--timeout <seconds>', description: 'wall clock limit of each stage run' },

@@ -42,6 +42,8 @@ export interface StageRun {
   attempt: number;
   delegate: DelegateResult['status'];
   transcript: string;
+  /** The OS sandbox the stage's CLI ran in, or why none. */
+  sandbox?: DelegateResult['sandbox'];
   result?: WorkflowState['status'];
 }
 
@@ -210,7 +212,13 @@ async function runStageDelegate(
       { signal },
     ),
   );
-  runs.push({ stage, attempt, delegate: result.status, transcript: rc.lc.kernel.display(result.transcriptPath) });
+  runs.push({
+    stage,
+    attempt,
+    delegate: result.status,
+    transcript: rc.lc.kernel.display(result.transcriptPath),
+    ...(result.sandbox === undefined ? {} : { sandbox: result.sandbox }),
+  });
   if (result.status === 'cancelled' || rc.signal.aborted) throw new Interrupted();
   return result;
 }
