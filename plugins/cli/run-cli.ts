@@ -10,11 +10,13 @@ import {
   jsonEnvelope,
   jsonSafe,
   loadConfig,
+  readQueueKey,
   terminalSafe,
   toSluiceError,
   SluiceError,
   type CommandContext,
   type CommandDefinition,
+  type Host,
   type Kernel,
 } from '../../core/index.ts';
 import { createNodeHost } from '../host-node/index.ts';
@@ -88,6 +90,7 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
     // `--queue` wins over `queue:` in the config; commands read the URL from the config.
     const config = globals.queue === undefined ? trusted : { ...trusted, queue: globals.queue };
     dispatcher = await distributedDispatcher(
+      host,
       word,
       config.queue,
       globals.queue === undefined ? `${basename(loaded.file ?? 'sluice.config.yaml')} field queue` : '--queue',
@@ -198,11 +201,11 @@ type DispatcherFactory = NonNullable<Parameters<typeof createKernel>[0]['dispatc
  * The Redis queue for top-level jobs when a queue URL is set, loaded only then (BullMQ is large). A
  * worker and `queue …` work on the URL themselves: a worker runs its jobs through its own in-process dispatcher.
  */
-async function distributedDispatcher(word: string | undefined, url: string | undefined, what: string): Promise<DispatcherFactory | undefined> {
+async function distributedDispatcher(host: Host, word: string | undefined, url: string | undefined, what: string): Promise<DispatcherFactory | undefined> {
   if (url === undefined || word === 'worker' || word === 'queue') return undefined;
   const { createRedisQueue, parseRedisUrl } = await import('../queue-redis/index.ts');
   parseRedisUrl(url, what);
-  return (onProgress) => createRedisQueue({ url, what, onProgress });
+  return (onProgress) => createRedisQueue({ url, what, onProgress, queueKey: () => readQueueKey(host) });
 }
 
 /**

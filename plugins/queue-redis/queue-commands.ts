@@ -1,5 +1,6 @@
 import { defineCommand, type CommandDefinition, type Kernel } from '../../core/index.ts';
 import type { QueueStatus } from './queue-admin.ts';
+import { queueKeyCommand } from './queue-key-command.ts';
 import { QueueDrainOutput, QueueRetryOutput, QueueStatusOutput } from './queue-outputs.ts';
 import { requireQueueUrl } from './queue-url.ts';
 
@@ -69,4 +70,4 @@ export const queueDrainCommand = defineCommand({
   },
 });
 
-export const queueCommands: CommandDefinition[] = [queueStatusCommand, queueRetryCommand, queueDrainCommand];
+export const queueCommands: CommandDefinition[] = [queueStatusCommand, queueRetryCommand, queueDrainCommand, queueKeyCommand];

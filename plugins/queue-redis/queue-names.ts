@@ -41,4 +41,6 @@ export interface WireJob {
   needs?: string[];
   /** Host/pid of the orchestrator, for `queue status`. */
   from: string;
+  /** HMAC of the job under the queue key (job-signature.ts): a worker runs nothing without it. */
+  sig?: string;
 }

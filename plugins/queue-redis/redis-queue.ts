@@ -13,12 +13,14 @@ import {
   type JobQueue,
   type JobResult,
   type JsonValue,
+  type QueueKey,
   type QueueProgressEvent,
   type QueueStats,
 } from '../../core/index.ts';
+import { signJob } from './job-signature.ts';
 import { enqueueKey, member, releaseKey } from './key-order.ts';
 import { connectionOptions, openClient, probeRedis, within } from './redis-connection.ts';
-import { names, PREFIX, queueNameFor, type WireJob } from './queue-names.ts';
+import { names, PREFIX, queueNameFor } from './queue-names.ts';
 import { parseRedisUrl, type RedisTarget } from './redis-url.ts';
 import { decodeError } from './wire-error.ts';
 
@@ -27,6 +29,8 @@ export interface RedisQueueOptions {
   url: string;
   /** Where the URL came from, for errors (`--queue`, `sluice.config.yaml field queue`). */
   what?: string;
+  /** Signs every job (workers refuse unsigned ones): the key, or how to read it when the queue connects. */
+  queueKey: QueueKey | (() => Promise<QueueKey>);
   onProgress?(event: QueueProgressEvent): void;
   /** How often unfinished jobs are re-read in case an event was missed (Redis restarted); default 2000 ms. */
   pollMs?: number;
@@ -75,6 +79,7 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
   let client: Redis | undefined;
   let connecting: Promise<Redis> | undefined;
   let poller: NodeJS.Timeout | undefined;
+  let key: QueueKey | undefined;
   let idle: (() => void)[] = [];
 
   const stats = (): QueueStats => {
@@ -86,6 +91,7 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
 
   function connect(): Promise<Redis> {
     connecting ??= (async () => {
+      key = typeof options.queueKey === 'function' ? await options.queueKey() : options.queueKey;
       await probeRedis(target);
       client = openClient(target);
       poller = setInterval(() => void pollAll(), options.pollMs ?? 2000);
@@ -231,7 +237,7 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
     const queueName = queueNameFor(needs);
     const { queue } = await lane(queueName);
     const id = randomUUID();
-    const wire: WireJob = { payload, key: o.key, label: o.label, needs, from: `${hostname()}:${process.pid}` };
+    const wire = signJob(key!, queueName, id, name, { payload, key: o.key, label: o.label, needs, from: `${hostname()}:${process.pid}` });
     const result = new Promise<unknown>((resolve, reject) => {
       const p: Pending = {
         id,

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DelayedError, Job, Queue, UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { SluiceError, type JobName, type JobPayload, type JobQueue, type JsonValue } from '../../core/index.ts';
+import { SluiceError, type JobName, type JobPayload, type JobQueue, type JsonValue, type QueueKey } from '../../core/index.ts';
+import { refuseJob } from './job-signature.ts';
 import { member, releaseKey, splitMember, takeKey } from './key-order.ts';
 import { connectionOptions, openClient, probeRedis, within } from './redis-connection.ts';
 import { names, needsOf, PREFIX, type WireJob } from './queue-names.ts';
@@ -12,13 +13,15 @@ import { announce, withdraw, type WorkerAnnouncement } from './worker-registry.t
 
 export type WorkerEvent =
   | { type: 'started' | 'done' | 'handed-back' | 'waiting-for-key'; job: string; id: string; label?: string }
-  | { type: 'failed'; job: string; id: string; label?: string; error: string }
+  | { type: 'failed' | 'refused'; job: string; id: string; label?: string; error: string }
   | { type: 'listening'; queue: string }
   | { type: 'stopping'; running: number };
 
 export interface StartWorkerOptions {
   url: string;
   what?: string;
+  /** Verifies every job before anything of it is read or run (job-signature.ts). */
+  queueKey: QueueKey;
   /** The worker's own in-process queue holding the registered handlers (`kernel.dispatcher`). */
   dispatcher: JobQueue;
   /** Delegate backends this machine can run; jobs needing others go to other workers. */
@@ -127,8 +130,14 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
   }
 
   async function workJob(job: Job, token: string | undefined, signal?: AbortSignal): Promise<unknown> {
-    const wire = job.data as WireJob & { handedBack?: number };
     const jobId = job.id!;
+    // Before anything the job says is used (its key, its payload, even its label in the log).
+    const refused = refuseJob(o.queueKey, job.queueName, jobId, job.name, job.data);
+    if (refused) {
+      o.onEvent?.({ type: 'refused', job: job.name, id: jobId, error: `${refused.code}: ${refused.message}` });
+      throw new UnrecoverableError(encodeError(refused));
+    }
+    const wire = job.data as WireJob & { handedBack?: number };
     const m = member(job.queueName, jobId);
     const show = { job: job.name, id: jobId, label: wire.label };
     if (stopping) return handBack(job, token, false);

@@ -1,5 +1,5 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import { defineCommand, SluiceError, type Kernel } from '../../core/index.ts';
+import { defineCommand, readQueueKey, SluiceError, type Kernel } from '../../core/index.ts';
 import { requireQueueUrl } from './queue-url.ts';
 import { WorkerOutput } from './queue-outputs.ts';
 
@@ -55,6 +55,7 @@ export const workerCommand = defineCommand({
           : resolve(cwd, String(options.workdir));
     const graceMs = seconds(options.grace, '--grace', 30) * 1000;
     const leaseMs = Math.max(1, seconds(options.lease, '--lease', 30)) * 1000;
+    const queueKey = await readQueueKey(kernel.host);
     const delegates = await usableDelegates(kernel, options.delegates as string | undefined);
     await kernel.host.mkdir(workdir);
     const { startWorker } = await import('./redis-worker.ts');
@@ -65,6 +66,7 @@ export const workerCommand = defineCommand({
     const worker = await startWorker({
       url,
       what: '--queue',
+      queueKey,
       dispatcher: kernel.dispatcher,
       delegates,
       workdir,
@@ -73,10 +75,11 @@ export const workerCommand = defineCommand({
       onEvent(e) {
         const what = 'job' in e ? `${e.job}${e.label ? ` ${e.label}` : ''}` : '';
         if (e.type === 'done') done++;
-        if (e.type === 'failed') failed++;
+        if (e.type === 'failed' || e.type === 'refused') failed++;
         if (e.type === 'handed-back') handedBack++;
         if (e.type === 'started' || e.type === 'done' || e.type === 'handed-back') io.print(`${at()} ${e.type} ${what}`);
         else if (e.type === 'failed') io.print(`${at()} failed ${what}: ${e.error}`);
+        else if (e.type === 'refused') io.print(`${at()} refused ${e.job} ${e.id}: ${e.error}`);
         else if (e.type === 'stopping') io.print(`${at()} stopping: ${e.running} running job(s) get ${graceMs / 1000} s to finish`);
       },
     });

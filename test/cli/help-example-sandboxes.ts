@@ -288,7 +288,7 @@ type Admin = Awaited<ReturnType<typeof import('../../plugins/queue-redis/index.t
 /** A job of a name no worker has a handler for, dispatched to the queue at `url` and left waiting (no worker listens). */
 async function waitingJob(url: string): Promise<void> {
   const { createRedisQueue } = await import('../../plugins/queue-redis/index.ts');
-  const queue = createRedisQueue({ url });
+  const queue = createRedisQueue({ queueKey, url });
   // Known to this dispatcher only: the worker has no handler by that name and fails the job.
   (queue.register as (name: string, handler: () => Promise<unknown>) => void)('example:no-such-job', async () => ({}));
   (queue.run as (name: string, payload: unknown, o: object) => Promise<unknown>)('example:no-such-job', {}, { label: 'example' }).catch(() => {});

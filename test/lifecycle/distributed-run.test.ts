@@ -77,7 +77,7 @@ async function setup(t: Hooks) {
     host: createNodeHost({ cwd: root }),
     projectRoot: root,
     plugins: builtinPlugins,
-    dispatcher: () => createRedisQueue({ url: redis.url }),
+    dispatcher: () => createRedisQueue({ queueKey, url: redis.url }),
   });
   t.after(() => kernel.dispatcher.close?.());
   const lc = createLifecycleContext(kernel, root);

@@ -41,7 +41,7 @@ function handlers(q: JobQueue, log: string[], g = gates()) {
 
 describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }, () => {
   const orchestrator = (redis: TestRedis) => {
-    const q = createRedisQueue({ url: redis.url });
+    const q = createRedisQueue({ queueKey, url: redis.url });
     handlers(q, []);
     redis.beforeStop(() => q.close());
     return q;
@@ -53,6 +53,7 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
     const local = createLocalQueue({ concurrency: o.concurrency ?? 2 });
     const g = handlers(local, o.log ?? [], o.g);
     const w: RunningWorker = await startWorker({
+  queueKey,
       url: redis.url,
       dispatcher: local,
       delegates: o.delegates ?? [],
@@ -146,7 +147,7 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
   /** A queue that gives up on Redis at once, and a job of it running (held) on a worker. */
   const heldJobOnImpatientQueue = async (t: Parameters<typeof startRedisServer>[0]) => {
     const redis = await startRedisServer(t);
-    const q = createRedisQueue({ url: redis.url, pollMs: 50, lostAfterMs: 0 });
+    const q = createRedisQueue({ queueKey, url: redis.url, pollMs: 50, lostAfterMs: 0 });
     handlers(q, []);
     redis.beforeStop(() => q.close());
     const log: string[] = [];
@@ -183,7 +184,7 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
   });
 
   it('Redis unreachable: QUEUE_UNREACHABLE (exit 2) naming the URL', async () => {
-    const q = createRedisQueue({ url: 'redis://127.0.0.1:1/0' });
+    const q = createRedisQueue({ queueKey, url: 'redis://127.0.0.1:1/0' });
     handlers(q, []);
     await assert.rejects(q.run('test:echo', { text: 'x' }), (e: unknown) => {
       assert.ok(isSluiceError(e, 'QUEUE_UNREACHABLE'));
@@ -198,11 +199,11 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
   it('the Redis server .ci/run started (SLUICE_TEST_REDIS_URL) works a job', {
     skip: ciUrl ? false : 'SLUICE_TEST_REDIS_URL is not set (.ci/run sets it)',
   }, async (t) => {
-    const q = createRedisQueue({ url: ciUrl! });
+    const q = createRedisQueue({ queueKey, url: ciUrl! });
     handlers(q, []);
     const local = createLocalQueue({ concurrency: 1 });
     handlers(local, []);
-    const w = await startWorker({ url: ciUrl!, dispatcher: local, delegates: [], workdir: '/ci', graceMs: 0 });
+    const w = await startWorker({ queueKey, url: ciUrl!, dispatcher: local, delegates: [], workdir: '/ci', graceMs: 0 });
     t.after(async () => {
       await w.stop();
       await q.close();
