@@ -17,7 +17,10 @@ import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
 import { createRedisQueue } from '../../plugins/queue-redis/index.ts';
 import { passingScript } from '../fixtures/lifecycle/passing-script.ts';
 import { reap, spawnReaped } from '../helpers/reap-children.ts';
+import { useTestQueueKey } from '../helpers/queue-key.ts';
 import { redisServerMissing, startRedisServer, type TestRedis } from '../helpers/redis-server.ts';
+
+const queueKey = useTestQueueKey();
 import { gitIn, HOST_GRANT, makeRepo } from './lifecycle-fixture.ts';
 
 const WORKER = fileURLToPath(new URL('../helpers/lifecycle-worker.ts', import.meta.url));
@@ -36,9 +39,9 @@ interface TestWorker {
 }
 
 /** One worker process with its own workdir; resolves once it listens. */
-async function startTestWorker(t: Hooks, url: string, keyFile: string): Promise<TestWorker> {
+async function startTestWorker(t: Hooks, url: string): Promise<TestWorker> {
   const workdir = await mkdtemp(join(tmpdir(), 'sluice-worker-'));
-  const child = spawnReaped(process.execPath, ['--import=tsx', WORKER, url, workdir, keyFile], {
+  const child = spawnReaped(process.execPath, ['--import=tsx', WORKER, url, workdir], {
     env: { ...process.env, ...IDENTITY, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -72,7 +75,7 @@ async function setup(t: Hooks) {
   const keys = await mkdtemp(join(tmpdir(), 'sluice-keys-'));
   await writeFile(join(keys, 'commit-grant.key'), 'the-shared-grant-key-of-this-team\n', { mode: 0o600 });
   const keyFile = join(keys, 'commit-grant.key');
-  const workers = await Promise.all([0, 1, 2].map(() => startTestWorker(t, redis.url, keyFile)));
+  const workers = await Promise.all([0, 1, 2].map(() => startTestWorker(t, redis.url)));
   const kernel = await createKernel({
     host: createNodeHost({ cwd: root }),
     projectRoot: root,

@@ -232,7 +232,7 @@ describe('lifecycle run on workers (in-process dispatcher, git remote)', () => {
 
     const summary = await t.run();
     assert.equal(summary.requirements[0].outcome, 'failed');
-    assert.equal(summary.requirements[0].error?.code, 'QUEUE_CHECKPOINT_FORGED', summary.requirements[0].error?.message);
+    assert.equal(summary.requirements[0].error?.code, 'QUEUE_CHECKPOINT_FORGED', String(summary.requirements[0].error?.message));
     assert.equal(gitIn(t.remote, 'branch', '--list', 'sluice/eta').trim(), '', 'nothing committed');
     assert.deepEqual([...t.calls.entries()], stagesBefore, 'no stage ran on the forged checkpoint');
   });

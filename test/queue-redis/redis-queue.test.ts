@@ -3,7 +3,10 @@ import { describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { createLocalQueue, isSluiceError, SluiceError, type JobQueue } from '../../core/index.ts';
 import { createRedisQueue, openAdmin, startWorker, type RunningWorker, type WorkerEvent } from '../../plugins/queue-redis/index.ts';
+import { useTestQueueKey } from '../helpers/queue-key.ts';
 import { redisServerMissing, startRedisServer, type TestRedis } from '../helpers/redis-server.ts';
+
+const queueKey = useTestQueueKey();
 
 declare module '../../core/queue/job-queue.ts' {
   interface Jobs {

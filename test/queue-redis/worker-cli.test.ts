@@ -13,6 +13,10 @@ import { startWorkerProcess, type WorkerProcess } from '../helpers/sluice-worker
 import { trustedEnv } from '../helpers/trusted-env.ts';
 import { sluiceBundle } from '../sdlc/sluice-cli.ts';
 import { acmeDurablePlugin } from './acme-durable-plugin.ts';
+import { useTestQueueKey } from '../helpers/queue-key.ts';
+
+// Every sluice this file starts signs and verifies jobs with the test's own queue key.
+useTestQueueKey();
 
 type TestContext = { after(fn: () => unknown): void };
 
