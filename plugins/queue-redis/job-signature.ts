@@ -7,7 +7,16 @@ import type { WireJob } from './queue-names.ts';
  * reads. Counters a worker adds (`handedBack`) are outside it: they only say how often it ran.
  */
 function signedPart(queueName: string, jobId: string, name: string, wire: WireJob) {
-  return { queue: queueName, id: jobId, name, payload: wire.payload, key: wire.key ?? null, label: wire.label ?? null, needs: wire.needs ?? [], from: wire.from };
+  return {
+    queue: queueName,
+    id: jobId,
+    name,
+    payload: wire.payload,
+    key: wire.key ?? null,
+    label: wire.label ?? null,
+    needs: wire.needs ?? [],
+    from: wire.from,
+  };
 }
 
 export function signJob(key: QueueKey, queueName: string, jobId: string, name: string, wire: WireJob): WireJob {

@@ -222,7 +222,18 @@ describe('lifecycle run on workers (in-process dispatcher, git remote)', () => {
     gitIn(forger, 'update-index', '--add', 'forged.js');
     const tree = gitIn(forger, 'write-tree').trim();
     const message = gitIn(forger, 'log', '-1', '--format=%B', real);
-    const forged = execFileSync('git', ['commit-tree', tree, '-p', `${real}^`, '-F', '-'], { cwd: forger, input: message, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'Forger', GIT_AUTHOR_EMAIL: 'f@example.invalid', GIT_COMMITTER_NAME: 'Forger', GIT_COMMITTER_EMAIL: 'f@example.invalid' } }).trim();
+    const forged = execFileSync('git', ['commit-tree', tree, '-p', `${real}^`, '-F', '-'], {
+      cwd: forger,
+      input: message,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'Forger',
+        GIT_AUTHOR_EMAIL: 'f@example.invalid',
+        GIT_COMMITTER_NAME: 'Forger',
+        GIT_COMMITTER_EMAIL: 'f@example.invalid',
+      },
+    }).trim();
     gitIn(forger, 'push', '-q', '--force', 'origin', `${forged}:${ref}`);
 
     const stagesBefore = [...t.calls.entries()];

@@ -56,7 +56,7 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
     const local = createLocalQueue({ concurrency: o.concurrency ?? 2 });
     const g = handlers(local, o.log ?? [], o.g);
     const w: RunningWorker = await startWorker({
-  queueKey,
+      queueKey,
       url: redis.url,
       dispatcher: local,
       delegates: o.delegates ?? [],

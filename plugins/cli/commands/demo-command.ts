@@ -109,7 +109,9 @@ async function kernelFor(root: string, queue: string | undefined): Promise<Kerne
     host,
     projectRoot: root,
     plugins: await loadBuiltinPlugins(),
-    ...(queue && createRedisQueue ? { dispatcher: (onProgress) => createRedisQueue({ url: queue, what: '--queue', onProgress, queueKey: () => readQueueKey(host) }) } : {}),
+    ...(queue && createRedisQueue
+      ? { dispatcher: (onProgress) => createRedisQueue({ url: queue, what: '--queue', onProgress, queueKey: () => readQueueKey(host) }) }
+      : {}),
   });
 }
 

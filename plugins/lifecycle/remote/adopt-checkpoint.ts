@@ -3,7 +3,7 @@ import type { QueueKey } from '../../../core/index.ts';
 import { journalPath, verifyJournal } from '../journal/requirement-journal.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { workflowStatePath } from '../state/workflow-state-file.ts';
-import { git, runGit } from '../workspace/run-git.ts';
+import { hooklessGit as git, hooklessRunGit as runGit } from '../workspace/hookless-git.ts';
 import { verifiedCheckpoint } from './checkpoint-signature.ts';
 import { checkpointRef, remoteEnv } from './remote-git.ts';
 

@@ -1,6 +1,5 @@
 import { SluiceError, type Host, type QueueKey } from '../../../core/index.ts';
-import { git } from '../workspace/run-git.ts';
-import { HOOKLESS_SETTINGS } from '../workspace/hookless-git.ts';
+import { hooklessGit } from '../workspace/hookless-git.ts';
 
 /** The trailer of a checkpoint commit that carries its HMAC under the queue key. */
 export const SIGNATURE_TRAILER = 'Sluice-Signature';
@@ -19,12 +18,12 @@ export function signCheckpoint(key: QueueKey, facts: CheckpointFacts): string {
 
 /** A checkpoint commit's facts and signature as git has them (one git process). */
 export async function readCheckpoint(host: Host, root: string, sha: string): Promise<{ facts: Omit<CheckpointFacts, 'slug'>; signature: string }> {
-  const out = await git(
-    host,
-    root,
-    ['log', '-1', `--format=%T%x00%P%x00%(trailers:key=Sluice-Base,valueonly,separator=%x2C)%x00%(trailers:key=${SIGNATURE_TRAILER},valueonly,separator=%x2C)`, sha],
-    { config: HOOKLESS_SETTINGS },
-  );
+  const out = await hooklessGit(host, root, [
+    'log',
+    '-1',
+    `--format=%T%x00%P%x00%(trailers:key=Sluice-Base,valueonly,separator=%x2C)%x00%(trailers:key=${SIGNATURE_TRAILER},valueonly,separator=%x2C)`,
+    sha,
+  ]);
   const [tree = '', parent = '', base = '', signature = ''] = out.split('\0').map((s) => s.trim());
   return { facts: { tree, parent, base }, signature };
 }

@@ -2,8 +2,7 @@ import { SluiceError, type Host } from '../../../core/index.ts';
 import { JOURNAL_DIR } from '../journal/requirement-journal.ts';
 import { ARTIFACT_KINDS, artifactDirFor } from '../slug.ts';
 import { WORKFLOWS_DIR } from '../state/workflow-state-file.ts';
-import { git, runGitBytes } from '../workspace/run-git.ts';
-import { HOOKLESS_SETTINGS } from '../workspace/hookless-git.ts';
+import { hooklessGit } from '../workspace/hookless-git.ts';
 
 /**
  * A worker trusts nothing a job names. A seed may write only the requirement's own files (its artifact
@@ -58,7 +57,7 @@ export async function seedTarget(host: Host, root: string, slug: string, path: s
  * plus one per symlink it adds.
  */
 export async function checkCheckpointPaths(host: Host, root: string, parent: string, sha: string, ref: string): Promise<void> {
-  const out = await git(host, root, ['diff-tree', '-r', '-z', '--no-renames', '--no-commit-id', parent, sha], { config: HOOKLESS_SETTINGS });
+  const out = await hooklessGit(host, root, ['diff-tree', '-r', '-z', '--no-renames', '--no-commit-id', parent, sha]);
   const fields = out.split('\0');
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const [, dstMode, , dstSha] = fields[i].split(' ');
@@ -66,8 +65,9 @@ export async function checkCheckpointPaths(host: Host, root: string, parent: str
     segmentsOf(path, `${ref}: file`);
     if (dstMode === '160000') throw refused(`${ref}: ${JSON.stringify(path)} is a submodule`);
     if (dstMode === '120000') {
-      const target = new TextDecoder().decode((await runGitBytes(host, root, ['cat-file', 'blob', dstSha], { config: HOOKLESS_SETTINGS })).stdout);
-      if (!symlinkStaysInside(path, target)) throw refused(`${ref}: the symlink ${JSON.stringify(path)} leads to ${JSON.stringify(target)}, outside the work tree or into .git`);
+      const target = await hooklessGit(host, root, ['cat-file', 'blob', dstSha]);
+      if (!symlinkStaysInside(path, target))
+        throw refused(`${ref}: the symlink ${JSON.stringify(path)} leads to ${JSON.stringify(target)}, outside the work tree or into .git`);
     }
   }
 }

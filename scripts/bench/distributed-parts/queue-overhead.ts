@@ -56,7 +56,15 @@ export async function queueOverhead(url: string, jobs = 200): Promise<Record<str
   const localTimes = await timeJobs(local, jobs);
   const orchestrator = await kernelIn(dir, url);
   const workerKernel = await kernelIn(dir);
-  const worker = await startWorker({ queueKey: await benchQueueKey(), url, dispatcher: workerKernel.dispatcher, delegates: [], concurrency: 1, workdir: dir, graceMs: 1000 });
+  const worker = await startWorker({
+    queueKey: await benchQueueKey(),
+    url,
+    dispatcher: workerKernel.dispatcher,
+    delegates: [],
+    concurrency: 1,
+    workdir: dir,
+    graceMs: 1000,
+  });
   try {
     await timeJobs(orchestrator, 20);
     const redisTimes = await timeJobs(orchestrator, jobs);
