@@ -6,6 +6,8 @@ export interface GlobalOptions {
   concurrency?: number;
   /** `--queue redis://…`: where top-level durable jobs go (else `queue:` in the config, else in-process). */
   queue?: string;
+  /** `--queue-file FILE`: the queue URL (with its password) from an owner-only file, off the command line. */
+  queueFile?: string;
 }
 
 /**
@@ -19,11 +21,12 @@ export function readGlobalOptions(argv: readonly string[]): GlobalOptions {
     if (arg === '--') break;
     if (arg === '--json') out.json = true;
     const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    if (name !== '--cwd' && name !== '--concurrency' && name !== '--queue') continue;
+    if (name !== '--cwd' && name !== '--concurrency' && name !== '--queue' && name !== '--queue-file') continue;
     const value = inline ?? argv[++i];
     if (value === undefined || value === '') throw new SluiceError('USAGE', { message: `option ${name} needs a value` });
     if (name === '--cwd') out.cwd = value;
     else if (name === '--queue') out.queue = value;
+    else if (name === '--queue-file') out.queueFile = value;
     else {
       const n = Number(value);
       if (!Number.isInteger(n) || n < 1 || n > 256)
@@ -43,7 +46,7 @@ export function commandWord(argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') return argv[i + 1];
-    if (arg === '--cwd' || arg === '--concurrency' || arg === '--queue') i++;
+    if (arg === '--cwd' || arg === '--concurrency' || arg === '--queue' || arg === '--queue-file') i++;
     else if (!arg.startsWith('-')) return arg === 'help' ? undefined : arg;
   }
   return undefined;

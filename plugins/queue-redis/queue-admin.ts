@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { releaseKey, member } from './key-order.ts';
 import { connectionOptions, openClient, probeRedis } from './redis-connection.ts';
 import { names, needsOf, PREFIX, type WireJob } from './queue-names.ts';
-import { parseRedisUrl, type RedisTarget } from './redis-url.ts';
+import { parseRedisUrl, type QueueTls, type RedisTarget } from './redis-url.ts';
 import { firstLine } from './wire-error.ts';
 import { listWorkers, type WorkerAnnouncement } from './worker-registry.ts';
 
@@ -31,8 +31,8 @@ export interface QueueStatus {
 }
 
 /** Operator access to the queue: one connection, every sluice queue name it knows. */
-export async function openAdmin(url: string, what?: string) {
-  const target: RedisTarget = parseRedisUrl(url, what);
+export async function openAdmin(url: string, what?: string, tls?: QueueTls) {
+  const target: RedisTarget = parseRedisUrl(url, what, tls);
   await probeRedis(target);
   const redis: Redis = openClient(target);
   const connection = connectionOptions(target);

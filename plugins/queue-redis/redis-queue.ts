@@ -21,7 +21,7 @@ import { signJob } from './job-signature.ts';
 import { enqueueKey, member, releaseKey } from './key-order.ts';
 import { connectionOptions, openClient, probeRedis, within } from './redis-connection.ts';
 import { names, PREFIX, queueNameFor } from './queue-names.ts';
-import { parseRedisUrl, type RedisTarget } from './redis-url.ts';
+import { parseRedisUrl, type QueueTls, type RedisTarget } from './redis-url.ts';
 import { decodeError } from './wire-error.ts';
 
 export interface RedisQueueOptions {
@@ -29,6 +29,8 @@ export interface RedisQueueOptions {
   url: string;
   /** Where the URL came from, for errors (`--queue`, `sluice.config.yaml field queue`). */
   what?: string;
+  /** Certificates for a `rediss://` URL (queue-settings.ts). */
+  tls?: QueueTls;
   /** Signs every job (workers refuse unsigned ones): the key, or how to read it when the queue connects. */
   queueKey: QueueKey | (() => Promise<QueueKey>);
   onProgress?(event: QueueProgressEvent): void;
@@ -70,7 +72,7 @@ interface Lane {
  * `sluice worker` returns. Handlers registered here run only on workers (register them in both).
  */
 export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
-  const target = parseRedisUrl(options.url, options.what);
+  const target = parseRedisUrl(options.url, options.what, options.tls);
   const handlers = new Map<string, string>();
   const pending = new Map<string, Pending>();
   const lanes = new Map<string, Promise<Lane>>();

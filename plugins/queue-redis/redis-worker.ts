@@ -7,7 +7,7 @@ import { refuseJob } from './job-signature.ts';
 import { member, releaseKey, splitMember, takeKey } from './key-order.ts';
 import { connectionOptions, openClient, probeRedis, within } from './redis-connection.ts';
 import { names, needsOf, PREFIX, type WireJob } from './queue-names.ts';
-import { parseRedisUrl } from './redis-url.ts';
+import { parseRedisUrl, type QueueTls } from './redis-url.ts';
 import { encodeError } from './wire-error.ts';
 import { announce, withdraw, type WorkerAnnouncement } from './worker-registry.ts';
 
@@ -20,6 +20,8 @@ export type WorkerEvent =
 export interface StartWorkerOptions {
   url: string;
   what?: string;
+  /** Certificates for a `rediss://` URL (queue-settings.ts). */
+  tls?: QueueTls;
   /** Verifies every job before anything of it is read or run (job-signature.ts). */
   queueKey: QueueKey;
   /** The worker's own in-process queue holding the registered handlers (`kernel.dispatcher`). */
@@ -51,7 +53,7 @@ const KEY_RECHECK_MS = 2000;
 
 /** Pulls jobs from Redis and runs each through the registered handler of this process. */
 export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker> {
-  const target = parseRedisUrl(o.url, o.what);
+  const target = parseRedisUrl(o.url, o.what, o.tls);
   await probeRedis(target);
   const connection = connectionOptions(target);
   const redis: Redis = openClient(target);

@@ -1,6 +1,6 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { defineCommand, readQueueKey, SluiceError, type Kernel } from '../../core/index.ts';
-import { requireQueueUrl } from './queue-url.ts';
+import { requireQueue } from './queue-url.ts';
 import { WorkerOutput } from './queue-outputs.ts';
 
 /** Delegates that can run on this machine (their CLI is installed), optionally narrowed by --delegates. */
@@ -41,12 +41,12 @@ export const workerCommand = defineCommand({
     { flags: '--lease <seconds>', description: 'how soon another worker takes over the jobs of a worker that died (default 30)' },
   ],
   examples: [
-    'sluice worker --queue redis://queue.internal:6379/0',
-    'sluice worker --queue redis://queue.internal:6379/2 --concurrency 4 --workdir /var/tmp/sluice --grace 60',
+    'SLUICE_QUEUE_URL=rediss://:PASSWORD@queue.internal:6380/0 sluice worker',
+    'SLUICE_QUEUE_URL=rediss://:PASSWORD@queue.internal:6380/2 sluice worker --concurrency 4 --workdir /var/tmp/sluice --grace 60',
   ],
   output: WorkerOutput,
   async run({ options }, { kernel, io, cwd, signal }) {
-    const url = requireQueueUrl(kernel, 'sluice worker');
+    const { url, tls } = await requireQueue(kernel, 'sluice worker');
     const workdir =
       options.workdir === undefined
         ? join(cwd, '.sluice', 'worker')
@@ -65,7 +65,8 @@ export const workerCommand = defineCommand({
     const at = () => new Date().toISOString().slice(11, 19);
     const worker = await startWorker({
       url,
-      what: '--queue',
+      what: 'the queue URL',
+      tls,
       queueKey,
       dispatcher: kernel.dispatcher,
       delegates,

@@ -320,7 +320,7 @@ async function failedJob(url: string, s: Sandbox): Promise<string> {
 async function queueCommand(command: string, s: Sandbox): Promise<Expectation> {
   if (!redisBase) return { skip: redisMissing };
   const url = `${redisBase}/${nextDb++ % 16}`;
-  const line = s.example.replace(/redis:\/\/[^\s/]+(\/\d+)?/, url).replace('/var/tmp/sluice', join(s.dir, '..', 'worker'));
+  const line = s.example.replace(/rediss?:\/\/[^\s/]+(\/\d+)?/, url).replace('/var/tmp/sluice', join(s.dir, '..', 'worker'));
   // The sandbox's person made their queue key first, as the README says.
   await must('sluice queue key', s);
   if (command === 'demo') return { line, output: /lifecycle/i };
