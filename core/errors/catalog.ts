@@ -71,6 +71,11 @@ export const errorCatalog = defineErrorCodes('sluice', {
     title: 'a checkpoint is not signed with the queue key',
     hint: 'someone pushed it without the key (or with another one): nothing was adopted from it; inspect the ref, delete it, and run again',
   },
+  QUEUE_LEASE_LOST: {
+    exit: blocked,
+    title: 'this worker lost the job’s lease',
+    hint: 'it was frozen or cut off from Redis past its lease; another worker has the job now and this one’s work was discarded',
+  },
   QUEUE_JOB_PATH_REFUSED: {
     exit: usage,
     title: 'a job names a file it may not write',

@@ -12,7 +12,7 @@ import { encodeError } from './wire-error.ts';
 import { announce, withdraw, type WorkerAnnouncement } from './worker-registry.ts';
 
 export type WorkerEvent =
-  | { type: 'started' | 'done' | 'handed-back' | 'waiting-for-key'; job: string; id: string; label?: string }
+  | { type: 'started' | 'done' | 'handed-back' | 'waiting-for-key' | 'lease-lost' | 'discarded'; job: string; id: string; label?: string }
   | { type: 'failed' | 'refused'; job: string; id: string; label?: string; error: string }
   | { type: 'listening'; queue: string }
   | { type: 'stopping'; running: number };
@@ -48,6 +48,16 @@ export interface RunningWorker {
 }
 
 const BEAT_MS = 5000;
+
+interface RunningJob {
+  controller: AbortController;
+  handBack: boolean;
+  /** The lock ran out (or Redis said it is another's): the handler is cancelled, its result discarded. */
+  lost: boolean;
+  /** When BullMQ last renewed the job's lock. */
+  renewedAt: number;
+  show: { job: string; id: string; label?: string };
+}
 /** A job that is not its key's head looks again after this long (or sooner, when the head finishes). */
 const KEY_RECHECK_MS = 2000;
 
@@ -61,10 +71,14 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
   const id = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   const concurrency = o.concurrency ?? Math.max(1, o.dispatcher.stats().concurrency);
   const leaseMs = o.leaseMs ?? 30_000;
+  // A dead worker's job is taken over within one lease: its lock expires (lockDuration after the last
+  // renewal) and the next stalled check (at most stalledInterval later) moves it on.
+  const lockDuration = Math.max(200, Math.round((leaseMs * 2) / 3));
+  const stalledInterval = Math.max(100, leaseMs - lockDuration);
   const have = new Set(o.delegates);
   const workers = new Map<string, Worker>();
   const queues = new Map<string, Queue>();
-  const running = new Map<string, { controller: AbortController; handBack: boolean }>();
+  const running = new Map<string, RunningJob>();
   let stopping = false;
   const info = (): WorkerAnnouncement => ({
     id,
@@ -152,8 +166,9 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
       await job.moveToDelayed(Date.now() + KEY_RECHECK_MS, token);
       throw new DelayedError();
     }
-    const entry = { controller: new AbortController(), handBack: false };
+    const entry: RunningJob = { controller: new AbortController(), handBack: false, lost: false, renewedAt: Date.now(), show };
     signal?.addEventListener('abort', () => entry.controller.abort(), { once: true });
+    const lockKey = `${PREFIX}:${job.queueName}:${jobId}:lock`;
     running.set(jobId, entry);
     o.onEvent?.({ type: 'started', ...show });
     try {
@@ -162,13 +177,17 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
         label: wire.label,
         workdir: o.workdir,
         attempt: 1 + (job.stalledCounter ?? 0) + (wire.handedBack ?? 0),
+        leaseHeld: async () => !lease(entry) && (await redis.get(lockKey)) === token,
         onProgress: (data: JsonValue) => void job.updateProgress(data as object).catch(() => {}),
       });
+      if (lease(entry)) return discard(entry);
       if (entry.handBack) return await handBack(job, token, true);
       if (wire.key !== undefined) await wake(await releaseKey(redis, wire.key, m));
       o.onEvent?.({ type: 'done', ...show });
       return result;
     } catch (error) {
+      // Another worker has the job (and its key's turn) now: nothing of this run counts, nothing is released.
+      if (lease(entry)) return discard(entry);
       if (error instanceof WaitingError) {
         o.onEvent?.({ type: 'handed-back', ...show });
         throw error;
@@ -193,11 +212,20 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
       prefix: PREFIX,
       concurrency,
       name: id,
-      lockDuration: leaseMs,
-      stalledInterval: leaseMs,
+      lockDuration,
+      stalledInterval,
       maxStalledCount: 3,
     });
     worker.on('error', () => {});
+    worker.on('locksRenewed', ({ jobIds }: { jobIds: string[] }) => {
+      for (const jobId of jobIds) {
+        const entry = running.get(jobId);
+        if (entry) entry.renewedAt = Date.now();
+      }
+    });
+    worker.on('lockRenewalFailed', (jobIds: string[]) => {
+      for (const jobId of jobIds) loseLease(running.get(jobId));
+    });
     workers.set(queueName, worker);
     o.onEvent?.({ type: 'listening', queue: queueName });
   }
@@ -212,6 +240,29 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
     if (verb === 'cancel') running.get(arg)?.controller.abort();
     else if (verb === 'queue') listen(arg);
   });
+  /** The job's lease ended: its handler is cancelled (a delegate's process group is killed) and its result discarded. */
+  function loseLease(entry: RunningJob | undefined): void {
+    if (!entry || entry.lost) return;
+    entry.lost = true;
+    o.onEvent?.({ type: 'lease-lost', ...entry.show });
+    entry.controller.abort();
+  }
+  /** Whether the lease is gone, judged by this worker's own clock too: a worker frozen past its lock cannot wait for Redis to say so. */
+  function lease(entry: RunningJob): boolean {
+    if (!entry.lost && Date.now() - entry.renewedAt > lockDuration) loseLease(entry);
+    return entry.lost;
+  }
+  function discard(entry: RunningJob): never {
+    o.onEvent?.({ type: 'discarded', ...entry.show });
+    // BullMQ cannot move a job whose lock it no longer holds; the job goes on with the worker that has it.
+    throw new Error(`lease lost: ${entry.show.job} ${entry.show.id} belongs to another worker now`);
+  }
+  // Looked at more often than locks are renewed (every lockDuration / 2), so a lost lease ends the work soon.
+  const watchdog = setInterval(() => {
+    for (const entry of running.values()) lease(entry);
+  }, Math.max(50, Math.round(lockDuration / 4)));
+  watchdog.unref();
+
   await discover();
   await announce(redis, info(), BEAT_MS);
   const beat = setInterval(() => {
@@ -240,6 +291,7 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
         }
         await settleWithin(10_000, () => running.size === 0);
         clearInterval(beat);
+        clearInterval(watchdog);
         // Bounded: a worker stopping while Redis is gone must still exit.
         await within(5000, Promise.allSettled([...workers.values()].map((w) => w.close(running.size > 0))));
         await within(2000, Promise.allSettled([...queues.values()].map((q) => q.close())));

@@ -18,7 +18,10 @@ configureRequirementJobs(kernel, {});
 const queueKey = await readQueueKey(kernel.host);
 const say = (line: string): void => void process.stdout.write(`${line}\n`);
 kernel.hooks.on('delegate:start', 'test-worker', (e) => void say(`start ${e.label}`));
-kernel.hooks.on('delegate:finish', 'test-worker', (e) => void say(`finish ${e.label}`));
+kernel.hooks.on('delegate:finish', 'test-worker', (e) => {
+  say(`finish ${e.label}`);
+  say(`result ${e.label} ${e.status}`);
+});
 const worker = await startWorker({
   queueKey,
   url,

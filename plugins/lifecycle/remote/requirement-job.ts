@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, join } from 'pathe';
-import { readQueueKey, type JobContext, type JsonValue, type Kernel, type QueueKey } from '../../../core/index.ts';
+import { readQueueKey, SluiceError, type JobContext, type JsonValue, type Kernel, type QueueKey } from '../../../core/index.ts';
 import type { AuthorizeOptions } from '../commit/authorize-commit.ts';
 import { JOURNAL_DIR } from '../journal/requirement-journal.ts';
 import { createLifecycleContext, type LifecycleContext } from '../lifecycle-context.ts';
@@ -161,6 +161,9 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
     const parent = state.status === 'COMMITTED' && state.commit ? state.commit.sha : startHead;
     const tree = await trees.tree(parent);
     if (tree === lastTree) return;
+    // A worker that lost the job's lease (frozen past it) must not make its stage count: another worker runs it.
+    if (job.leaseHeld && !(await job.leaseHeld()))
+      throw new SluiceError('QUEUE_LEASE_LOST', { message: `${slug}: this worker lost the job's lease; its work since the last checkpoint is discarded` });
     const sha = await checkpointCommit(host, dir, tree, checkpointMessage(slug, state, payload.base, key, { tree, parent }));
     const update = { sha, ref: checkpointRef(slug), expected: last };
     if (state.status === 'COMMITTED' && !branchPushed) {
