@@ -21,7 +21,9 @@ async function withAdmin<T>(
 
 function statusText(s: QueueStatus): string {
   const c = s.counts;
-  const lines = [`queue ${s.url}: ${c.waiting} waiting, ${c.delayed} delayed, ${c.running} running, ${c.completed} completed, ${c.failed} failed`];
+  const lines = [
+    `queue ${s.url}: ${c.waiting} waiting, ${c.delayed} delayed, ${c.running} running, ${c.completed} completed, ${c.cancelled} cancelled, ${c.failed} failed`,
+  ];
   lines.push(`workers (${s.workers.length}):`);
   for (const w of s.workers)
     lines.push(

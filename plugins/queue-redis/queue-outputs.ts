@@ -17,7 +17,7 @@ const JobView = v.strictObject({
 
 export const QueueStatusOutput = commandOutput({
   url: v.string(),
-  counts: v.strictObject({ waiting: Count, running: Count, delayed: Count, completed: Count, failed: Count }),
+  counts: v.strictObject({ waiting: Count, running: Count, delayed: Count, completed: Count, cancelled: Count, failed: Count }),
   workers: v.array(
     v.strictObject({
       id: v.string(),

@@ -18,6 +18,7 @@ import {
   type QueueStats,
 } from '../../core/index.ts';
 import { signJob } from './job-signature.ts';
+import { dataLost, ORCHESTRATOR_BEAT_MS, redisFault } from './redis-fault.ts';
 import { enqueueKey, member, releaseKey } from './key-order.ts';
 import { connectionOptions, openClient, probeRedis, within } from './redis-connection.ts';
 import { names, PREFIX, queueNameFor } from './queue-names.ts';
@@ -82,6 +83,10 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
   let connecting: Promise<Redis> | undefined;
   let poller: NodeJS.Timeout | undefined;
   let key: QueueKey | undefined;
+  let epoch: string | null = null;
+  // Who queued the jobs, as workers see it (signed with each job): its heartbeat says it still waits for them.
+  const from = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const beat = (redis: Redis) => redis.set(names.orchestrator(from), '1', 'PX', ORCHESTRATOR_BEAT_MS);
   let idle: (() => void)[] = [];
 
   const stats = (): QueueStats => {
@@ -96,6 +101,13 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
       key = typeof options.queueKey === 'function' ? await options.queueKey() : options.queueKey;
       await probeRedis(target);
       client = openClient(target);
+      try {
+        await client.set(names.epoch, randomUUID(), 'NX');
+        epoch = await client.get(names.epoch);
+        await beat(client);
+      } catch (error) {
+        throw redisFault(error, target);
+      }
       poller = setInterval(() => void pollAll(), options.pollMs ?? 2000);
       poller.unref();
       return client;
@@ -163,6 +175,8 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
       const state = await queue.getJobState(jobId);
       const job = state === 'unknown' ? undefined : await Job.fromId(queue, jobId);
       if (!job) {
+        if (client && (await client.get(names.epoch)) !== epoch)
+          return settle(p, { error: dataLost(target, `job ${p.name}${p.label ? ` (${p.label})` : ''}`) });
         if (p.key !== undefined && client) await releaseKey(client, p.key, member(p.queueName, jobId));
         settle(p, { error: cancelled(p, 'it was removed from the queue (sluice queue drain?)') });
         return;
@@ -196,6 +210,10 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
         ));
       if (alive) {
         lastContact = Date.now();
+        await within(
+          1000,
+          beat(client!).catch(() => {}),
+        );
         // Bounded: Redis gone between the ping and a check leaves that check's commands queued in
         // ioredis until it reconnects, possibly never, and this poll (the only one: see `polling`)
         // would never end, so the callers would never hear that the queue was lost.
@@ -239,7 +257,7 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
     const queueName = queueNameFor(needs);
     const { queue } = await lane(queueName);
     const id = randomUUID();
-    const wire = signJob(key!, queueName, id, name, { payload, key: o.key, label: o.label, needs, from: `${hostname()}:${process.pid}` });
+    const wire = signJob(key!, queueName, id, name, { payload, key: o.key, label: o.label, needs, from });
     const result = new Promise<unknown>((resolve, reject) => {
       const p: Pending = {
         id,
@@ -292,7 +310,9 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
     jobNames: () => [...handlers.keys()].sort(),
     run(name, payload, o = {}) {
       assertJsonPayload(name, payload);
-      return dispatch(name, payload, o);
+      return dispatch(name, payload, o).catch((error: unknown) => {
+        throw redisFault(error, target);
+      });
     },
     // Within this process only: across machines the key order of `run` is what holds.
     exclusive: (key, fn) => local.run(key, fn),

@@ -161,6 +161,15 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
       if (wire.key !== undefined) await wake(await releaseKey(redis, wire.key, m));
       throw new UnrecoverableError(encodeError(new SluiceError('QUEUE_CANCELLED', { message: `job ${job.name} was cancelled before it started` })));
     }
+    // Nobody waits for a job whose orchestrator died before it started: its rerun queues it again and resumes.
+    if ((await redis.exists(names.orchestrator(wire.from), names.retried(jobId))) === 0) {
+      if (wire.key !== undefined) await wake(await releaseKey(redis, wire.key, m));
+      const gone = new SluiceError('QUEUE_ORCHESTRATOR_GONE', {
+        message: `job ${job.name}${wire.label ? ` (${wire.label})` : ''} was queued by ${wire.from}, which is gone: not started; run the command again to resume`,
+      });
+      o.onEvent?.({ type: 'failed', ...show, error: `${gone.code}: ${gone.message}` });
+      throw new UnrecoverableError(encodeError(gone));
+    }
     if (wire.key !== undefined && (await takeKey(redis, wire.key, m)) !== undefined) {
       o.onEvent?.({ type: 'waiting-for-key', ...show });
       await job.moveToDelayed(Date.now() + KEY_RECHECK_MS, token);
@@ -258,9 +267,12 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
     throw new Error(`lease lost: ${entry.show.job} ${entry.show.id} belongs to another worker now`);
   }
   // Looked at more often than locks are renewed (every lockDuration / 2), so a lost lease ends the work soon.
-  const watchdog = setInterval(() => {
-    for (const entry of running.values()) lease(entry);
-  }, Math.max(50, Math.round(lockDuration / 4)));
+  const watchdog = setInterval(
+    () => {
+      for (const entry of running.values()) lease(entry);
+    },
+    Math.max(50, Math.round(lockDuration / 4)),
+  );
   watchdog.unref();
 
   await discover();

@@ -51,7 +51,7 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
   };
   const worker = async (
     redis: TestRedis,
-    o: { log?: string[]; delegates?: string[]; g?: ReturnType<typeof gates>; events?: WorkerEvent[]; concurrency?: number } = {},
+    o: { log?: string[]; delegates?: string[]; g?: ReturnType<typeof gates>; events?: WorkerEvent[]; concurrency?: number; lease?: number } = {},
   ) => {
     const local = createLocalQueue({ concurrency: o.concurrency ?? 2 });
     const g = handlers(local, o.log ?? [], o.g);
@@ -62,6 +62,7 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
       delegates: o.delegates ?? [],
       workdir: '/work/dir',
       graceMs: 0,
+      ...(o.lease ? { leaseMs: o.lease } : {}),
       onEvent: (e) => o.events?.push(e),
     });
     redis.beforeStop(() => w.stop());
@@ -184,6 +185,79 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
     await redis.stop();
     await rejectsAsLost(run, redis);
     await w.stop();
+  });
+
+  const adminClient = async (redis: TestRedis) => {
+    const c = new Redis(redis.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 });
+    await c.connect();
+    redis.beforeStop(() => c.disconnect());
+    return c;
+  };
+
+  it('Redis full (maxmemory): QUEUE_OUT_OF_MEMORY with what to do, not INTERNAL', async (t) => {
+    const redis = await startRedisServer(t);
+    const q = orchestrator(redis);
+    await q.connect();
+    const c = await adminClient(redis);
+    await c.call('CONFIG', 'SET', 'maxmemory-policy', 'noeviction');
+    await c.call('CONFIG', 'SET', 'maxmemory', '1');
+    await assert.rejects(q.run('test:echo', { text: 'x' }), (e: unknown) => {
+      assert.ok(isSluiceError(e, 'QUEUE_OUT_OF_MEMORY'), String(e));
+      assert.match(e.message, /is full: OOM/);
+      assert.match(e.hint ?? '', /maxmemory/);
+      return true;
+    });
+  });
+
+  it('Redis lost its data (no persistence) mid-run: the caller gets QUEUE_DATA_LOST; the worker loses the lease and cancels the handler', async (t) => {
+    const redis = await startRedisServer(t);
+    const q = orchestrator(redis);
+    const log: string[] = [];
+    const events: WorkerEvent[] = [];
+    await worker(redis, { log, events, lease: 600 });
+    const run = q.run('test:echo', { text: 'held', gate: 'never' });
+    while (!log.includes('start held')) await new Promise((r) => setTimeout(r, 10));
+    await (await adminClient(redis)).flushall();
+    await assert.rejects(run, (e: unknown) => isSluiceError(e, 'QUEUE_DATA_LOST') && /lost its data/.test(e.message));
+    while (!events.some((e) => e.type === 'discarded')) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(events.some((e) => e.type === 'lease-lost'));
+    assert.ok(!log.includes('end held'), 'the handler was cancelled, not finished');
+  });
+
+  it('a job whose orchestrator died before it started: not run, QUEUE_ORCHESTRATOR_GONE; queue retry runs it anyway; status counts cancelled apart', async (t) => {
+    const redis = await startRedisServer(t);
+    const q = orchestrator(redis);
+    const orphan = q.run('test:echo', { text: 'orphan' }, { label: 'orphan' });
+    orphan.catch(() => {});
+    const c = await adminClient(redis);
+    while ((await c.keys('sluice:sluice:orchestrator:*')).length === 0) await new Promise((r) => setTimeout(r, 10));
+    // The orchestrator dies: its heartbeat is gone (as 15 s after a SIGKILL).
+    await q.close();
+    await c.del(...(await c.keys('sluice:sluice:orchestrator:*')));
+    const log: string[] = [];
+    const events: WorkerEvent[] = [];
+    await worker(redis, { log, events });
+    while (!events.some((e) => e.type === 'failed')) await new Promise((r) => setTimeout(r, 20));
+    assert.match((events.find((e) => e.type === 'failed') as { error: string }).error, /^QUEUE_ORCHESTRATOR_GONE: .*run the command again/);
+    assert.ok(!log.includes('start orphan'));
+    const admin = await openAdmin(redis.url);
+    redis.beforeStop(() => admin.close());
+    assert.equal((await admin.retry()).length, 1);
+    while (!log.includes('end orphan')) await new Promise((r) => setTimeout(r, 20));
+
+    // A cancelled job is counted as cancelled, not completed.
+    const q2 = orchestrator(redis);
+    const stop = new AbortController();
+    const held = q2.run('test:echo', { text: 'held', gate: 'never' }, { signal: stop.signal });
+    while (!log.includes('start held')) await new Promise((r) => setTimeout(r, 10));
+    stop.abort();
+    await assert.rejects(held);
+    let status = await admin.status();
+    while (status.counts.running > 0) status = await admin.status();
+    assert.deepEqual(
+      { completed: status.counts.completed, cancelled: status.counts.cancelled, failed: status.counts.failed },
+      { completed: 1, cancelled: 1, failed: 0 },
+    );
   });
 
   it('Redis unreachable: QUEUE_UNREACHABLE (exit 2) naming the URL', async () => {
