@@ -35,9 +35,9 @@ const MAX_SEED_BYTES = 8 * 1024 * 1024;
 export async function runLifecycleOnWorkers(lc: LifecycleContext, o: RunOnWorkersOptions): Promise<RunSummary> {
   const started = performance.now();
   const slugs = o.slugs && o.slugs.length > 0 ? [...new Set(o.slugs.map(checkSlug))] : await openRequirements(lc);
+  const remote = o.remote ?? (await originUrl(lc));
   // Without the key no checkpoint can be verified: said before anything is queued.
   const key = await readQueueKey(lc.host, o.queueKeyFile);
-  const remote = o.remote ?? (await originUrl(lc));
   const base = (await git(lc.host, lc.root, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
   const author = await gitIdentity(lc);
   const run = createRunTracker(slugs.length, o);
