@@ -1,5 +1,16 @@
 import { dirname, join } from 'pathe';
-import { acquireLock, isSluiceError, readQueueKey, SluiceError, toSluiceError, type JobQueue, type JsonValue, type LockHandle } from '../../../core/index.ts';
+import {
+  acquireLock,
+  createQueueKey,
+  isSluiceError,
+  queueKeyFile,
+  readQueueKey,
+  SluiceError,
+  toSluiceError,
+  type JobQueue,
+  type JsonValue,
+  type LockHandle,
+} from '../../../core/index.ts';
 import { journalPath } from '../journal/requirement-journal.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { SPEC } from '../readers/plan-tasks-reader.ts';
@@ -36,7 +47,9 @@ export async function runLifecycleOnWorkers(lc: LifecycleContext, o: RunOnWorker
   const started = performance.now();
   const slugs = o.slugs && o.slugs.length > 0 ? [...new Set(o.slugs.map(checkSlug))] : await openRequirements(lc);
   const remote = o.remote ?? (await originUrl(lc));
-  // Without the key no checkpoint can be verified: said before anything is queued.
+  // Without the key no checkpoint can be verified: said before anything is queued. In this process
+  // (`--remote` without workers) this machine both signs and verifies, so it makes its key if it has none.
+  if (o.dispatcher.kind === 'local') await createQueueKey(lc.host, o.queueKeyFile ?? queueKeyFile(lc.host));
   const key = await readQueueKey(lc.host, o.queueKeyFile);
   const base = (await git(lc.host, lc.root, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
   const author = await gitIdentity(lc);
