@@ -20,15 +20,19 @@ export interface QueueUrlSources {
 /**
  * Where the queue is, from the first source set: `--queue`, `--queue-file`, $SLUICE_QUEUE_URL, the
  * project config; a password from $SLUICE_QUEUE_PASSWORD fills a URL without one. Undefined: no queue
- * (in-process). A password typed on the command line is used, with a warning: `ps` shows it to everyone.
+ * (in-process). A password typed on the command line is refused: `ps` shows it to everyone.
  */
 export async function resolveQueueUrl(host: Host, s: QueueUrlSources): Promise<{ url: string; what: string; warnings: string[] } | undefined> {
   const warnings: string[] = [];
   let found: { url: string; what: string } | undefined;
   if (s.flag !== undefined) {
-    found = { url: s.flag, what: '--queue' };
+    // A password on the command line is readable by every user of the machine (`ps`): refused, before it is used.
     if (/^\w+:\/\/[^@/]*:[^@/]+@/.test(s.flag))
-      warnings.push(`--queue ${redactUrl(s.flag)} puts the queue's password on the command line, where ps shows it: use --queue-file or ${QUEUE_URL_ENV}`);
+      throw new SluiceError('USAGE', {
+        field: '--queue',
+        message: `--queue ${redactUrl(s.flag)} puts the queue's password on the command line, where ps shows it: use --queue-file FILE, ${QUEUE_URL_ENV} or ${QUEUE_PASSWORD_ENV}`,
+      });
+    found = { url: s.flag, what: '--queue' };
   } else if (s.file !== undefined) {
     if (!(await checkPrivateFile(host, s.file, { what: 'the queue URL file', secret: true })))
       throw new SluiceError('FILE_NOT_FOUND', { file: s.file, field: '--queue-file', message: `--queue-file ${s.file} does not exist` });

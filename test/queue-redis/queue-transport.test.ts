@@ -25,15 +25,19 @@ describe('queue URL and transport', () => {
     assert.equal(checkTransport(parseRedisUrl('redis://:pw@127.0.0.1:6379/0'), none), undefined);
   });
 
-  it('the URL from --queue, --queue-file, SLUICE_QUEUE_URL, then the config; SLUICE_QUEUE_PASSWORD fills one without; a password on the command line is warned about', async () => {
+  it('the URL from --queue, --queue-file, SLUICE_QUEUE_URL, then the config; SLUICE_QUEUE_PASSWORD fills one without; a password on the command line is refused', async () => {
     const host = createMemoryHost({
       files: { '/home/me/.config/sluice/queue-url': 'rediss://:filepw@q.internal:6380/0\n' },
       env: { SLUICE_QUEUE_URL: 'rediss://q.internal:6380/1', SLUICE_QUEUE_PASSWORD: 'p@ss' },
       modes: { '/home/me/.config/sluice/queue-url': 0o600 },
     });
-    const flag = await resolveQueueUrl(host, { flag: 'redis://:typed@127.0.0.1:6379/0', configWhat: 'config' });
-    assert.equal(flag?.what, '--queue');
-    assert.match(flag?.warnings[0] ?? '', /password on the command line, where ps shows it/);
+    await assert.rejects(resolveQueueUrl(host, { flag: 'redis://:typed@127.0.0.1:6379/0', configWhat: 'config' }), (e: unknown) => {
+      assert.ok(isSluiceError(e, 'USAGE'));
+      assert.match(e.message, /password on the command line, where ps shows it/);
+      assert.ok(!e.message.includes('typed'), 'the message does not repeat it');
+      return true;
+    });
+    assert.equal((await resolveQueueUrl(host, { flag: 'redis://127.0.0.1:6379/0', configWhat: 'config' }))?.what, '--queue');
     const file = await resolveQueueUrl(host, { file: '/home/me/.config/sluice/queue-url', configWhat: 'config' });
     assert.equal(file?.url, 'rediss://:filepw@q.internal:6380/0');
     const env = await resolveQueueUrl(host, { config: 'redis://127.0.0.1:6379/0', configWhat: 'config' });
