@@ -5,8 +5,7 @@ import { seedTarget } from '../../plugins/lifecycle/remote/job-paths.ts';
 
 describe("a job's seed paths", () => {
   const host = createMemoryHost({ files: { '/clone/README.md': 'x' } });
-  const refused = (path: string) =>
-    assert.rejects(seedTarget(host, '/clone', 'alpha', path), (e: unknown) => isSluiceError(e, 'QUEUE_JOB_PATH_REFUSED'), path);
+  const refused = (path: string) => assert.rejects(seedTarget(host, '/clone', 'alpha', path), (e: unknown) => isSluiceError(e, 'QUEUE_JOB_PATH_REFUSED'), path);
 
   it("only the requirement's own artifacts, state and journal", async () => {
     assert.equal(await seedTarget(host, '/clone', 'alpha', '.prizmkit/specs/alpha/spec.md'), '/clone/.prizmkit/specs/alpha/spec.md');
