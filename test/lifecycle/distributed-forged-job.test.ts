@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Job, Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { queueKeyFrom } from '../../core/index.ts';
 import { signJob } from '../../plugins/queue-redis/job-signature.ts';
-import { PREFIX, type WireJob } from '../../plugins/queue-redis/queue-names.ts';
+import { names, PREFIX, type WireJob } from '../../plugins/queue-redis/queue-names.ts';
 import { passingScript } from '../fixtures/lifecycle/passing-script.ts';
 import { useTestQueueKey } from '../helpers/queue-key.ts';
 import { redisServerMissing, startRedisServer } from '../helpers/redis-server.ts';
@@ -63,11 +64,17 @@ describe('a job written into Redis by hand (real redis-server, real `sluice work
       // Signed with the real key (a machine with the key queued a bad seed): the worker still checks every path.
       { id: 'signed-git-seed', data: signJob(queueKey, 'jobs', 'signed-git-seed', 'lifecycle:requirement', wire), code: 'QUEUE_JOB_PATH_REFUSED' },
     ];
+    // The signed job's orchestrator (a holder of the key) is alive: its heartbeat, as a running `lifecycle run` keeps it.
+    const client = new Redis(redis.port, '127.0.0.1');
+    redis.beforeStop(() => client.disconnect());
+    await client.set(names.orchestrator('attacker:1'), '1', 'PX', 600_000);
     for (const c of cases) {
       await queue.add('lifecycle:requirement', c.data, { jobId: c.id, attempts: 3, removeOnFail: false });
       for (;;) {
-        const job = await Job.fromId(queue, c.id);
-        if (job && (await job.getState()) === 'failed') {
+        // State first: a job read before it failed would have no reason yet.
+        const failed = (await queue.getJobState(c.id)) === 'failed';
+        const job = failed ? await Job.fromId(queue, c.id) : undefined;
+        if (job) {
           assert.match(job.failedReason ?? '', new RegExp(c.code), `${c.id}: ${job.failedReason}`);
           assert.equal(job.attemptsMade, 1, `${c.id}: failed once, not retried`);
           break;
