@@ -137,9 +137,18 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
         });
         events.on('removed', ({ jobId }) => void check(jobId));
         events.on('progress', ({ jobId, data }) => pending.get(jobId)?.onProgress?.(data as JsonValue));
-        await events.waitUntilReady();
-        // Workers listen on every queue in this set (those with the delegates it needs).
-        if ((await redis.sadd(names.queues, queueName)) === 1) await redis.publish(names.channel, `queue ${queueName}`);
+        try {
+          await events.waitUntilReady();
+          // Workers listen on every queue in this set (those with the delegates it needs).
+          if ((await redis.sadd(names.queues, queueName)) === 1) await redis.publish(names.channel, `queue ${queueName}`);
+        } catch (error) {
+          // A lane that could not open (a full Redis) is closed, not left holding connections (the
+          // process would never exit), and the next job tries again.
+          lanes.delete(queueName);
+          await within(2000, Promise.allSettled([events.close(), queue.close()]));
+          await within(1000, Promise.allSettled([events.disconnect(), queue.disconnect()]));
+          throw error;
+        }
         return { queue, events };
       })();
       lanes.set(queueName, found);
