@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import { parseDataText, readDataText, SluiceError, validateData, type ErrorCode, type Kernel } from '../../../core/index.ts';
 import {
   bundledRegistryPath,
-  checkState,
+  readableState,
   sdlcPaths,
   createPhaseModel,
   type PhaseModel,
@@ -52,11 +52,11 @@ export async function readStatusProject(kernel: Kernel): Promise<StatusProject> 
     });
   const registryPath = registryInfo ? paths.registry : bundledRegistryPath(kernel.host);
   const cacheDir = parseCacheDir(kernel.host);
-  const [state, registry] = await Promise.all([
+  const [read, registry] = await Promise.all([
     readCachedYaml(kernel, paths.state, SdlcStateReadSchema, 'STATE_INVALID', cacheDir),
     readCachedYaml(kernel, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', cacheDir),
   ]);
   const model = createPhaseModel(registry, kernel.display(registryPath));
-  checkState(state, model, kernel.display(paths.state));
+  const state = readableState(read, model, kernel.display(paths.state));
   return { root: kernel.projectRoot, state, model };
 }
