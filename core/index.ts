@@ -16,6 +16,7 @@ export type * from './queue/job-queue.ts';
 export { createLocalQueue } from './queue/local-queue.ts';
 export { createKeyedMutex } from './queue/keyed-mutex.ts';
 export { assertJsonPayload } from './queue/json-payload.ts';
+export { readQueueKey, createQueueKey, queueKeyFile, queueKeyFrom, QUEUE_KEY_ENV, type QueueKey } from './queue/queue-key.ts';
 export type * from './host/host.ts';
 export { HostIoError, HostNotFoundError, HostNotRegularError, HostTooLargeError } from './host/host.ts';
 export { createMemoryHost, type MemoryHost, type MemoryHostOptions } from './host/memory-host.ts';

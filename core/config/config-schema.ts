@@ -23,7 +23,7 @@ export const SluiceConfigSchema = v.looseObject({
   /** Milliseconds to wait for another process's state lock before exiting with code 3. */
   lockWaitMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 5000),
   /** Where top-level durable jobs go: `redis://HOST:PORT[/DB]` (BullMQ); absent = in this process. */
-  queue: v.optional(v.pipe(v.string(), v.regex(/^redis:\/\/[^\s/]+(\/\d{1,2})?\/?$/, 'queue must be redis://HOST:PORT[/DB]'))),
+  queue: v.optional(v.pipe(v.string(), v.regex(/^rediss?:\/\/[^\s/]+(\/\d{1,2})?\/?$/, 'queue must be redis[s]://HOST:PORT[/DB]'))),
   /** The OS sandbox of the AI CLIs sluice runs: `auto` (default) where the machine has one, `required`, or `off`. */
   sandbox: v.optional(SandboxModeSchema),
   /** Milliseconds a plugin's setup may take. */

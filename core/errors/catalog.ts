@@ -51,6 +51,36 @@ export const errorCatalog = defineErrorCodes('sluice', {
     hint: 'pass data, not functions or class instances; payloads must survive a distributed queue',
   },
   QUEUE_CANCELLED: { exit: blocked, title: 'job was cancelled', hint: 'the run was aborted before this job finished' },
+  QUEUE_KEY_MISSING: {
+    exit: usage,
+    title: 'no queue key to sign or verify distributed jobs with',
+    hint: 'run `sluice queue key` on one machine and install the same file on every worker and orchestrator (README: Running on many machines)',
+  },
+  QUEUE_JOB_UNSIGNED: {
+    exit: usage,
+    title: 'a queued job carries no signature',
+    hint: 'it was not queued by a sluice holding the queue key (written into Redis by hand?); nothing of it ran. Protect the Redis server',
+  },
+  QUEUE_JOB_FORGED: {
+    exit: usage,
+    title: 'a queued job’s signature does not match it',
+    hint: 'it was changed in Redis or signed with another queue key; nothing of it ran. Check every machine has the same queue key',
+  },
+  QUEUE_CHECKPOINT_FORGED: {
+    exit: usage,
+    title: 'a checkpoint is not signed with the queue key',
+    hint: 'someone pushed it without the key (or with another one): nothing was adopted from it; inspect the ref, delete it, and run again',
+  },
+  QUEUE_LEASE_LOST: {
+    exit: blocked,
+    title: 'this worker lost the job’s lease',
+    hint: 'it was frozen or cut off from Redis past its lease; another worker has the job now and this one’s work was discarded',
+  },
+  QUEUE_JOB_PATH_REFUSED: {
+    exit: usage,
+    title: 'a job names a file it may not write',
+    hint: 'a job may only write its requirement’s own artifacts, state and journal: never .git/, absolute or .. paths, or through symlinks',
+  },
   SCHEMA_UNKNOWN: { exit: usage, title: 'unknown schema name', hint: 'run `sluice schema --list` for the names' },
 
   // --- workspace trust ------------------------------------------------------------------

@@ -26,6 +26,12 @@ export interface JobContext {
   workdir?: string;
   /** 1 the first time; more when the job runs again after its worker died or handed it back (resume it). */
   attempt?: number;
+  /**
+   * On a distributed worker: whether this worker still holds the job's lease. A handler asks before it
+   * makes its work count (a checkpoint, a push): a worker that lost the lease (frozen, cut off) discards
+   * its result, as another worker has the job by then. Undefined in-process (the lease is never lost).
+   */
+  leaseHeld?(): Promise<boolean>;
 }
 
 export type JobHandler<N extends JobName> = (payload: JobPayload<N>, ctx: JobContext) => Promise<JobResult<N>>;
@@ -46,6 +52,8 @@ export interface JobOptions {
   workdir?: string;
   /** Passed to the handler as `ctx.attempt` (set by a distributed worker). */
   attempt?: number;
+  /** Passed to the handler as `ctx.leaseHeld` (set by a distributed worker). */
+  leaseHeld?(): Promise<boolean>;
 }
 
 export interface QueueStats {

@@ -46,7 +46,7 @@ export function createLocalQueue(options: LocalQueueOptions): JobQueue {
           if (signal.aborted) throw cancelled(name);
           started = true;
           emit?.(name, id, 'started', o.label);
-          const ctx: JobContext = { id, signal, workdir: o.workdir, attempt: o.attempt ?? 1 };
+          const ctx: JobContext = { id, signal, workdir: o.workdir, attempt: o.attempt ?? 1, ...(o.leaseHeld ? { leaseHeld: o.leaseHeld } : {}) };
           if (o.onProgress) ctx.progress = o.onProgress;
           return (entry.handler as JobHandler<N>)(payload, ctx);
         },

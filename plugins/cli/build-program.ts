@@ -20,7 +20,11 @@ export function buildProgram(commands: readonly CommandDefinition[], makeContext
     .option('--json', 'print one JSON document on stdout and nothing else')
     .option('--cwd <dir>', 'project folder (default: the nearest folder, here or above, holding .sdlc/, sluice.config.* or .prizmkit/)')
     .option('--concurrency <n>', 'how many delegate runs and gate checks run at once')
-    .option('--queue <url>', 'run requirements and tune runs on `sluice worker` processes through Redis: redis://HOST:PORT[/DB]')
+    .option(
+      '--queue <url>',
+      'run requirements and tune runs on `sluice worker` processes through Redis: redis[s]://HOST:PORT[/DB], no password (ps shows it: use SLUICE_QUEUE_URL or --queue-file)',
+    )
+    .option('--queue-file <file>', 'the queue URL, password included, from an owner-only file (else SLUICE_QUEUE_URL, else queue: in the config)')
     .option('--no-color', 'no colours (also NO_COLOR=1); FORCE_COLOR=1 forces them off a terminal')
     .showSuggestionAfterError(true)
     .exitOverride()

@@ -8,10 +8,12 @@ export interface GlobalOptions {
   queue?: string;
   /** `--sandbox auto|required|off` on the commands that start AI CLIs: wins over `sandbox:` in the config. */
   sandbox?: SandboxMode;
+  /** `--queue-file FILE`: the queue URL (with its password) from an owner-only file, off the command line. */
+  queueFile?: string;
 }
 
 /** Options read here, before commands exist, that take a value. */
-const VALUED = new Set(['--cwd', '--concurrency', '--queue', '--sandbox']);
+const VALUED = new Set(['--cwd', '--concurrency', '--queue', '--queue-file', '--sandbox']);
 
 /**
  * The options the kernel needs before commands exist (where the project is, how wide the queue is).
@@ -33,7 +35,8 @@ export function readGlobalOptions(argv: readonly string[]): GlobalOptions {
       if (!(SANDBOX_MODES as readonly string[]).includes(value))
         throw new SluiceError('USAGE', { field: '--sandbox', message: `--sandbox must be one of ${SANDBOX_MODES.join(', ')}, got ${JSON.stringify(value)}` });
       out.sandbox = value as SandboxMode;
-    } else {
+    } else if (name === '--queue-file') out.queueFile = value;
+    else {
       const n = Number(value);
       if (!Number.isInteger(n) || n < 1 || n > 256)
         throw new SluiceError('USAGE', { message: `--concurrency must be an integer from 1 to 256, got ${JSON.stringify(value)}` });

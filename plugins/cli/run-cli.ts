@@ -10,11 +10,13 @@ import {
   jsonEnvelope,
   jsonSafe,
   loadConfig,
+  readQueueKey,
   terminalSafe,
   toSluiceError,
   SluiceError,
   type CommandContext,
   type CommandDefinition,
+  type Host,
   type Kernel,
 } from '../../core/index.ts';
 import { createNodeHost } from '../host-node/index.ts';
@@ -85,19 +87,17 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
     const trust = cliWorkspaceTrust(host, root, loaded);
     // Commands that read records never load project code; help lists a workspace's plugin commands only once it is trusted.
     const trusted = (await loadsProjectCode(word, loaded, trust)) ? loaded.config : { ...loaded.config, plugins: [] };
-    // `--queue` wins over `queue:` in the config; commands read the URL from the config.
-    const config = globals.queue === undefined ? trusted : { ...trusted, queue: globals.queue };
-    dispatcher = await distributedDispatcher(
-      word,
-      config.queue,
-      globals.queue === undefined ? `${basename(loaded.file ?? 'sluice.config.yaml')} field queue` : '--queue',
-    );
+    // `--queue`, `--queue-file`, SLUICE_QUEUE_URL, then `queue:` in the config; commands read the URL from the config.
+    const queue = await queueFor(host, word, globals, trusted.queue, `${basename(loaded.file ?? 'sluice.config.yaml')} field queue`);
+    const config = queue === undefined ? trusted : { ...trusted, queue: queue.url };
+    dispatcher = queue?.dispatcher;
     // Secrets from the environment and from the delegates' configured env never leave in any output.
     redact = createSecretRedactor({ ...process.env, ...configuredSecrets(config) }).redact;
     // One writer owns stderr's status line: the command's progress, the queue's counts and every printed line go through it.
     const statusLine = createStatusLine({ stream: process.stderr, plainEveryMs: plainEvery(), prefix: `sluice ${word ?? ''}`.trim() });
     stopStatus = () => statusLine.stop();
     const io = createCommandIO({ json, interactive: host.isInteractive(), redact, statusLine });
+    for (const w of queue?.warnings ?? []) io.warn(`warning: ${w}`);
     const kernel: Kernel = await createKernel({
       host,
       config,
@@ -198,14 +198,29 @@ function plainEvery(): number {
 type DispatcherFactory = NonNullable<Parameters<typeof createKernel>[0]['dispatcher']>;
 
 /**
- * The Redis queue for top-level jobs when a queue URL is set, loaded only then (BullMQ is large). A
- * worker and `queue …` work on the URL themselves: a worker runs its jobs through its own in-process dispatcher.
+ * The queue of this command line, when one is set: its URL, the warnings to print (a password on the
+ * command line, a loopback Redis without one) and, except for a worker and `queue …` (which work on the
+ * URL themselves, a worker through its own in-process dispatcher), the Redis dispatcher for top-level
+ * jobs. BullMQ loads only then (it is large). A Redis on another machine without password and TLS is
+ * QUEUE_URL_INSECURE here, before anything connects.
  */
-async function distributedDispatcher(word: string | undefined, url: string | undefined, what: string): Promise<DispatcherFactory | undefined> {
-  if (url === undefined || word === 'worker' || word === 'queue') return undefined;
-  const { createRedisQueue, parseRedisUrl } = await import('../queue-redis/index.ts');
-  parseRedisUrl(url, what);
-  return (onProgress) => createRedisQueue({ url, what, onProgress });
+async function queueFor(
+  host: Host,
+  word: string | undefined,
+  globals: { queue?: string; queueFile?: string },
+  configured: string | undefined,
+  configWhat: string,
+): Promise<{ url: string; warnings: string[]; dispatcher?: DispatcherFactory } | undefined> {
+  if (globals.queue === undefined && globals.queueFile === undefined && configured === undefined && !host.env('SLUICE_QUEUE_URL')) return undefined;
+  const { checkTransport, createRedisQueue, parseRedisUrl, readQueueSettings, resolveQueueUrl } = await import('../queue-redis/index.ts');
+  const resolved = await resolveQueueUrl(host, { flag: globals.queue, file: globals.queueFile, config: configured, configWhat });
+  if (resolved === undefined) return undefined;
+  const { url, what, warnings } = resolved;
+  const settings = await readQueueSettings(host);
+  const transport = checkTransport(parseRedisUrl(url, what, settings.tls), settings);
+  if (transport) warnings.push(transport);
+  if (word === 'worker' || word === 'queue') return { url, warnings };
+  return { url, warnings, dispatcher: (onProgress) => createRedisQueue({ url, what, tls: settings.tls, onProgress, queueKey: () => readQueueKey(host) }) };
 }
 
 /**

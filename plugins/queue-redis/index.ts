@@ -4,7 +4,9 @@
  */
 export { createRedisQueue, type RedisJobQueue, type RedisQueueOptions } from './redis-queue.ts';
 export { startWorker, type RunningWorker, type StartWorkerOptions, type WorkerEvent } from './redis-worker.ts';
-export { parseRedisUrl, redactUrl, type RedisTarget } from './redis-url.ts';
+export { parseRedisUrl, redactUrl, type QueueTls, type RedisTarget } from './redis-url.ts';
+export { checkTransport, readQueueSettings, type QueueSettings } from './queue-settings.ts';
+export { resolveQueueUrl, QUEUE_URL_ENV, QUEUE_PASSWORD_ENV } from './queue-url.ts';
 export { probeRedis } from './redis-connection.ts';
 export { queueErrors } from './queue-errors.ts';
 export { queueRedisPlugin } from './queue-redis-plugin.ts';

@@ -3,8 +3,8 @@ import type { Redis } from 'ioredis';
 import { releaseKey, member } from './key-order.ts';
 import { connectionOptions, openClient, probeRedis } from './redis-connection.ts';
 import { names, needsOf, PREFIX, type WireJob } from './queue-names.ts';
-import { parseRedisUrl, type RedisTarget } from './redis-url.ts';
-import { firstLine } from './wire-error.ts';
+import { parseRedisUrl, type QueueTls, type RedisTarget } from './redis-url.ts';
+import { errorCodeOf, firstLine } from './wire-error.ts';
 import { listWorkers, type WorkerAnnouncement } from './worker-registry.ts';
 
 export interface QueuedJobView {
@@ -22,7 +22,8 @@ export interface QueuedJobView {
 
 export interface QueueStatus {
   url: string;
-  counts: { waiting: number; running: number; delayed: number; completed: number; failed: number };
+  /** `cancelled`: jobs their run cancelled (counted apart from the completed and the failed ones). */
+  counts: { waiting: number; running: number; delayed: number; completed: number; cancelled: number; failed: number };
   workers: (Omit<WorkerAnnouncement, 'running'> & { running: { id: string }[] })[];
   running: QueuedJobView[];
   failed: QueuedJobView[];
@@ -31,8 +32,8 @@ export interface QueueStatus {
 }
 
 /** Operator access to the queue: one connection, every sluice queue name it knows. */
-export async function openAdmin(url: string, what?: string) {
-  const target: RedisTarget = parseRedisUrl(url, what);
+export async function openAdmin(url: string, what?: string, tls?: QueueTls) {
+  const target: RedisTarget = parseRedisUrl(url, what, tls);
   await probeRedis(target);
   const redis: Redis = openClient(target);
   const connection = connectionOptions(target);
@@ -64,7 +65,7 @@ export async function openAdmin(url: string, what?: string) {
   return {
     target,
     async status(): Promise<QueueStatus> {
-      const counts = { waiting: 0, running: 0, delayed: 0, completed: 0, failed: 0 };
+      const counts = { waiting: 0, running: 0, delayed: 0, completed: 0, cancelled: 0, failed: 0 };
       const running: QueuedJobView[] = [];
       const failed: QueuedJobView[] = [];
       const workers = await listWorkers(redis);
@@ -74,10 +75,21 @@ export async function openAdmin(url: string, what?: string) {
         counts.waiting += (c.waiting ?? 0) + (c.prioritized ?? 0);
         counts.running += c.active ?? 0;
         counts.delayed += c.delayed ?? 0;
-        counts.completed += c.completed ?? 0;
-        counts.failed += c.failed ?? 0;
+        // A cancelled job either ended as its handler decided (completed) or before it started (failed
+        // QUEUE_CANCELLED): both are counted as cancelled, by the mark the orchestrator's cancel left.
+        const completed = (await q.getCompleted()).map((j) => j.id!);
+        const marked = completed.length === 0 ? [] : await redis.mget(completed.map((id) => names.cancelled(id)));
+        const cancelledDone = marked.filter((m) => m !== null).length;
+        counts.completed += (c.completed ?? 0) - cancelledDone;
+        counts.cancelled += cancelledDone;
         for (const j of await q.getActive()) running.push(view(j));
-        for (const j of await q.getFailed()) failed.push(view(j, firstLine(j.failedReason)));
+        for (const j of await q.getFailed()) {
+          if (errorCodeOf(j.failedReason) === 'QUEUE_CANCELLED') counts.cancelled++;
+          else {
+            counts.failed++;
+            failed.push(view(j, firstLine(j.failedReason)));
+          }
+        }
         const needs = needsOf(q.name);
         const waiting = (c.waiting ?? 0) + (c.prioritized ?? 0) + (c.delayed ?? 0);
         if (waiting > 0 && !workers.some((w) => needs.every((d) => w.delegates.includes(d)))) unserved.push({ needs });
@@ -92,6 +104,8 @@ export async function openAdmin(url: string, what?: string) {
         for (const j of await q.getFailed()) {
           if (ids && ids.length > 0 && !ids.includes(j.id!)) continue;
           const failedAs = view(j, j.failedReason);
+          // Retried by a person: it runs even though the run that queued it is gone.
+          await redis.set(names.retried(j.id!), '1', 'EX', 7 * 24 * 3600);
           await j.retry('failed');
           done.push(failedAs);
         }

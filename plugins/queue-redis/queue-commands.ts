@@ -1,7 +1,8 @@
 import { defineCommand, type CommandDefinition, type Kernel } from '../../core/index.ts';
 import type { QueueStatus } from './queue-admin.ts';
+import { queueKeyCommand } from './queue-key-command.ts';
 import { QueueDrainOutput, QueueRetryOutput, QueueStatusOutput } from './queue-outputs.ts';
-import { requireQueueUrl } from './queue-url.ts';
+import { requireQueue } from './queue-url.ts';
 
 async function withAdmin<T>(
   kernel: Kernel,
@@ -9,7 +10,8 @@ async function withAdmin<T>(
   fn: (admin: Awaited<ReturnType<typeof import('./queue-admin.ts').openAdmin>>) => Promise<T>,
 ): Promise<T> {
   const { openAdmin } = await import('./queue-admin.ts');
-  const admin = await openAdmin(requireQueueUrl(kernel, command), '--queue');
+  const { url, tls } = await requireQueue(kernel, command);
+  const admin = await openAdmin(url, 'the queue URL', tls);
   try {
     return await fn(admin);
   } finally {
@@ -19,7 +21,9 @@ async function withAdmin<T>(
 
 function statusText(s: QueueStatus): string {
   const c = s.counts;
-  const lines = [`queue ${s.url}: ${c.waiting} waiting, ${c.delayed} delayed, ${c.running} running, ${c.completed} completed, ${c.failed} failed`];
+  const lines = [
+    `queue ${s.url}: ${c.waiting} waiting, ${c.delayed} delayed, ${c.running} running, ${c.completed} completed, ${c.cancelled} cancelled, ${c.failed} failed`,
+  ];
   lines.push(`workers (${s.workers.length}):`);
   for (const w of s.workers)
     lines.push(
@@ -35,7 +39,10 @@ function statusText(s: QueueStatus): string {
 export const queueStatusCommand = defineCommand({
   name: 'queue status',
   summary: 'show the Redis queue: job counts, live workers (host, pid, delegates), running and failed jobs',
-  examples: ['sluice queue status --queue redis://queue.internal:6379/0', 'sluice queue status --queue redis://queue.internal:6379/0 --json'],
+  examples: [
+    'SLUICE_QUEUE_URL=rediss://:PASSWORD@queue.internal:6380/0 sluice queue status',
+    'SLUICE_QUEUE_URL=rediss://:PASSWORD@queue.internal:6380/0 sluice queue status --json',
+  ],
   output: QueueStatusOutput,
   async run(_input, { kernel }) {
     const status = await withAdmin(kernel, 'sluice queue status', (a) => a.status());
@@ -47,7 +54,10 @@ export const queueRetryCommand = defineCommand({
   name: 'queue retry',
   summary: 'put failed jobs back in the Redis queue (all of them, or the ids given)',
   args: ['[ids...]'],
-  examples: ['sluice queue retry --queue redis://queue.internal:6379/0', 'sluice queue retry JOB_ID --queue redis://queue.internal:6379/0'],
+  examples: [
+    'SLUICE_QUEUE_URL=rediss://:PASSWORD@queue.internal:6380/0 sluice queue retry',
+    'SLUICE_QUEUE_URL=rediss://:PASSWORD@queue.internal:6380/0 sluice queue retry JOB_ID',
+  ],
   output: QueueRetryOutput,
   async run({ args }, { kernel }) {
     const ids = (args[0] as string[] | undefined) ?? [];
@@ -61,7 +71,7 @@ export const queueRetryCommand = defineCommand({
 export const queueDrainCommand = defineCommand({
   name: 'queue drain',
   summary: 'remove every job that has not started from the Redis queue (running jobs finish; their callers see the rest cancelled)',
-  examples: ['sluice queue drain --queue redis://queue.internal:6379/0'],
+  examples: ['SLUICE_QUEUE_URL=rediss://:PASSWORD@queue.internal:6380/0 sluice queue drain'],
   output: QueueDrainOutput,
   async run(_input, { kernel }) {
     const removed = await withAdmin(kernel, 'sluice queue drain', (a) => a.drain());
@@ -69,4 +79,4 @@ export const queueDrainCommand = defineCommand({
   },
 });
 
-export const queueCommands: CommandDefinition[] = [queueStatusCommand, queueRetryCommand, queueDrainCommand];
+export const queueCommands: CommandDefinition[] = [queueStatusCommand, queueRetryCommand, queueDrainCommand, queueKeyCommand];

@@ -25,6 +25,12 @@ export const names = {
   worker: (id: string) => `${OWN}:worker:${id}`,
   /** LIST of `<queue>/<jobId>` per ordering key: its head is the one job of that key allowed to run. */
   keyOrder: (key: string) => `${OWN}:key:${key}`,
+  /** Set once by the first orchestrator: when it is gone, Redis lost its data (not a drain). */
+  epoch: `${OWN}:epoch`,
+  /** An orchestrator's heartbeat (`WireJob.from`): a job whose orchestrator stopped beating has nobody waiting for it. */
+  orchestrator: (from: string) => `${OWN}:orchestrator:${from}`,
+  /** Marks a job `sluice queue retry` put back: it runs without its orchestrator. */
+  retried: (jobId: string) => `${OWN}:retried:${jobId}`,
   /** Marks a job its orchestrator cancelled, for a worker that picks it up later. */
   cancelled: (jobId: string) => `${OWN}:cancelled:${jobId}`,
   /** Pub/sub: `cancel <jobId>` and `queue <name>` (a new queue to listen on). */
@@ -41,4 +47,6 @@ export interface WireJob {
   needs?: string[];
   /** Host/pid of the orchestrator, for `queue status`. */
   from: string;
+  /** HMAC of the job under the queue key (job-signature.ts): a worker runs nothing without it. */
+  sig?: string;
 }

@@ -17,7 +17,7 @@ const JobView = v.strictObject({
 
 export const QueueStatusOutput = commandOutput({
   url: v.string(),
-  counts: v.strictObject({ waiting: Count, running: Count, delayed: Count, completed: Count, failed: Count }),
+  counts: v.strictObject({ waiting: Count, running: Count, delayed: Count, completed: Count, cancelled: Count, failed: Count }),
   workers: v.array(
     v.strictObject({
       id: v.string(),
@@ -43,3 +43,8 @@ export const QueueRetryOutput = commandOutput({
 export const QueueDrainOutput = commandOutput({ removed: v.pipe(v.array(JobView), v.description('The jobs taken out of the queue (they had not started).')) });
 
 export const WorkerOutput = commandOutput({ worker: v.string(), done: Count, failed: Count, handedBack: Count });
+
+export const QueueKeyOutput = commandOutput({
+  file: v.pipe(v.string(), v.description('Where the queue key is (never the key itself).')),
+  created: v.pipe(v.boolean(), v.description('Whether this run made it (an existing key is never replaced).')),
+});

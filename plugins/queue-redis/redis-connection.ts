@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { RedisOptions as BullRedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { SluiceError } from '../../core/index.ts';
@@ -14,6 +15,8 @@ export function connectionOptions(target: RedisTarget): BullRedisOptions & { max
     db: target.db,
     password: target.password,
     username: target.username,
+    // rediss://: TLS, the server's certificate checked against the configured CA (or the system's).
+    ...(target.tls ? { tls: { ...target.tls, ...(isIP(target.host) ? {} : { servername: target.host }) } } : {}),
     maxRetriesPerRequest: null,
     retryStrategy: (times: number) => Math.min(times * 200, 2000),
   };

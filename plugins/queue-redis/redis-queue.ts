@@ -13,13 +13,16 @@ import {
   type JobQueue,
   type JobResult,
   type JsonValue,
+  type QueueKey,
   type QueueProgressEvent,
   type QueueStats,
 } from '../../core/index.ts';
+import { signJob } from './job-signature.ts';
+import { dataLost, ORCHESTRATOR_BEAT_MS, redisFault } from './redis-fault.ts';
 import { enqueueKey, member, releaseKey } from './key-order.ts';
 import { connectionOptions, openClient, probeRedis, within } from './redis-connection.ts';
-import { names, PREFIX, queueNameFor, type WireJob } from './queue-names.ts';
-import { parseRedisUrl, type RedisTarget } from './redis-url.ts';
+import { names, PREFIX, queueNameFor } from './queue-names.ts';
+import { parseRedisUrl, type QueueTls, type RedisTarget } from './redis-url.ts';
 import { decodeError } from './wire-error.ts';
 
 export interface RedisQueueOptions {
@@ -27,6 +30,10 @@ export interface RedisQueueOptions {
   url: string;
   /** Where the URL came from, for errors (`--queue`, `sluice.config.yaml field queue`). */
   what?: string;
+  /** Certificates for a `rediss://` URL (queue-settings.ts). */
+  tls?: QueueTls;
+  /** Signs every job (workers refuse unsigned ones): the key, or how to read it when the queue connects. */
+  queueKey: QueueKey | (() => Promise<QueueKey>);
   onProgress?(event: QueueProgressEvent): void;
   /** How often unfinished jobs are re-read in case an event was missed (Redis restarted); default 2000 ms. */
   pollMs?: number;
@@ -66,7 +73,7 @@ interface Lane {
  * `sluice worker` returns. Handlers registered here run only on workers (register them in both).
  */
 export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
-  const target = parseRedisUrl(options.url, options.what);
+  const target = parseRedisUrl(options.url, options.what, options.tls);
   const handlers = new Map<string, string>();
   const pending = new Map<string, Pending>();
   const lanes = new Map<string, Promise<Lane>>();
@@ -75,6 +82,11 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
   let client: Redis | undefined;
   let connecting: Promise<Redis> | undefined;
   let poller: NodeJS.Timeout | undefined;
+  let key: QueueKey | undefined;
+  let epoch: string | null = null;
+  // Who queued the jobs, as workers see it (signed with each job): its heartbeat says it still waits for them.
+  const from = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const beat = (redis: Redis) => redis.set(names.orchestrator(from), '1', 'PX', ORCHESTRATOR_BEAT_MS);
   let idle: (() => void)[] = [];
 
   const stats = (): QueueStats => {
@@ -86,8 +98,16 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
 
   function connect(): Promise<Redis> {
     connecting ??= (async () => {
+      key = typeof options.queueKey === 'function' ? await options.queueKey() : options.queueKey;
       await probeRedis(target);
       client = openClient(target);
+      try {
+        await client.set(names.epoch, randomUUID(), 'NX');
+        epoch = await client.get(names.epoch);
+        await beat(client);
+      } catch (error) {
+        throw redisFault(error, target);
+      }
       poller = setInterval(() => void pollAll(), options.pollMs ?? 2000);
       poller.unref();
       return client;
@@ -117,9 +137,18 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
         });
         events.on('removed', ({ jobId }) => void check(jobId));
         events.on('progress', ({ jobId, data }) => pending.get(jobId)?.onProgress?.(data as JsonValue));
-        await events.waitUntilReady();
-        // Workers listen on every queue in this set (those with the delegates it needs).
-        if ((await redis.sadd(names.queues, queueName)) === 1) await redis.publish(names.channel, `queue ${queueName}`);
+        try {
+          await events.waitUntilReady();
+          // Workers listen on every queue in this set (those with the delegates it needs).
+          if ((await redis.sadd(names.queues, queueName)) === 1) await redis.publish(names.channel, `queue ${queueName}`);
+        } catch (error) {
+          // A lane that could not open (a full Redis) is closed, not left holding connections (the
+          // process would never exit), and the next job tries again.
+          lanes.delete(queueName);
+          await within(2000, Promise.allSettled([events.close(), queue.close()]));
+          await within(1000, Promise.allSettled([events.disconnect(), queue.disconnect()]));
+          throw error;
+        }
         return { queue, events };
       })();
       lanes.set(queueName, found);
@@ -155,6 +184,8 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
       const state = await queue.getJobState(jobId);
       const job = state === 'unknown' ? undefined : await Job.fromId(queue, jobId);
       if (!job) {
+        if (client && (await client.get(names.epoch)) !== epoch)
+          return settle(p, { error: dataLost(target, `job ${p.name}${p.label ? ` (${p.label})` : ''}`) });
         if (p.key !== undefined && client) await releaseKey(client, p.key, member(p.queueName, jobId));
         settle(p, { error: cancelled(p, 'it was removed from the queue (sluice queue drain?)') });
         return;
@@ -188,6 +219,10 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
         ));
       if (alive) {
         lastContact = Date.now();
+        await within(
+          1000,
+          beat(client!).catch(() => {}),
+        );
         // Bounded: Redis gone between the ping and a check leaves that check's commands queued in
         // ioredis until it reconnects, possibly never, and this poll (the only one: see `polling`)
         // would never end, so the callers would never hear that the queue was lost.
@@ -231,7 +266,7 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
     const queueName = queueNameFor(needs);
     const { queue } = await lane(queueName);
     const id = randomUUID();
-    const wire: WireJob = { payload, key: o.key, label: o.label, needs, from: `${hostname()}:${process.pid}` };
+    const wire = signJob(key!, queueName, id, name, { payload, key: o.key, label: o.label, needs, from });
     const result = new Promise<unknown>((resolve, reject) => {
       const p: Pending = {
         id,
@@ -284,7 +319,9 @@ export function createRedisQueue(options: RedisQueueOptions): RedisJobQueue {
     jobNames: () => [...handlers.keys()].sort(),
     run(name, payload, o = {}) {
       assertJsonPayload(name, payload);
-      return dispatch(name, payload, o);
+      return dispatch(name, payload, o).catch((error: unknown) => {
+        throw redisFault(error, target);
+      });
     },
     // Within this process only: across machines the key order of `run` is what holds.
     exclusive: (key, fn) => local.run(key, fn),

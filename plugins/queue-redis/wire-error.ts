@@ -33,6 +33,17 @@ export function decodeError(reason: string | undefined): SluiceError {
   return new SluiceError('INTERNAL', { message: `job failed on a worker: ${firstLine(text) || 'no reason given'}` });
 }
 
+/** The error code a failure reason carries (encodeError), if it is one of ours. */
+export function errorCodeOf(reason: string | undefined): string | undefined {
+  const text = reason ?? '';
+  try {
+    const f = JSON.parse(text.slice(text.lastIndexOf('\n') + 1)) as { code?: unknown };
+    return typeof f.code === 'string' ? f.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The readable part of a failure reason. */
 export function firstLine(reason: string | undefined): string {
   return (reason ?? '').split('\n')[0];

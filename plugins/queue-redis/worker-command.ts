@@ -1,6 +1,6 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import { defineCommand, SluiceError, type Kernel, SANDBOX_OPTION } from '../../core/index.ts';
-import { requireQueueUrl } from './queue-url.ts';
+import { defineCommand, readQueueKey, SluiceError, type Kernel, SANDBOX_OPTION } from '../../core/index.ts';
+import { requireQueue } from './queue-url.ts';
 import { WorkerOutput } from './queue-outputs.ts';
 
 /** Delegates that can run on this machine (their CLI is installed), optionally narrowed by --delegates. */
@@ -42,12 +42,12 @@ export const workerCommand = defineCommand({
     SANDBOX_OPTION,
   ],
   examples: [
-    'sluice worker --queue redis://queue.internal:6379/0',
-    'sluice worker --queue redis://queue.internal:6379/2 --concurrency 4 --workdir /var/tmp/sluice --grace 60',
+    'SLUICE_QUEUE_URL=rediss://:PASSWORD@queue.internal:6380/0 sluice worker',
+    'SLUICE_QUEUE_URL=rediss://:PASSWORD@queue.internal:6380/2 sluice worker --concurrency 4 --workdir /var/tmp/sluice --grace 60',
   ],
   output: WorkerOutput,
   async run({ options }, { kernel, io, cwd, signal }) {
-    const url = requireQueueUrl(kernel, 'sluice worker');
+    const { url, tls } = await requireQueue(kernel, 'sluice worker');
     const workdir =
       options.workdir === undefined
         ? join(cwd, '.sluice', 'worker')
@@ -56,6 +56,7 @@ export const workerCommand = defineCommand({
           : resolve(cwd, String(options.workdir));
     const graceMs = seconds(options.grace, '--grace', 30) * 1000;
     const leaseMs = Math.max(1, seconds(options.lease, '--lease', 30)) * 1000;
+    const queueKey = await readQueueKey(kernel.host);
     const delegates = await usableDelegates(kernel, options.delegates as string | undefined);
     await kernel.host.mkdir(workdir);
     const { startWorker } = await import('./redis-worker.ts');
@@ -65,7 +66,9 @@ export const workerCommand = defineCommand({
     const at = () => new Date().toISOString().slice(11, 19);
     const worker = await startWorker({
       url,
-      what: '--queue',
+      what: 'the queue URL',
+      tls,
+      queueKey,
       dispatcher: kernel.dispatcher,
       delegates,
       workdir,
@@ -74,10 +77,11 @@ export const workerCommand = defineCommand({
       onEvent(e) {
         const what = 'job' in e ? `${e.job}${e.label ? ` ${e.label}` : ''}` : '';
         if (e.type === 'done') done++;
-        if (e.type === 'failed') failed++;
+        if (e.type === 'failed' || e.type === 'refused') failed++;
         if (e.type === 'handed-back') handedBack++;
         if (e.type === 'started' || e.type === 'done' || e.type === 'handed-back') io.print(`${at()} ${e.type} ${what}`);
         else if (e.type === 'failed') io.print(`${at()} failed ${what}: ${e.error}`);
+        else if (e.type === 'refused') io.print(`${at()} refused ${e.job} ${e.id}: ${e.error}`);
         else if (e.type === 'stopping') io.print(`${at()} stopping: ${e.running} running job(s) get ${graceMs / 1000} s to finish`);
       },
     });

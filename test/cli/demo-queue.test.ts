@@ -6,6 +6,10 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { redisServerMissing, startRedisServer } from '../helpers/redis-server.ts';
 import { runCli } from '../helpers/run-cli.ts';
+import { useTestQueueKey } from '../helpers/queue-key.ts';
+
+// The demo makes a queue key where there is none: the test's own, not the person's.
+useTestQueueKey();
 
 const alive = (pid: number) => {
   try {

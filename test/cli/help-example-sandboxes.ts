@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
+import { queueKeyFrom } from '../../core/index.ts';
 import { evidence, writeFiles } from '../lifecycle/lifecycle-fixture.ts';
 import { sdlcKernel, walkTo, writeCurrentArtifacts } from '../sdlc/sdlc-fixture.ts';
 import { spawnReaped } from '../helpers/reap-children.ts';
@@ -285,10 +287,16 @@ async function untilQueue(url: string, done: (status: Awaited<ReturnType<Admin['
 }
 type Admin = Awaited<ReturnType<typeof import('../../plugins/queue-redis/index.ts')['openAdmin']>>;
 
+/** The key `sluice queue key` made in the sandbox's HOME. */
+function sandboxQueueKey(s: Sandbox) {
+  const file = join(s.env.XDG_CONFIG_HOME, 'sluice', 'queue.key');
+  return queueKeyFrom(readFileSync(file, 'utf8').trim(), file);
+}
+
 /** A job of a name no worker has a handler for, dispatched to the queue at `url` and left waiting (no worker listens). */
-async function waitingJob(url: string): Promise<void> {
+async function waitingJob(url: string, s: Sandbox): Promise<void> {
   const { createRedisQueue } = await import('../../plugins/queue-redis/index.ts');
-  const queue = createRedisQueue({ url });
+  const queue = createRedisQueue({ queueKey: sandboxQueueKey(s), url });
   // Known to this dispatcher only: the worker has no handler by that name and fails the job.
   (queue.register as (name: string, handler: () => Promise<unknown>) => void)('example:no-such-job', async () => ({}));
   (queue.run as (name: string, payload: unknown, o: object) => Promise<unknown>)('example:no-such-job', {}, { label: 'example' }).catch(() => {});
@@ -298,7 +306,7 @@ async function waitingJob(url: string): Promise<void> {
 
 /** That job taken by a real `sluice worker`, which fails it (no handler by that name); the failed job's id. */
 async function failedJob(url: string, s: Sandbox): Promise<string> {
-  await waitingJob(url);
+  await waitingJob(url, s);
   const worker = spawnReaped('sluice', ['worker', '--queue', url, '--workdir', join(s.dir, '..', 'worker')], { cwd: s.dir, env: s.env, stdio: 'ignore' });
   try {
     return (await untilQueue(url, (status) => status.failed.length > 0)).failed[0]!.id;
@@ -312,13 +320,15 @@ async function failedJob(url: string, s: Sandbox): Promise<string> {
 async function queueCommand(command: string, s: Sandbox): Promise<Expectation> {
   if (!redisBase) return { skip: redisMissing };
   const url = `${redisBase}/${nextDb++ % 16}`;
-  const line = s.example.replace(/redis:\/\/[^\s/]+(\/\d+)?/, url).replace('/var/tmp/sluice', join(s.dir, '..', 'worker'));
+  const line = s.example.replace(/rediss?:\/\/[^\s/]+(\/\d+)?/, url).replace('/var/tmp/sluice', join(s.dir, '..', 'worker'));
+  // The sandbox's person made their queue key first, as the README says.
+  await must('sluice queue key', s);
   if (command === 'demo') return { line, output: /lifecycle/i };
   if (command === 'worker') return { line, stopWhen: /ready on/, codes: [0, 143], output: /stopped: 0 done/ };
   if (command === 'queue status') return { line, output: /"waiting": 0|0 waiting/ };
   // drain: a job nobody works is removed; retry: a job a worker failed goes back.
   if (command === 'queue drain') {
-    await waitingJob(url);
+    await waitingJob(url, s);
     return { line, output: /1 waiting job\(s\) removed/ };
   }
   const failed = await failedJob(url, s);
@@ -343,6 +353,7 @@ export const RECIPES: Record<string, (command: string, s: Sandbox) => Promise<Ex
   // Serves until its client closes stdin: the example's stdin is empty, so it stops at once.
   mcp: async () => ({}),
   worker: queueCommand,
+  'queue key': async () => ({ output: /queue key|"created"/ }),
   ...Object.fromEntries(['queue status', 'queue retry', 'queue drain'].map((c) => [c, queueCommand])),
   ...Object.fromEntries(
     ['lifecycle start', 'lifecycle status', 'lifecycle next', 'lifecycle record', 'lifecycle recover', 'lifecycle run', 'lifecycle adopt-commit'].map((c) => [

@@ -51,7 +51,16 @@ async function sandbox(example: string): Promise<Sandbox> {
     NO_COLOR: '1',
     SLUICE_USER: 'example-user',
   };
-  for (const name of ['SLUICE_TRUSTED_HASH', 'SLUICE_SIGNING_KEY', 'FAKE_CLI_BEHAVIOUR', 'GIT_DIR', 'GIT_WORK_TREE']) delete env[name];
+  for (const name of [
+    'SLUICE_TRUSTED_HASH',
+    'SLUICE_SIGNING_KEY',
+    'SLUICE_QUEUE_KEY_FILE',
+    'SLUICE_QUEUE_URL',
+    'FAKE_CLI_BEHAVIOUR',
+    'GIT_DIR',
+    'GIT_WORK_TREE',
+  ])
+    delete env[name];
   return { dir, env, example };
 }
 

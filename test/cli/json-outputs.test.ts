@@ -15,6 +15,10 @@ import { runProcess } from '../helpers/run-cli.ts';
 import { evidence, makeRepo, writeFiles } from '../lifecycle/lifecycle-fixture.ts';
 import { runSluice, sluiceBundle } from '../sdlc/sluice-cli.ts';
 import { scriptBackends } from '../helpers/tune-backends.ts';
+import { useTestQueueKey } from '../helpers/queue-key.ts';
+
+// `queue key` shows the test's own queue key, never the person's.
+useTestQueueKey();
 
 /**
  * The --json documents are an interface: every command declares a schema for its output, `sluice schema`
@@ -196,6 +200,7 @@ describe('JSON outputs are an interface', () => {
       ['queue', 'status'],
       ['queue', 'retry', 'no-such-job'],
       ['queue', 'drain'],
+      ['queue', 'key'],
     ]) {
       const run: Run = { command: args.slice(0, 2).join(' '), args: [...args, '--queue', redis.url], dir: base };
       runs.push(run);

@@ -22,9 +22,10 @@ export function startWorkerProcess(
   t: { teardown?(fn: () => unknown): void; after?(fn: () => unknown): void },
   o: { bin: string; cwd: string; url: string; args?: string[]; env?: Record<string, string> },
 ): WorkerProcess {
-  const child = spawnReaped(process.execPath, [o.bin, 'worker', '--queue', o.url, ...(o.args ?? [])], {
+  // The URL as a deployment passes it: in the environment, never on a command line `ps` shows.
+  const child = spawnReaped(process.execPath, [o.bin, 'worker', ...(o.args ?? [])], {
     cwd: o.cwd,
-    env: { ...process.env, NO_COLOR: '1', ...o.env },
+    env: { ...process.env, NO_COLOR: '1', SLUICE_QUEUE_URL: o.url, ...o.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   (t.teardown ?? t.after)!.call(t, () => reap(child));

@@ -6,7 +6,10 @@ import { describe, it } from 'node:test';
 import { createLocalQueue } from '../../core/index.ts';
 import { runLifecycleDemo } from '../../plugins/lifecycle/demo.ts';
 import { configureRequirementJobs, runRequirementJob } from '../../plugins/lifecycle/remote/requirement-job.ts';
+import { useTestQueueKey } from '../helpers/queue-key.ts';
 import { gitIn, makeLifecycle, makeRepo } from './lifecycle-fixture.ts';
+
+useTestQueueKey();
 
 describe('lifecycle demo on workers', () => {
   it('ends as the in-process demo does: the same stages, all three COMMITTED, each commit on sluice/<slug> of origin', async () => {
@@ -17,7 +20,7 @@ describe('lifecycle demo on workers', () => {
     const { kernel } = await makeLifecycle(root);
     const keyFile = join(await mkdtemp(join(tmpdir(), 'sluice-key-')), 'commit-grant.key');
     await writeFile(keyFile, 'a-demo-test-signing-key-0123456789\n', { mode: 0o600 });
-    configureRequirementJobs(kernel, { workdir: await mkdtemp(join(tmpdir(), 'sluice-workdir-')), grantKeyFile: keyFile });
+    configureRequirementJobs(kernel, { workdir: await mkdtemp(join(tmpdir(), 'sluice-workdir-')) });
     // The durable-job queue a worker runs, here in this process: the same handler by name.
     const dispatcher = createLocalQueue({ concurrency: 2 });
     dispatcher.register('lifecycle:requirement', (payload, job) => runRequirementJob(kernel, payload, job));

@@ -9,6 +9,10 @@ import { reap, spawnReaped } from '../helpers/reap-children.ts';
 import { sluiceEntry } from '../helpers/run-cli.ts';
 import { redisServerMissing, startRedisServer } from '../helpers/redis-server.ts';
 import { gitIn, makeRepo, writeFiles } from './lifecycle-fixture.ts';
+import { useTestQueueKey } from '../helpers/queue-key.ts';
+
+// Every sluice this file starts signs and verifies jobs with the test's own queue key.
+useTestQueueKey();
 
 const IDENTITY = { GIT_AUTHOR_NAME: 'Worker', GIT_AUTHOR_EMAIL: 'w@example.invalid', GIT_COMMITTER_NAME: 'Worker', GIT_COMMITTER_EMAIL: 'w@example.invalid' };
 

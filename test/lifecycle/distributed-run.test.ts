@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { createKernel } from '../../core/index.ts';
 import { builtinPlugins } from '../../plugins/cli/builtin-plugins.ts';
@@ -16,50 +14,17 @@ import type { RunSummary } from '../../plugins/lifecycle/runner/run-lifecycle.ts
 import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
 import { createRedisQueue } from '../../plugins/queue-redis/index.ts';
 import { passingScript } from '../fixtures/lifecycle/passing-script.ts';
-import { reap, spawnReaped } from '../helpers/reap-children.ts';
+import { useTestQueueKey } from '../helpers/queue-key.ts';
 import { redisServerMissing, startRedisServer, type TestRedis } from '../helpers/redis-server.ts';
+
+const queueKey = useTestQueueKey();
+import { startTestWorker, type Hooks } from '../helpers/lifecycle-worker-process.ts';
 import { gitIn, HOST_GRANT, makeRepo } from './lifecycle-fixture.ts';
 
-const WORKER = fileURLToPath(new URL('../helpers/lifecycle-worker.ts', import.meta.url));
 const SLUGS = Array.from({ length: 12 }, (_, i) => `req-${String(i + 1).padStart(2, '0')}`);
 const STAGES = ['plan', 'implement', 'code-review', 'test', 'retrospective', 'commit'];
 /** What one requirement's journal says when every stage was recorded exactly once. */
 const ROWS = ['start', 'claim', 'plan-ready', 'implemented', 'review-pass', 'test-pass', 'retro-no-doc-change', 'commit-pending', 'commit-intent', 'committed'];
-const IDENTITY = { GIT_AUTHOR_NAME: 'Worker', GIT_AUTHOR_EMAIL: 'w@example.invalid', GIT_COMMITTER_NAME: 'Worker', GIT_COMMITTER_EMAIL: 'w@example.invalid' };
-
-type Hooks = { after(fn: () => unknown): void };
-
-interface TestWorker {
-  child: ChildProcess;
-  lines: string[];
-  exited: Promise<unknown>;
-}
-
-/** One worker process with its own workdir; resolves once it listens. */
-async function startTestWorker(t: Hooks, url: string, keyFile: string): Promise<TestWorker> {
-  const workdir = await mkdtemp(join(tmpdir(), 'sluice-worker-'));
-  const child = spawnReaped(process.execPath, ['--import=tsx', WORKER, url, workdir, keyFile], {
-    env: { ...process.env, ...IDENTITY, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  t.after(() => reap(child));
-  const lines: string[] = [];
-  let err = '';
-  let rest = '';
-  child.stdout!.on('data', (d) => {
-    const parts = (rest + d).split('\n');
-    rest = parts.pop()!;
-    lines.push(...parts);
-  });
-  child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise((r) => child.once('exit', r));
-  // No deadline: a worker that never gets ready fails at the file's time limit, with its stderr below.
-  for (;;) {
-    if (lines.includes('ready')) return { child, lines, exited };
-    if (child.exitCode !== null) throw new Error(`worker exited before it was ready: ${err}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A project with 12 requirements, its bare remote as origin, three workers and an orchestrator on one Redis. */
 async function setup(t: Hooks) {
@@ -72,12 +37,12 @@ async function setup(t: Hooks) {
   const keys = await mkdtemp(join(tmpdir(), 'sluice-keys-'));
   await writeFile(join(keys, 'commit-grant.key'), 'the-shared-grant-key-of-this-team\n', { mode: 0o600 });
   const keyFile = join(keys, 'commit-grant.key');
-  const workers = await Promise.all([0, 1, 2].map(() => startTestWorker(t, redis.url, keyFile)));
+  const workers = await Promise.all([0, 1, 2].map(() => startTestWorker(t, redis.url)));
   const kernel = await createKernel({
     host: createNodeHost({ cwd: root }),
     projectRoot: root,
     plugins: builtinPlugins,
-    dispatcher: () => createRedisQueue({ url: redis.url }),
+    dispatcher: () => createRedisQueue({ queueKey, url: redis.url }),
   });
   t.after(() => kernel.dispatcher.close?.());
   const lc = createLifecycleContext(kernel, root);

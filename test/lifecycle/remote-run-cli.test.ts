@@ -9,6 +9,10 @@ import { LifecycleRunOutput } from '../../plugins/lifecycle/commands/lifecycle-o
 import { runCli } from '../helpers/run-cli.ts';
 import { passingScript } from '../fixtures/lifecycle/passing-script.ts';
 import { gitIn, makeRepo, writeFiles } from './lifecycle-fixture.ts';
+import { useTestQueueKey } from '../helpers/queue-key.ts';
+
+// A --remote run signs its checkpoints with the test's own queue key, never the person's.
+useTestQueueKey();
 
 const SCRIPT = passingScript();
 const SLUGS = ['north', 'south'];

@@ -1,17 +1,22 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createLocalQueue, type Kernel, type SluiceError } from '../../core/index.ts';
 import { verifyJournal } from '../../plugins/lifecycle/journal/requirement-journal.ts';
+import { adoptCheckpoint } from '../../plugins/lifecycle/remote/adopt-checkpoint.ts';
 import { pushRef } from '../../plugins/lifecycle/remote/remote-git.ts';
 import { configureRequirementJobs, runRequirementJob } from '../../plugins/lifecycle/remote/requirement-job.ts';
 import { runLifecycleOnWorkers } from '../../plugins/lifecycle/remote/run-on-workers.ts';
 import { readWorkflowState } from '../../plugins/lifecycle/record-stage.ts';
 import { startRequirement } from '../../plugins/lifecycle/start-requirement.ts';
 import { passingScript } from '../fixtures/lifecycle/passing-script.ts';
+import { useTestQueueKey } from '../helpers/queue-key.ts';
 import { gitIn, HOST_GRANT, makeLifecycle, makeRepo } from './lifecycle-fixture.ts';
+
+useTestQueueKey();
 
 const script = (slow?: string) => passingScript(slow ? { slow: [slow] } : {});
 
@@ -26,9 +31,6 @@ async function setup(slugs: string[], o: { external?: boolean } = {}) {
   gitIn(root, 'remote', 'add', 'origin', remote);
   const keyFile = join(await mkdtemp(join(tmpdir(), 'sluice-key-')), 'commit-grant.key');
   await writeFile(keyFile, 'a-test-signing-key-0123456789\n', { mode: 0o600 });
-  // The worker's own copy of the key (on another machine it is another file).
-  const workerKey = join(await mkdtemp(join(tmpdir(), 'sluice-key-')), 'commit-grant.key');
-  await writeFile(workerKey, 'a-test-signing-key-0123456789\n', { mode: 0o600 });
   const { kernel, lc } = await makeLifecycle(root, {
     GIT_AUTHOR_NAME: 'Worker',
     GIT_AUTHOR_EMAIL: 'worker@example.invalid',
@@ -36,7 +38,7 @@ async function setup(slugs: string[], o: { external?: boolean } = {}) {
     GIT_COMMITTER_EMAIL: 'worker@example.invalid',
   });
   const workdir = await mkdtemp(join(tmpdir(), 'sluice-workdir-'));
-  configureRequirementJobs(kernel, { workdir, grantKeyFile: workerKey });
+  configureRequirementJobs(kernel, { workdir });
   for (const slug of slugs) await startRequirement(lc, slug, { goal: `goal of ${slug}` });
   const calls = new Map<string, number>();
   kernel.hooks.on('delegate:finish', 'test', (e) => void calls.set(e.label ?? '?', (calls.get(e.label ?? '?') ?? 0) + 1));
@@ -50,7 +52,7 @@ async function setup(slugs: string[], o: { external?: boolean } = {}) {
       authorize: extra.grant === false ? {} : { hostGrant: HOST_GRANT, grantKeyFile: keyFile },
       ...(extra.signal ? { signal: extra.signal } : {}),
     });
-  return { root, remote, kernel, lc, calls, base, run, workdir, workerKey, external };
+  return { root, remote, kernel, lc, calls, base, run, workdir, external };
 }
 
 /** The in-process durable queue, with a spy on the stages the jobs report. */
@@ -206,11 +208,43 @@ describe('lifecycle run on workers (in-process dispatcher, git remote)', () => {
     assert.match(summary.requirements[0].error?.message ?? '', /no push rights for this worker/);
   });
 
-  it('a grant signed with another key lets nothing commit and says why', async () => {
+  it('a checkpoint pushed without the queue key is refused: the orchestrator adopts nothing of it, the next run neither resumes from it nor commits', async () => {
     const t = await setup(['eta']);
-    await writeFile(t.workerKey, 'a-different-key-on-the-worker-xx\n');
+    assert.equal((await t.run({ grant: false })).requirements[0].outcome, 'awaiting-authorization');
+    const ref = 'refs/sluice/checkpoints/eta';
+    const real = gitIn(t.remote, 'rev-parse', ref).trim();
+    // Someone who can push but has no queue key: the real checkpoint's message (its trailers, its old signature) over other code.
+    const forger = join(await mkdtemp(join(tmpdir(), 'sluice-forger-')), 'clone');
+    gitIn(t.root, 'clone', '-q', t.remote, forger);
+    gitIn(forger, 'fetch', '-q', 'origin', `${ref}:${ref}`);
+    gitIn(forger, 'read-tree', real);
+    await writeFile(join(forger, 'forged.js'), 'process.exit(1)\n');
+    gitIn(forger, 'update-index', '--add', 'forged.js');
+    const tree = gitIn(forger, 'write-tree').trim();
+    const message = gitIn(forger, 'log', '-1', '--format=%B', real);
+    const forged = execFileSync('git', ['commit-tree', tree, '-p', `${real}^`, '-F', '-'], {
+      cwd: forger,
+      input: message,
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'Forger',
+        GIT_AUTHOR_EMAIL: 'f@example.invalid',
+        GIT_COMMITTER_NAME: 'Forger',
+        GIT_COMMITTER_EMAIL: 'f@example.invalid',
+      },
+    }).trim();
+    gitIn(forger, 'push', '-q', '--force', 'origin', `${forged}:${ref}`);
+
+    const stagesBefore = [...t.calls.entries()];
+    const journalBefore = await readFile(join(t.root, '.prizmkit/state/journal/eta.jsonl'), 'utf8');
+    await assert.rejects(adoptCheckpoint(t.lc, t.remote, 'eta', forged, useTestQueueKey()), (e: SluiceError) => e.code === 'QUEUE_CHECKPOINT_FORGED');
+    assert.equal(await readFile(join(t.root, '.prizmkit/state/journal/eta.jsonl'), 'utf8'), journalBefore, 'nothing adopted');
+
     const summary = await t.run();
-    assert.equal(summary.requirements[0].outcome, 'awaiting-authorization');
-    assert.match((summary.requirements[0] as { authorization?: string }).authorization ?? '', /invalid signature/);
+    assert.equal(summary.requirements[0].outcome, 'failed');
+    assert.equal(summary.requirements[0].error?.code, 'QUEUE_CHECKPOINT_FORGED', String(summary.requirements[0].error?.message));
+    assert.equal(gitIn(t.remote, 'branch', '--list', 'sluice/eta').trim(), '', 'nothing committed');
+    assert.deepEqual([...t.calls.entries()], stagesBefore, 'no stage ran on the forged checkpoint');
   });
 });

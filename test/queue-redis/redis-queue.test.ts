@@ -3,7 +3,10 @@ import { describe, it } from 'node:test';
 import { Redis } from 'ioredis';
 import { createLocalQueue, isSluiceError, SluiceError, type JobQueue } from '../../core/index.ts';
 import { createRedisQueue, openAdmin, startWorker, type RunningWorker, type WorkerEvent } from '../../plugins/queue-redis/index.ts';
+import { useTestQueueKey } from '../helpers/queue-key.ts';
 import { redisServerMissing, startRedisServer, type TestRedis } from '../helpers/redis-server.ts';
+
+const queueKey = useTestQueueKey();
 
 declare module '../../core/queue/job-queue.ts' {
   interface Jobs {
@@ -41,23 +44,25 @@ function handlers(q: JobQueue, log: string[], g = gates()) {
 
 describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }, () => {
   const orchestrator = (redis: TestRedis) => {
-    const q = createRedisQueue({ url: redis.url });
+    const q = createRedisQueue({ queueKey, url: redis.url });
     handlers(q, []);
     redis.beforeStop(() => q.close());
     return q;
   };
   const worker = async (
     redis: TestRedis,
-    o: { log?: string[]; delegates?: string[]; g?: ReturnType<typeof gates>; events?: WorkerEvent[]; concurrency?: number } = {},
+    o: { log?: string[]; delegates?: string[]; g?: ReturnType<typeof gates>; events?: WorkerEvent[]; concurrency?: number; lease?: number } = {},
   ) => {
     const local = createLocalQueue({ concurrency: o.concurrency ?? 2 });
     const g = handlers(local, o.log ?? [], o.g);
     const w: RunningWorker = await startWorker({
+      queueKey,
       url: redis.url,
       dispatcher: local,
       delegates: o.delegates ?? [],
       workdir: '/work/dir',
       graceMs: 0,
+      ...(o.lease ? { leaseMs: o.lease } : {}),
       onEvent: (e) => o.events?.push(e),
     });
     redis.beforeStop(() => w.stop());
@@ -146,7 +151,7 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
   /** A queue that gives up on Redis at once, and a job of it running (held) on a worker. */
   const heldJobOnImpatientQueue = async (t: Parameters<typeof startRedisServer>[0]) => {
     const redis = await startRedisServer(t);
-    const q = createRedisQueue({ url: redis.url, pollMs: 50, lostAfterMs: 0 });
+    const q = createRedisQueue({ queueKey, url: redis.url, pollMs: 50, lostAfterMs: 0 });
     handlers(q, []);
     redis.beforeStop(() => q.close());
     const log: string[] = [];
@@ -182,8 +187,81 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
     await w.stop();
   });
 
+  const adminClient = async (redis: TestRedis) => {
+    const c = new Redis(redis.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 });
+    await c.connect();
+    redis.beforeStop(() => c.disconnect());
+    return c;
+  };
+
+  it('Redis full (maxmemory): QUEUE_OUT_OF_MEMORY with what to do, not INTERNAL', async (t) => {
+    const redis = await startRedisServer(t);
+    const q = orchestrator(redis);
+    await q.connect();
+    const c = await adminClient(redis);
+    await c.call('CONFIG', 'SET', 'maxmemory-policy', 'noeviction');
+    await c.call('CONFIG', 'SET', 'maxmemory', '1');
+    await assert.rejects(q.run('test:echo', { text: 'x' }), (e: unknown) => {
+      assert.ok(isSluiceError(e, 'QUEUE_OUT_OF_MEMORY'), String(e));
+      assert.match(e.message, /is full: OOM/);
+      assert.match(e.hint ?? '', /maxmemory/);
+      return true;
+    });
+  });
+
+  it('Redis lost its data (no persistence) mid-run: the caller gets QUEUE_DATA_LOST; the worker loses the lease and cancels the handler', async (t) => {
+    const redis = await startRedisServer(t);
+    const q = orchestrator(redis);
+    const log: string[] = [];
+    const events: WorkerEvent[] = [];
+    await worker(redis, { log, events, lease: 600 });
+    const run = q.run('test:echo', { text: 'held', gate: 'never' });
+    while (!log.includes('start held')) await new Promise((r) => setTimeout(r, 10));
+    await (await adminClient(redis)).flushall();
+    await assert.rejects(run, (e: unknown) => isSluiceError(e, 'QUEUE_DATA_LOST') && /lost its data/.test(e.message));
+    while (!events.some((e) => e.type === 'discarded')) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(events.some((e) => e.type === 'lease-lost'));
+    assert.ok(!log.includes('end held'), 'the handler was cancelled, not finished');
+  });
+
+  it('a job whose orchestrator died before it started: not run, QUEUE_ORCHESTRATOR_GONE; queue retry runs it anyway; status counts cancelled apart', async (t) => {
+    const redis = await startRedisServer(t);
+    const q = orchestrator(redis);
+    const orphan = q.run('test:echo', { text: 'orphan' }, { label: 'orphan' });
+    orphan.catch(() => {});
+    const c = await adminClient(redis);
+    while ((await c.keys('sluice:sluice:orchestrator:*')).length === 0) await new Promise((r) => setTimeout(r, 10));
+    // The orchestrator dies: its heartbeat is gone (as 15 s after a SIGKILL).
+    await q.close();
+    await c.del(...(await c.keys('sluice:sluice:orchestrator:*')));
+    const log: string[] = [];
+    const events: WorkerEvent[] = [];
+    await worker(redis, { log, events });
+    while (!events.some((e) => e.type === 'failed')) await new Promise((r) => setTimeout(r, 20));
+    assert.match((events.find((e) => e.type === 'failed') as { error: string }).error, /^QUEUE_ORCHESTRATOR_GONE: .*run the command again/);
+    assert.ok(!log.includes('start orphan'));
+    const admin = await openAdmin(redis.url);
+    redis.beforeStop(() => admin.close());
+    assert.equal((await admin.retry()).length, 1);
+    while (!log.includes('end orphan')) await new Promise((r) => setTimeout(r, 20));
+
+    // A cancelled job is counted as cancelled, not completed.
+    const q2 = orchestrator(redis);
+    const stop = new AbortController();
+    const held = q2.run('test:echo', { text: 'held', gate: 'never' }, { signal: stop.signal });
+    while (!log.includes('start held')) await new Promise((r) => setTimeout(r, 10));
+    stop.abort();
+    await assert.rejects(held);
+    let status = await admin.status();
+    while (status.counts.running > 0) status = await admin.status();
+    assert.deepEqual(
+      { completed: status.counts.completed, cancelled: status.counts.cancelled, failed: status.counts.failed },
+      { completed: 1, cancelled: 1, failed: 0 },
+    );
+  });
+
   it('Redis unreachable: QUEUE_UNREACHABLE (exit 2) naming the URL', async () => {
-    const q = createRedisQueue({ url: 'redis://127.0.0.1:1/0' });
+    const q = createRedisQueue({ queueKey, url: 'redis://127.0.0.1:1/0' });
     handlers(q, []);
     await assert.rejects(q.run('test:echo', { text: 'x' }), (e: unknown) => {
       assert.ok(isSluiceError(e, 'QUEUE_UNREACHABLE'));
@@ -198,11 +276,11 @@ describe('Redis queue: orchestrator and workers', { skip: redisServerMissing() }
   it('the Redis server .ci/run started (SLUICE_TEST_REDIS_URL) works a job', {
     skip: ciUrl ? false : 'SLUICE_TEST_REDIS_URL is not set (.ci/run sets it)',
   }, async (t) => {
-    const q = createRedisQueue({ url: ciUrl! });
+    const q = createRedisQueue({ queueKey, url: ciUrl! });
     handlers(q, []);
     const local = createLocalQueue({ concurrency: 1 });
     handlers(local, []);
-    const w = await startWorker({ url: ciUrl!, dispatcher: local, delegates: [], workdir: '/ci', graceMs: 0 });
+    const w = await startWorker({ queueKey, url: ciUrl!, dispatcher: local, delegates: [], workdir: '/ci', graceMs: 0 });
     t.after(async () => {
       await w.stop();
       await q.close();

@@ -8,6 +8,10 @@ import { redisServerMissing, startRedisServer, type TestRedis } from '../helpers
 import { runCli, sluiceEntry } from '../helpers/run-cli.ts';
 import { evaluateScores, executeAny, improveAny, read, readState, skillText, tuneProject, type Rule } from './tune-harness.ts';
 import { scriptBackends } from '../helpers/tune-backends.ts';
+import { useTestQueueKey } from '../helpers/queue-key.ts';
+
+// Every sluice this file starts signs and verifies jobs with the test's own queue key.
+useTestQueueKey();
 
 /** A `sluice worker` process, one job at a time, in a folder of its own (not the project): ready once it says so. */
 async function startWorker(redis: TestRedis, script: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createKernel, defineCommand, SluiceError, type CommandIO, type Kernel } from '../../../core/index.ts';
+import { createKernel, createQueueKey, defineCommand, queueKeyFile, readQueueKey, SluiceError, type CommandIO, type Kernel } from '../../../core/index.ts';
 import { createNodeHost } from '../../host-node/index.ts';
 import { DemoOutput } from './cli-outputs.ts';
 import type { DemoWorkers } from './demo-workers.ts';
@@ -32,6 +32,8 @@ export const demoCommand = defineCommand({
         shownQueue = (await import('../../queue-redis/index.ts')).redactUrl(queue);
         io.print(`\n${io.style.bold('0. Workers')} ${io.style.dim(`(two \`sluice worker\` processes on ${shownQueue})`)}`);
         progress.update('starting workers');
+        // The demo's orchestrator and workers share this machine, so one new key serves them all.
+        if (await createQueueKey(kernel.host)) say(`made a queue key at ${queueKeyFile(kernel.host)} (mode 0600) to sign the jobs`);
         const { startDemoWorkers } = await import('./demo-workers.ts');
         const { DEMO_WORKER_GIT_ENV } = await import('../../lifecycle/demo.ts');
         fleet = await startDemoWorkers(queue, join(dir, 'workers'), 2, { say, env: DEMO_WORKER_GIT_ENV });
@@ -107,7 +109,9 @@ async function kernelFor(root: string, queue: string | undefined): Promise<Kerne
     host,
     projectRoot: root,
     plugins: await loadBuiltinPlugins(),
-    ...(queue && createRedisQueue ? { dispatcher: (onProgress) => createRedisQueue({ url: queue, what: '--queue', onProgress }) } : {}),
+    ...(queue && createRedisQueue
+      ? { dispatcher: (onProgress) => createRedisQueue({ url: queue, what: '--queue', onProgress, queueKey: () => readQueueKey(host) }) }
+      : {}),
   });
 }
 

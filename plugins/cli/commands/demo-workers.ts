@@ -51,8 +51,9 @@ export async function startDemoWorkers(
       await mkdir(workdir, { recursive: true });
       const child = spawn(
         process.execPath,
-        [...process.execArgv, process.argv[1], 'worker', '--queue', url, '--concurrency', '2', '--grace', '5', '--no-color', '--cwd', workdir],
-        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...o.env, NO_COLOR: '1' } },
+        [...process.execArgv, process.argv[1], 'worker', '--concurrency', '2', '--grace', '5', '--no-color', '--cwd', workdir],
+        // The URL (and any password in it) in the environment, where `ps` does not show it.
+        { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...o.env, NO_COLOR: '1', SLUICE_QUEUE_URL: url } },
       );
       children.push(child);
       await ready(child, url);

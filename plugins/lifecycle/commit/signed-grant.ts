@@ -77,6 +77,20 @@ export async function verifySignedGrant(host: Host, value: string, keyFile: stri
   if (key === null) return { refused: `${GRANT_ENV} cannot be verified: no key at ${keyFile}` };
   if (key.length < 16) return { refused: `the key in ${keyFile} is shorter than 16 characters` };
   if (!sameDigest(signature, hmacSha256Hex(key, payload))) return { refused: `${GRANT_ENV} has an invalid signature` };
+  return decodeGrantPayload(payload);
+}
+
+/**
+ * A grant's statement, read without its signature: only for a grant that arrived inside something
+ * already authenticated (a queue job signed with the queue key), so a worker needs no commit-grant key.
+ */
+export function readGrantStatement(value: string): { grant: SignedGrant } | { refused: string } {
+  const [payload, signature, extra] = value.trim().split('.');
+  if (!payload || !signature || extra !== undefined) return { refused: `${GRANT_ENV} is not "<payload>.<signature>"` };
+  return decodeGrantPayload(payload);
+}
+
+function decodeGrantPayload(payload: string): { grant: SignedGrant } | { refused: string } {
   let raw: unknown;
   try {
     raw = JSON.parse(new TextDecoder().decode(fromBase64Url(payload)));

@@ -1,20 +1,24 @@
 import { dirname } from 'pathe';
+import type { QueueKey } from '../../../core/index.ts';
 import { journalPath, verifyJournal } from '../journal/requirement-journal.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { workflowStatePath } from '../state/workflow-state-file.ts';
-import { git, runGit } from '../workspace/run-git.ts';
+import { hooklessGit as git, hooklessRunGit as runGit } from '../workspace/hookless-git.ts';
+import { verifiedCheckpoint } from './checkpoint-signature.ts';
 import { checkpointRef, remoteEnv } from './remote-git.ts';
 
 /**
  * After a remote job, the orchestrator's own records catch up with the worker's: the checkpoint is
  * fetched (its commit, the requirement's, comes with it) and its journal and state replace the local
  * ones, but only when the local journal is where the checkpoint's began (a prefix of it): records
- * someone wrote here meanwhile are never overwritten. Returns why it did not adopt, or undefined.
+ * someone wrote here meanwhile are never overwritten. Returns why it did not adopt, or undefined. A
+ * checkpoint not signed with the queue key is QUEUE_CHECKPOINT_FORGED, and nothing of it is read.
  */
-export async function adoptCheckpoint(lc: LifecycleContext, remote: string, slug: string, checkpoint: string): Promise<string | undefined> {
+export async function adoptCheckpoint(lc: LifecycleContext, remote: string, slug: string, checkpoint: string, key: QueueKey): Promise<string | undefined> {
   const ref = checkpointRef(slug);
   const fetched = await runGit(lc.host, lc.root, ['fetch', '--quiet', '--', remote, `+${ref}:${ref}`], { env: remoteEnv(lc.host) });
   if (fetched.code !== 0) return `cannot fetch ${ref}: ${fetched.stderr.trim().split('\n')[0]}`;
+  await verifiedCheckpoint(lc.host, lc.root, key, slug, checkpoint, ref);
   const journalFile = `.prizmkit/state/journal/${slug}.jsonl`;
   const stateFile = `.prizmkit/state/workflows/${slug}.json`;
   const journal = await git(lc.host, lc.root, ['show', `${checkpoint}:${journalFile}`]);

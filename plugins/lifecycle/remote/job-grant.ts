@@ -1,7 +1,7 @@
-import { isSluiceError, type Host } from '../../../core/index.ts';
+import { isSluiceError } from '../../../core/index.ts';
 import { authorize, type AuthorizeOptions } from '../commit/authorize-commit.ts';
 import { grantDoesNotCover, type CommitGrant } from '../commit/commit-grant.ts';
-import { defaultGrantKeyFile, readGrantKey, signCommitGrant, verifySignedGrant } from '../commit/signed-grant.ts';
+import { defaultGrantKeyFile, readGrantKey, readGrantStatement, signCommitGrant } from '../commit/signed-grant.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 
 /** How long a worker may use a grant after the orchestrator made it: long enough for slow stages, never open-ended. */
@@ -62,21 +62,15 @@ export async function grantsForWorkers(lc: LifecycleContext, slugs: readonly str
 }
 
 /**
- * A worker's check of the grant a job carries: signed with the key this worker trusts, bound to the job's
- * remote and to exactly this requirement, not expired. The result is what the worker (the trusted host)
- * passes on as its host grant.
+ * A worker's check of the grant a job carries: bound to the job's remote and to exactly this requirement,
+ * not expired. Its authenticity is the job's: the orchestrator signed the whole job with the queue key and
+ * the worker verified that before the handler ran (in-process, the job never left this process), so the
+ * worker holds no commit-grant key. The result is what the worker (the trusted host) passes on as its host grant.
  */
-export async function acceptJobGrant(
-  host: Host,
-  token: string,
-  remote: string,
-  slug: string,
-  now: Date,
-  keyFile = defaultGrantKeyFile(host),
-): Promise<{ grant: CommitGrant } | { refused: string }> {
-  const verified = await verifySignedGrant(host, token, keyFile);
-  if ('refused' in verified) return { refused: `the job's grant is refused: ${verified.refused.replace('SLUICE_COMMIT_GRANT', 'the grant')}` };
-  const g = verified.grant;
+export function acceptJobGrant(token: string, remote: string, slug: string, now: Date): { grant: CommitGrant } | { refused: string } {
+  const read = readGrantStatement(token);
+  if ('refused' in read) return { refused: `the job's grant is refused: ${read.refused.replace('SLUICE_COMMIT_GRANT', 'the grant')}` };
+  const g = read.grant;
   if (g.repository !== remote) return { refused: `the job's grant is bound to ${g.repository}, not ${remote}` };
   const why = grantDoesNotCover(g, slug, now);
   if (why) return { refused: `the job's grant does not apply: ${why}` };

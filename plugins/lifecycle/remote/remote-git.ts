@@ -1,5 +1,6 @@
 import { SluiceError, type Host } from '../../../core/index.ts';
-import { git, runGit } from '../workspace/run-git.ts';
+// Nothing a clone's config could name runs in a worker's git: no hook, fsmonitor, filter, signing program.
+import { hooklessGit as git, hooklessRunGit as runGit } from '../workspace/hookless-git.ts';
 
 /** The branch a requirement's commit is pushed to. */
 export const requirementBranch = (slug: string) => `sluice/${slug}`;

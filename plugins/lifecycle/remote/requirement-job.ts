@@ -1,5 +1,5 @@
 import { dirname, isAbsolute, join } from 'pathe';
-import { realPathInside, type JobContext, type JsonValue, type Kernel } from '../../../core/index.ts';
+import { readQueueKey, SluiceError, type JobContext, type JsonValue, type Kernel, type QueueKey } from '../../../core/index.ts';
 import type { AuthorizeOptions } from '../commit/authorize-commit.ts';
 import { JOURNAL_DIR } from '../journal/requirement-journal.ts';
 import { createLifecycleContext, type LifecycleContext } from '../lifecycle-context.ts';
@@ -11,8 +11,9 @@ import { checkSlug } from '../slug.ts';
 import { WORKFLOWS_DIR } from '../state/workflow-state-file.ts';
 import type { WorkflowState } from '../state/workflow-state-schema.ts';
 import type { Stage } from '../transition-table.ts';
-import { git } from '../workspace/run-git.ts';
+import { readCheckpoint, signCheckpoint, verifiedCheckpoint } from './checkpoint-signature.ts';
 import { acceptJobGrant } from './job-grant.ts';
+import { checkCheckpointPaths, seedTarget } from './job-paths.ts';
 import {
   checkoutBase,
   checkpointRef,
@@ -73,9 +74,10 @@ declare module '../../../core/queue/job-queue.ts' {
   }
 }
 
-/** What code embedding a worker may set for its requirement jobs (the key that verifies job grants). */
+/** What code embedding a worker may set for its requirement jobs. */
 export interface RequirementJobHost {
-  grantKeyFile?: string;
+  /** The queue key that signs and verifies checkpoints (default: $SLUICE_QUEUE_KEY_FILE, else the user folder's queue.key). */
+  queueKeyFile?: string;
   userConfigFile?: string;
   /** Where clones go when the job context names no workdir (in-process runs). */
   workdir?: string;
@@ -104,6 +106,8 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
   const slug = checkSlug(payload.slug);
   const workdir = job.workdir ?? settings.workdir ?? join(kernel.projectRoot, '.sluice', 'clones');
   const dir = join(workdir, slug);
+  // Checkpoints are signed and verified with the queue key: without it nothing starts.
+  const key = await readQueueKey(host, settings.queueKeyFile);
   await host.mkdir(workdir);
   await host.remove(dir, { recursive: true }).catch(() => {});
   // The clone brings the checkpoint to resume from too, so both refs are read from it: the checkpoint, and the
@@ -119,20 +123,23 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
   if (last !== null) {
     const checkpoint = last;
     // Its tree, parent and base in one git process: the tree tells the first checkpoint whether anything changed.
-    const [tree, parent, ...trailers] = (await git(host, dir, ['log', '-1', '--format=%T%n%P%n%(trailers:key=Sluice-Base,valueonly)', checkpoint])).split('\n');
-    const base = trailers.join('\n').trim();
+    const { facts, signature } = await readCheckpoint(host, dir, checkpoint);
     // A checkpoint of another base belongs to an earlier run of other code: this run starts over (and replaces it).
-    if (base === payload.base) {
+    // One of this base is resumed only when a holder of the queue key made it, and it changes nothing git runs.
+    if (facts.base === payload.base && (await verifiedCheckpoint(host, dir, key, slug, checkpoint, checkpointRef(slug), { facts, signature }))) {
+      await checkCheckpointPaths(host, dir, facts.parent, checkpoint, checkpointRef(slug));
       await restoreCheckpoint(host, dir, slug, checkpoint);
       resumedFrom = checkpoint;
-      resumedTree = tree.trim();
-      startHead = parent.trim();
+      resumedTree = facts.tree;
+      startHead = facts.parent;
     }
   }
   if (!resumedFrom) {
     await checkoutBase(host, dir, payload.remote, slug, payload.base);
-    for (const [path, text] of Object.entries(payload.seed)) {
-      const full = await realPathInside(host, dir, path, 'seed file');
+    // Every path is checked before the first file is written: a refused seed leaves the clone as cloned.
+    const seeds: [string, string][] = [];
+    for (const [path, text] of Object.entries(payload.seed)) seeds.push([await seedTarget(host, dir, slug, path), text]);
+    for (const [full, text] of seeds) {
       await host.mkdir(dirname(full));
       await host.writeAtomic(full, text);
     }
@@ -151,9 +158,13 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
   let branchPushed = false;
   const checkpoint = async (state: WorkflowState) => {
     // The state and journal are in the tree, so an unchanged tree is nothing new (a resume that only re-read its state).
-    const tree = await trees.tree(state.status === 'COMMITTED' && state.commit ? state.commit.sha : startHead);
+    const parent = state.status === 'COMMITTED' && state.commit ? state.commit.sha : startHead;
+    const tree = await trees.tree(parent);
     if (tree === lastTree) return;
-    const sha = await checkpointCommit(host, dir, tree, checkpointMessage(slug, state, payload.base));
+    // A worker that lost the job's lease (frozen past it) must not make its stage count: another worker runs it.
+    if (job.leaseHeld && !(await job.leaseHeld()))
+      throw new SluiceError('QUEUE_LEASE_LOST', { message: `${slug}: this worker lost the job's lease; its work since the last checkpoint is discarded` });
+    const sha = await checkpointCommit(host, dir, tree, checkpointMessage(slug, state, payload.base, key, { tree, parent }));
     const update = { sha, ref: checkpointRef(slug), expected: last };
     if (state.status === 'COMMITTED' && !branchPushed) {
       // The commit goes to sluice/<slug> in the same atomic push as the checkpoint recording it: the checkpoint's
@@ -168,7 +179,7 @@ export async function runRequirementJob(kernel: Kernel, payload: RequirementJobP
   const authorize: AuthorizeOptions = { ...(settings.userConfigFile ? { userConfigFile: settings.userConfigFile } : {}) };
   let grantRefused: string | undefined;
   if (payload.grant) {
-    const accepted = await acceptJobGrant(host, payload.grant, payload.remote, slug, host.now(), settings.grantKeyFile);
+    const accepted = acceptJobGrant(payload.grant, payload.remote, slug, host.now());
     if ('grant' in accepted) authorize.hostGrant = accepted.grant;
     else grantRefused = accepted.refused;
   }
@@ -212,9 +223,10 @@ async function pushCommit(lc: LifecycleContext, remote: string, slug: string): P
   return requirementBranch(slug);
 }
 
-function checkpointMessage(slug: string, state: WorkflowState, base: string): string {
+function checkpointMessage(slug: string, state: WorkflowState, base: string, key: QueueKey, made: { tree: string; parent: string }): string {
   const seq = (state as WorkflowState & { journal?: { seq: number } }).journal?.seq;
-  return `sluice checkpoint: ${slug} ${state.status ?? 'started'}${seq === undefined ? '' : ` (journal entry ${seq})`}\n\nSluice-Requirement-Checkpoint: ${slug}\nSluice-Base: ${base}`;
+  const signature = signCheckpoint(key, { slug, ...made, base });
+  return `sluice checkpoint: ${slug} ${state.status ?? 'started'}${seq === undefined ? '' : ` (journal entry ${seq})`}\n\nSluice-Requirement-Checkpoint: ${slug}\nSluice-Base: ${base}\nSluice-Signature: ${signature}`;
 }
 
 /** A relative script path names a file of the project, so in a clone it is the clone's file. */

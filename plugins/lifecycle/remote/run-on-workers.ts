@@ -1,5 +1,16 @@
 import { dirname, join } from 'pathe';
-import { acquireLock, isSluiceError, SluiceError, toSluiceError, type JobQueue, type JsonValue, type LockHandle } from '../../../core/index.ts';
+import {
+  acquireLock,
+  createQueueKey,
+  isSluiceError,
+  queueKeyFile,
+  readQueueKey,
+  SluiceError,
+  toSluiceError,
+  type JobQueue,
+  type JsonValue,
+  type LockHandle,
+} from '../../../core/index.ts';
 import { journalPath } from '../journal/requirement-journal.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { SPEC } from '../readers/plan-tasks-reader.ts';
@@ -20,6 +31,8 @@ export interface RunOnWorkersOptions extends RunLifecycleOptions {
   remote?: string;
   /** The queue of durable jobs: Redis for workers, or an in-process queue running the same handler. */
   dispatcher: JobQueue;
+  /** The queue key that verifies the workers' checkpoints (default: $SLUICE_QUEUE_KEY_FILE, else the user folder's queue.key). */
+  queueKeyFile?: string;
 }
 
 /** The requirement's own files a worker needs for a first run are small; more is a mistake, not a payload. */
@@ -34,6 +47,10 @@ export async function runLifecycleOnWorkers(lc: LifecycleContext, o: RunOnWorker
   const started = performance.now();
   const slugs = o.slugs && o.slugs.length > 0 ? [...new Set(o.slugs.map(checkSlug))] : await openRequirements(lc);
   const remote = o.remote ?? (await originUrl(lc));
+  // Without the key no checkpoint can be verified: said before anything is queued. In this process
+  // (`--remote` without workers) this machine both signs and verifies, so it makes its key if it has none.
+  if (o.dispatcher.kind === 'local') await createQueueKey(lc.host, o.queueKeyFile ?? queueKeyFile(lc.host));
+  const key = await readQueueKey(lc.host, o.queueKeyFile);
   const base = (await git(lc.host, lc.root, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim();
   const author = await gitIdentity(lc);
   const run = createRunTracker(slugs.length, o);
@@ -73,7 +90,11 @@ export async function runLifecycleOnWorkers(lc: LifecycleContext, o: RunOnWorker
           );
           const why = refused.get(slug);
           const localRecords = result.checkpoint
-            ? await adoptCheckpoint(lc, remote, slug, result.checkpoint).catch((e) => toSluiceError(e).message)
+            ? await adoptCheckpoint(lc, remote, slug, result.checkpoint, key).catch((e) => {
+                // Forged work is the requirement's failure, not a note: nothing of it reached this project.
+                if (isSluiceError(e, 'QUEUE_CHECKPOINT_FORGED')) throw e;
+                return toSluiceError(e).message;
+              })
             : undefined;
           outcomes.set(slug, {
             ...result,

@@ -1,5 +1,5 @@
 import type { Host } from '../../../core/index.ts';
-import { runGit } from './run-git.ts';
+import { git, runGit, type GitOptions } from './run-git.ts';
 
 /**
  * git for sluice's own commit, with nothing the repository configures allowed to run or to change what
@@ -10,7 +10,8 @@ import { runGit } from './run-git.ts';
  * from config). Where sluice starts the agent, the sandbox keeps `.git/config` and `.git/hooks` read-only
  * as well; this is what holds when it did not.
  *
- * (The remote workers' git, plugins/lifecycle/remote/, needs the same; one module should serve both.)
+ * The remote workers' git (plugins/lifecycle/remote/: clones, checkpoints, pushes, the orchestrator's
+ * fetch of a checkpoint) goes through `hooklessGit`/`hooklessRunGit` below: the same settings on every call.
  */
 export const HOOKLESS_SETTINGS = [
   'core.hooksPath=/dev/null',
@@ -36,3 +37,11 @@ export async function hooklessGitConfig(host: Host, root: string): Promise<strin
   const off = [...drivers].flatMap((d) => [`filter.${d}.clean=`, `filter.${d}.smudge=`, `filter.${d}.process=`, `filter.${d}.required=false`]);
   return [...HOOKLESS_SETTINGS, ...off];
 }
+
+const hookless = (o: GitOptions): GitOptions => ({ ...o, config: [...HOOKLESS_SETTINGS, ...(o.config ?? [])] });
+
+/** `git` with every setting above on (a clone made for a job has no filter drivers of its own: its config is git's). */
+export const hooklessGit = (host: Host, root: string, args: readonly string[], o: GitOptions = {}): Promise<string> => git(host, root, args, hookless(o));
+
+/** `runGit` with every setting above on. */
+export const hooklessRunGit = (host: Host, root: string, args: readonly string[], o: GitOptions = {}) => runGit(host, root, args, hookless(o));

@@ -14,6 +14,7 @@ import { createLifecycleContext } from '../../../plugins/lifecycle/lifecycle-con
 import { runLifecycleOnWorkers } from '../../../plugins/lifecycle/remote/run-on-workers.ts';
 import { startRequirement } from '../../../plugins/lifecycle/start-requirement.ts';
 import { createRedisQueue } from '../../../plugins/queue-redis/index.ts';
+import { benchQueueKey } from './bench-queue-key.ts';
 
 const spec = '.prizmkit/specs/$<slug>';
 const STAGES = ['plan', 'implement', 'code-review', 'test', 'retrospective', 'commit'] as const;
@@ -59,7 +60,7 @@ export interface WorkerFleet {
 const WORKER = fileURLToPath(new URL('./bench-worker.ts', import.meta.url));
 
 /** Worker processes, each one job at a time in its own workdir; ready once each has said so; SIGTERM, then reaped. */
-export async function startWorkers(url: string, count: number, grantKeyFile: string): Promise<WorkerFleet> {
+export async function startWorkers(url: string, count: number): Promise<WorkerFleet> {
   const children: ChildProcess[] = [];
   const stop = () =>
     Promise.all(
@@ -76,7 +77,7 @@ export async function startWorkers(url: string, count: number, grantKeyFile: str
   try {
     for (let i = 0; i < count; i++) {
       const workdir = await mkdtemp(join(tmpdir(), 'sluice-bench-worker-'));
-      const child = spawn(process.execPath, ['--import=tsx', WORKER, url, workdir, grantKeyFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['--import=tsx', WORKER, url, workdir], { stdio: ['ignore', 'pipe', 'inherit'] });
       children.push(child);
       await new Promise<void>((ready, failed) => {
         child.stdout!.once('data', () => ready());
@@ -104,12 +105,13 @@ export async function throughput(url: string, workers: number, requirements: num
   const keyDir = await mkdtemp(join(tmpdir(), 'sluice-bench-key-'));
   const keyFile = join(keyDir, 'commit-grant.key');
   await writeFile(keyFile, 'bench-grant-key-0123456789abcdef\n', { mode: 0o600 });
-  const fleet = await startWorkers(url, workers, keyFile);
+  const queueKey = await benchQueueKey();
+  const fleet = await startWorkers(url, workers);
   const kernel = await createKernel({
     host: createNodeHost({ cwd: root }),
     projectRoot: root,
     plugins: builtinPlugins,
-    dispatcher: (onProgress) => createRedisQueue({ url, onProgress }),
+    dispatcher: (onProgress) => createRedisQueue({ queueKey, url, onProgress }),
   });
   try {
     const lc = createLifecycleContext(kernel, root);

@@ -8,6 +8,7 @@ import { createKernel, definePlugin, type Kernel } from '../../../core/index.ts'
 import { builtinPlugins } from '../../../plugins/cli/builtin-plugins.ts';
 import { createNodeHost } from '../../../plugins/host-node/index.ts';
 import { createRedisQueue, startWorker } from '../../../plugins/queue-redis/index.ts';
+import { benchQueueKey } from './bench-queue-key.ts';
 
 declare module '../../../core/queue/job-queue.ts' {
   interface Jobs {
@@ -26,12 +27,13 @@ const round = (x: number) => Math.round(x * 100) / 100;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function kernelIn(dir: string, url?: string): Promise<Kernel> {
+  const queueKey = await benchQueueKey();
   const host = createNodeHost({ cwd: dir });
   return createKernel({
     host,
     projectRoot: dir,
     plugins: [...builtinPlugins, noopPlugin],
-    ...(url ? { dispatcher: (onProgress) => createRedisQueue({ url, onProgress }) } : {}),
+    ...(url ? { dispatcher: (onProgress) => createRedisQueue({ queueKey, url, onProgress }) } : {}),
   });
 }
 
@@ -54,7 +56,15 @@ export async function queueOverhead(url: string, jobs = 200): Promise<Record<str
   const localTimes = await timeJobs(local, jobs);
   const orchestrator = await kernelIn(dir, url);
   const workerKernel = await kernelIn(dir);
-  const worker = await startWorker({ url, dispatcher: workerKernel.dispatcher, delegates: [], concurrency: 1, workdir: dir, graceMs: 1000 });
+  const worker = await startWorker({
+    queueKey: await benchQueueKey(),
+    url,
+    dispatcher: workerKernel.dispatcher,
+    delegates: [],
+    concurrency: 1,
+    workdir: dir,
+    graceMs: 1000,
+  });
   try {
     await timeJobs(orchestrator, 20);
     const redisTimes = await timeJobs(orchestrator, jobs);
