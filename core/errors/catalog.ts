@@ -89,6 +89,11 @@ export const errorCatalog = defineErrorCodes('sluice', {
     title: 'records were changed outside sluice',
     hint: 'nothing was written; a person restores the files from version control until they agree with the journal and its anchor (`sluice lifecycle recover` and `sluice anchor` refuse a journal shorter than its anchor)',
   },
+  ANCHOR_NEEDS_PERSON: {
+    exit: blocked,
+    title: 'anchoring records needs a person at a terminal',
+    hint: 'run `sluice anchor` yourself in a terminal after checking the journals it lists; an agent cannot anchor the records it writes',
+  },
   JOURNAL_ROLLED_BACK: {
     exit: usage,
     title: 'a journal of records is shorter than this machine anchored it',

@@ -54,6 +54,12 @@ export interface JournaledStore {
    * anchors its head. A journal that contradicts an anchor it has is refused as on every read.
    */
   anchor(spec: JournalSpec): Promise<{ before: Anchor | null; after: Anchor; entries: number } | null>;
+  /**
+   * Takes a longer copy of the journal that an authenticated source wrote (a worker's signed checkpoint):
+   * under the lock, only when the local journal is a prefix of it; checked, written, anchored at its head.
+   * Returns false (nothing written) when the local journal is not a prefix.
+   */
+  extend(spec: JournalSpec, text: string, cache?: () => Promise<void>): Promise<boolean>;
 }
 
 export interface JournaledStoreOptions {
@@ -142,10 +148,33 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
         await host.writeAtomic(spec.path, appendLines(text, appended));
         const head = appended.at(-1)!;
         const accepted = current === null ? 0 : current.anchoring.state === 'verified' ? current.anchoring.from : current.entries.length;
-        await keeper.setAnchor({ journal: await identity(spec.path), seq: head.seq, hash: head.hash, from: accepted, at: String(head.at ?? new Date().toISOString()) });
+        await keeper.setAnchor({
+          journal: await identity(spec.path),
+          seq: head.seq,
+          hash: head.hash,
+          from: accepted,
+          at: String(head.at ?? new Date().toISOString()),
+        });
         verified.set(spec.path, { text: appendLines(text, appended), entries: [...(current?.entries ?? []), ...appended] });
         await cache?.(current, appended, plan.result);
         return { current, appended, result: plan.result };
+      });
+    },
+    extend(spec, text, cache) {
+      return withLock(spec, async () => {
+        const current = await load(spec);
+        if (current && !text.startsWith(current.text)) return false;
+        const entries = parseChain(text, display(spec.path), spec.check && ((e, w, b) => spec.check!(e, w, b, false)));
+        await host.mkdir(spec.path.slice(0, spec.path.lastIndexOf('/')));
+        await host.writeAtomic(spec.path, text);
+        verified.set(spec.path, { text, entries });
+        const head = entries.at(-1);
+        if (head) {
+          const from = current?.anchoring.state === 'verified' ? current.anchoring.from : (current?.entries.length ?? 0);
+          await keeper.setAnchor({ journal: await identity(spec.path), seq: head.seq, hash: head.hash, from, at: new Date(host.now()).toISOString() });
+        }
+        await cache?.();
+        return true;
       });
     },
     anchor(spec) {

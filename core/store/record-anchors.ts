@@ -54,7 +54,8 @@ export function createRecordKeeper(host: Host): RecordKeeper {
     const info = await checkPrivateFile(host, keyPath(), { what: 'the record key', secret: true });
     if (info === null) return undefined;
     const text = (await host.readText(keyPath(), { maxBytes: 1024 })).trim();
-    if (!/^[0-9a-f]{64}$/.test(text)) throw new SluiceError('PRIVATE_FILE_UNSAFE', { file: keyPath(), message: `the record key ${keyPath()} is not 64 hex digits` });
+    if (!/^[0-9a-f]{64}$/.test(text))
+      throw new SluiceError('PRIVATE_FILE_UNSAFE', { file: keyPath(), message: `the record key ${keyPath()} is not 64 hex digits` });
     return (cached = text);
   }
   return {
@@ -110,7 +111,11 @@ export function judgeAnchor(entries: readonly ChainEntry[] | null, anchor: Ancho
     });
   }
   if (anchor.seq > 0 && entries![anchor.seq - 1].hash !== anchor.hash)
-    throw tampered(shown, `entry ${anchor.seq} is not the one this machine anchored (the journal was rewritten, reordered or its chain recomputed)`, STATE_TAMPERED_HINT);
+    throw tampered(
+      shown,
+      `entry ${anchor.seq} is not the one this machine anchored (the journal was rewritten, reordered or its chain recomputed)`,
+      STATE_TAMPERED_HINT,
+    );
   for (let i = anchor.seq; i < count; i++) {
     if (key === undefined || !macMatches(key, entries![i]))
       throw tampered(shown, `entry ${i + 1} is not keyed with this person's record key (written outside sluice, or a recomputed chain)`, STATE_TAMPERED_HINT);

@@ -34,6 +34,7 @@ export interface StateStore {
   append: JournaledStore['append'];
   loadJournal: JournaledStore['load'];
   anchorJournal: JournaledStore['anchor'];
+  extend: JournaledStore['extend'];
   readonly records: JournaledStore['keeper'];
   read<S extends v.GenericSchema>(file: StateFile<S>): Promise<v.InferOutput<S>>;
   /**
@@ -117,6 +118,7 @@ export function createStateStore(options: StateStoreOptions): StateStore {
     append: journals.append,
     loadJournal: journals.load,
     anchorJournal: journals.anchor,
+    extend: journals.extend,
     records: journals.keeper,
     async read(file) {
       const shown = display(file.path);

@@ -61,7 +61,8 @@ function settle(lc: LifecycleContext, slug: string, journal: Journal | null, cac
   const replay = journal.states.at(-1)!;
   if (!cache) return { state: replay, provenance: 'cache-missing', journal, anchoring };
   const cached = canonicalJson(withoutHead(cache));
-  if (head?.seq === last.seq && head.hash === last.hash && cached === canonicalJson(replay)) return { state: replay, provenance: 'journal', journal, anchoring };
+  if (head?.seq === last.seq && head.hash === last.hash && cached === canonicalJson(replay))
+    return { state: replay, provenance: 'journal', journal, anchoring };
   const before = journal.entries.at(-2);
   if (before && head?.seq === before.seq && head.hash === before.hash && cached === canonicalJson(journal.states.at(-2)))
     return { state: replay, provenance: 'cache-behind', journal, anchoring };

@@ -1,7 +1,16 @@
 import { join } from 'pathe';
 import * as v from 'valibot';
-import { parseChain, SluiceError, STATE_TAMPERED_HINT, type Anchoring, type ChainEntry, type JournalSpec, type LoadedJournal } from '../../../core/index.ts';
-import type { LifecycleContext } from '../lifecycle-context.ts';
+import {
+  parseChain,
+  SluiceError,
+  STATE_TAMPERED_HINT,
+  type Anchoring,
+  type ChainEntry,
+  type JournalSpec,
+  type Kernel,
+  type LoadedJournal,
+} from '../../../core/index.ts';
+import { createLifecycleContext, type LifecycleContext } from '../lifecycle-context.ts';
 import { checkSlug } from '../slug.ts';
 import { workflowStateInvariant } from '../state/workflow-state-invariant.ts';
 import { WorkflowStateSchema, type WorkflowState } from '../state/workflow-state-schema.ts';
@@ -51,6 +60,17 @@ export function journalSpec(lc: LifecycleContext, slug: string): JournalSpec {
   return { path, purpose: 'sluice lifecycle', check: (e, where, before, isNew) => checkEntry(e, where, before, isNew, shown) };
 }
 
+/** Every requirement journal in the project at `root`, for `sluice anchor`. */
+export async function listRequirementJournals(kernel: Kernel, root: string): Promise<(JournalSpec & { label: string })[]> {
+  const lc = createLifecycleContext(kernel, root);
+  const files = await kernel.host.listDir(join(root, JOURNAL_DIR)).catch(() => []);
+  return files
+    .filter((f) => f.kind === 'file' && f.name.endsWith('.jsonl'))
+    .map((f) => f.name.slice(0, -'.jsonl'.length))
+    .sort()
+    .map((slug) => ({ ...journalSpec(lc, slug), label: `requirement ${slug}` }));
+}
+
 /** The journal of a requirement, its hash chain, every step and its anchor checked; null when there is none. */
 export async function readJournal(lc: LifecycleContext, slug: string): Promise<Journal | null> {
   const loaded = await lc.kernel.store.loadJournal(journalSpec(lc, slug));
@@ -59,7 +79,13 @@ export async function readJournal(lc: LifecycleContext, slug: string): Promise<J
 
 /** The store's loaded journal with each entry's validated state. */
 export function toJournal(loaded: LoadedJournal): Journal {
-  return { path: loaded.path, text: loaded.text, anchoring: loaded.anchoring, entries: loaded.entries as JournalEntry[], states: loaded.entries.map((e) => statesOf.get(e)!) };
+  return {
+    path: loaded.path,
+    text: loaded.text,
+    anchoring: loaded.anchoring,
+    entries: loaded.entries as JournalEntry[],
+    states: loaded.entries.map((e) => statesOf.get(e)!),
+  };
 }
 
 /** Parses and checks a journal's text (a checkpoint's, read from git): chain, sequence, schema, and the rules between consecutive states. */
