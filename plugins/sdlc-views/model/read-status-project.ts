@@ -12,12 +12,16 @@ import {
   type SdlcState,
   parseCacheDir,
   parseWithCache,
+  historyJournalSpec,
+  judgeHistory,
+  type HistoryRecords,
 } from '../../sdlc/index.ts';
 
 export interface StatusProject {
   root: string;
   state: SdlcState;
   model: PhaseModel;
+  records: HistoryRecords;
 }
 
 /**
@@ -31,11 +35,11 @@ async function readCachedYaml<S extends v.GenericSchema>(
   schema: S,
   code: ErrorCode,
   cacheDir: string | undefined,
-): Promise<v.InferOutput<S>> {
+): Promise<{ text: string; value: v.InferOutput<S> }> {
   const display = kernel.display(path);
   const text = await readDataText(kernel.host, path, { display });
   const { value } = await parseWithCache(kernel.host, cacheDir, code, path, text, (t) => parseDataText(t, safeYamlCodec, display));
-  return validateData(schema, value, display, code);
+  return { text, value: validateData(schema, value, display, code) };
 }
 
 /**
@@ -52,11 +56,15 @@ export async function readStatusProject(kernel: Kernel): Promise<StatusProject> 
     });
   const registryPath = registryInfo ? paths.registry : bundledRegistryPath(kernel.host);
   const cacheDir = parseCacheDir(kernel.host);
-  const [state, registry] = await Promise.all([
+  const [stateRead, { value: registry }, journal] = await Promise.all([
     readCachedYaml(kernel, paths.state, SdlcStateReadSchema, 'STATE_INVALID', cacheDir),
     readCachedYaml(kernel, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', cacheDir),
+    kernel.store.loadJournal(historyJournalSpec(kernel, paths.dir, paths.state)),
   ]);
+  const state = stateRead.value;
+  // A history that contradicts its journal (or this machine's anchor) is STATE_TAMPERED here as in gate and next.
+  const records = judgeHistory(kernel.host, journal, stateRead.text, state, kernel.display(paths.state));
   const model = createPhaseModel(registry, kernel.display(registryPath));
   checkState(state, model, kernel.display(paths.state));
-  return { root: kernel.projectRoot, state, model };
+  return { root: kernel.projectRoot, state, model, records };
 }

@@ -7,6 +7,7 @@ import { ProfileSchema, type Profile } from '../profile/profile-schema.ts';
 import { createPhaseModel, type PhaseModel } from '../registry/phase-model.ts';
 import { PhaseRegistrySchema } from '../registry/registry-schema.ts';
 import { sdlcStateFile, type SdlcStateFile } from '../state/state-file.ts';
+import { historyJournalSpec, judgeHistory, type HistoryRecords } from '../state/history-journal.ts';
 import { SdlcStateReadSchema } from '../state/state-read-schema.ts';
 import { activePhaseProblem } from '../state/state-invariant.ts';
 import type { SdlcState } from '../state/state-schema.ts';
@@ -20,6 +21,8 @@ export interface SdlcProject {
   paths: SdlcPaths;
   stateFile: SdlcStateFile;
   state: SdlcState;
+  /** The history's journal: verified or unanchored here, and history written outside sluice. */
+  records: HistoryRecords;
   profile: Profile;
   profileDisplay: string;
   model: PhaseModel;
@@ -52,6 +55,9 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
     kernel.display(paths.state),
   );
   const state: SdlcState = stateRead.value;
+  // The history against its journal and this machine's anchor: a forged or rolled-back history is refused by every command.
+  const journal = await kernel.store.loadJournal(historyJournalSpec(kernel, paths.dir, paths.state));
+  const records = judgeHistory(host, journal, stateRead.text, state, kernel.display(paths.state));
   // Before the frozen files are parsed: an edited profile is reported as edited, not as invalid.
   if (o.verifyFrozen) await assertFrozenIntact(kernel, paths, state);
   const profile = await readSdlcFile(host, paths.profile, ProfileSchema, 'PROFILE_INVALID', kernel.display(paths.profile));
@@ -82,6 +88,7 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
     paths,
     stateFile,
     state,
+    records,
     profile: profile.value,
     profileDisplay: kernel.display(paths.profile),
     model,
