@@ -35,9 +35,10 @@ async function readCachedYaml<S extends v.GenericSchema>(
   schema: S,
   code: ErrorCode,
   cacheDir: string | undefined,
+  maxBytes?: number,
 ): Promise<{ text: string; value: v.InferOutput<S> }> {
   const display = kernel.display(path);
-  const text = await readDataText(kernel.host, path, { display });
+  const text = await readDataText(kernel.host, path, { display, ...(maxBytes ? { maxBytes } : {}) });
   const { value } = await parseWithCache(kernel.host, cacheDir, code, path, text, (t) => parseDataText(t, safeYamlCodec, display));
   return { text, value: validateData(schema, value, display, code) };
 }
@@ -57,7 +58,7 @@ export async function readStatusProject(kernel: Kernel): Promise<StatusProject> 
   const registryPath = registryInfo ? paths.registry : bundledRegistryPath(kernel.host);
   const cacheDir = parseCacheDir(kernel.host);
   const [stateRead, { value: registry }, journal] = await Promise.all([
-    readCachedYaml(kernel, paths.state, SdlcStateReadSchema, 'STATE_INVALID', cacheDir),
+    readCachedYaml(kernel, paths.state, SdlcStateReadSchema, 'STATE_INVALID', cacheDir, kernel.config.stateMaxBytes),
     readCachedYaml(kernel, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', cacheDir),
     kernel.store.loadJournal(historyJournalSpec(kernel, paths.dir, paths.state)),
   ]);

@@ -53,6 +53,7 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
     o.readOnly ? SdlcStateReadSchema : stateFile.schema,
     'STATE_INVALID',
     kernel.display(paths.state),
+    kernel.config.stateMaxBytes,
   );
   const state: SdlcState = stateRead.value;
   // The history against its journal and this machine's anchor: a forged or rolled-back history is refused by every command.

@@ -1,4 +1,4 @@
-import { SluiceError, validateData, MAX_DATA_FILE_BYTES, type Kernel } from '../../../core/index.ts';
+import { isSluiceError, parseDataText, readDataText, SluiceError, validateData, type Kernel } from '../../../core/index.ts';
 import { historyJournalSpec, historyKind, judgeHistory, type HistoryJournalBody } from './history-journal.ts';
 import { phaseKey } from './phase-id.ts';
 import { safeYamlCodec } from './safe-yaml-codec.ts';
@@ -35,9 +35,12 @@ export async function journaledStateUpdate(
     async (journal) => {
       const text = o.reset
         ? null
-        : await host.readText(paths.state).catch(async (error) => ((await host.stat(paths.state)) === null ? null : Promise.reject(error)));
+        : await readDataText(host, paths.state, { display: shown, maxBytes: kernel.config.stateMaxBytes }).catch((error) => {
+            if (isSluiceError(error, 'FILE_NOT_FOUND')) return null;
+            throw error;
+          });
       if (text === null && o.initial === undefined) throw new SluiceError('STATE_MISSING', { file: shown, message: 'file does not exist' });
-      before = text === null ? undefined : validateData(SdlcStateSchema, safeYamlCodec.parse(text), shown, 'STATE_INVALID');
+      before = text === null ? undefined : validateData(SdlcStateSchema, parseDataText(text, safeYamlCodec, shown), shown, 'STATE_INVALID');
       const records = before && text !== null ? judgeHistory(host, journal, text, before, shown) : undefined;
       const start = before ?? validateData(SdlcStateSchema, o.initial!, shown, 'INVARIANT_VIOLATED');
       const changed = fn(start);
@@ -64,10 +67,11 @@ export async function journaledStateUpdate(
       if (broken) throw new SluiceError('INVARIANT_VIOLATED', { file: shown, message: broken });
       const afterText = safeYamlCodec.stringify(after);
       const bytes = new TextEncoder().encode(afterText).byteLength;
-      if (bytes > MAX_DATA_FILE_BYTES)
+      const cap = kernel.config.stateMaxBytes ?? 16 * 1024 * 1024;
+      if (bytes > cap)
         throw new SluiceError('INVARIANT_VIOLATED', {
           file: shown,
-          message: `update would make the file ${bytes} bytes, over the ${MAX_DATA_FILE_BYTES} byte limit sluice reads; nothing was written`,
+          message: `update would make the file ${bytes} bytes, over the ${cap} byte limit sluice reads (config stateMaxBytes); nothing was written`,
         });
       const entries = adopt;
       const added = after.history.slice(before?.history.length ?? 0);
