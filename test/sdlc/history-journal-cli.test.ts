@@ -17,7 +17,12 @@ const STATE = '.sdlc/state.yaml';
 const JOURNAL = '.sdlc/journal.jsonl';
 const cli = (dir: string, ...args: string[]) => runSluice(dir, args, { SLUICE_USER: 'os-user' });
 const read = (dir: string, f: string) => readFile(join(dir, f), 'utf8').catch(() => null);
-const rows = async (dir: string) => ((await read(dir, JOURNAL)) ?? '').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const rows = async (dir: string) =>
+  ((await read(dir, JOURNAL)) ?? '')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 
 async function initialised(): Promise<string> {
   const dir = await tempDir('sluice-history-');
@@ -41,9 +46,15 @@ async function refusedAndUnchanged(dir: string, code: string, message: RegExp) {
 describe('the SDLC history as a journal (CLI)', () => {
   it('init and every gate run are journal entries; status reads the journal as verified', async () => {
     const dir = await initialised();
-    assert.deepEqual((await rows(dir)).map((e) => e.row), ['init']);
+    assert.deepEqual(
+      (await rows(dir)).map((e) => e.row),
+      ['init'],
+    );
     await cli(dir, 'gate', '--json');
-    assert.deepEqual((await rows(dir)).map((e) => e.row), ['init', 'gate']);
+    assert.deepEqual(
+      (await rows(dir)).map((e) => e.row),
+      ['init', 'gate'],
+    );
     const status = JSON.parse((await cli(dir, 'status', '--json')).stdout);
     assert.deepEqual(status.records, { journal: 'journal', entries: 2, anchor: 'verified', foreign: 0 });
     assert.match((await cli(dir, 'status')).stdout, /journal 2 entries, verified/);
@@ -75,7 +86,9 @@ describe('the SDLC history as a journal (CLI)', () => {
     await refusedAndUnchanged(dir, 'JOURNAL_ROLLED_BACK', /the journal is missing/);
   });
 
-  it('a project the reference set up has no journal: status says so, and the first write adopts its history, marked adopted', { skip: referencePlugin.skip }, async () => {
+  it('a project the reference set up has no journal: status says so, and the first write adopts its history, marked adopted', {
+    skip: referencePlugin.skip,
+  }, async () => {
     const dir = await tempDir('sluice-ref-history-');
     const r = await runReferenceScript(
       'init_project.py',
