@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { parse, stringify } from 'yaml';
 import { forgetAnchor } from '../helpers/forget-anchor.ts';
 import { referencePlugin, runReferenceScript } from '../helpers/reference-scripts.ts';
 import { jsonError } from '../helpers/run-cli.ts';
@@ -31,15 +32,22 @@ async function initialised(): Promise<string> {
   return dir;
 }
 
-/** status, gate and audit each refuse with `code` (exit 2) and leave state.yaml and the journal as they were. */
+/** status, gate and next refuse with `code` (exit 2), audit fails on it (exit 1), and leave state.yaml and the journal as they were. */
 async function refusedAndUnchanged(dir: string, code: string, message: RegExp) {
   const before = { state: await read(dir, STATE), journal: await read(dir, JOURNAL) };
-  for (const args of [['status'], ['gate'], ['audit'], ['next', '--confirmed']]) {
+  for (const args of [['status'], ['gate'], ['next', '--confirmed']]) {
     const r = await cli(dir, ...args, '--json');
     const error = jsonError(r, 2);
     assert.equal(error.code, code, `${args.join(' ')}: ${r.stdout}`);
     assert.match(error.message, message, args.join(' '));
   }
+  // The audit shows the rest of the project too, and fails on the records.
+  const audit = await cli(dir, 'audit', '--json');
+  assert.equal(audit.code, 1, audit.stdout);
+  const records = JSON.parse(audit.stdout).records;
+  assert.equal(records.ok, false);
+  assert.equal(records.problem.code, code);
+  assert.match(records.problem.message, message);
   assert.deepEqual({ state: await read(dir, STATE), journal: await read(dir, JOURNAL) }, before, 'nothing was written');
 }
 
@@ -62,12 +70,13 @@ describe('the SDLC history as a journal (CLI)', () => {
 
   it('a hand-written advance 0 → 1 with no gate run is STATE_TAMPERED for status, gate, audit and next', async () => {
     const dir = await initialised();
-    const text = (await read(dir, STATE))!;
-    const forged = text
-      .replace(/current_phase: .*\n/, "current_phase: '1'\n")
-      .replace(/history: \[\]\n?/, "history:\n- from: '0'\n  to: '1'\n  at: '2026-12-01T10:00:00Z'\n");
-    assert.notEqual(forged, text);
-    await writeFile(join(dir, STATE), forged);
+    const state = parse((await read(dir, STATE))!);
+    // Everything advance_phase.py would change, but no gate run: the entry has no gate_results.
+    Object.assign(state, { current_phase: '1', phase_name: 'requirements' });
+    Object.assign(state.phases['0'], { status: 'completed', completed_at: '2026-12-01T10:00:00Z' });
+    Object.assign(state.phases['1'], { status: 'active', entered_at: '2026-12-01T10:00:00Z' });
+    state.history.push({ from: '0', to: '1', at: '2026-12-01T10:00:00Z' });
+    await writeFile(join(dir, STATE), stringify(state));
     await refusedAndUnchanged(dir, 'STATE_TAMPERED', /history entry 1 was not written by sluice and cannot be taken: an advance from 0 to 1 with no gate run/);
   });
 

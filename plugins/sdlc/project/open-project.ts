@@ -1,4 +1,4 @@
-import { SluiceError, type Kernel } from '../../../core/index.ts';
+import { isSluiceError, SluiceError, type Kernel } from '../../../core/index.ts';
 import { checkCompliance, checkProfile, profileFrameworks } from '../profile/check-profile.ts';
 import { ComplianceFileSchema, type ComplianceFile } from '../profile/compliance-schema.ts';
 import { findComplianceFile, packDirForProfileId } from '../profile/pack-compliance.ts';
@@ -41,7 +41,7 @@ export interface SdlcProject {
  * `readOnly` (the views) accepts a state missing history, version or created_at, with defaults, and
  * does not need the profile's gate types registered (it runs none).
  */
-export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; readOnly?: boolean } = {}): Promise<SdlcProject> {
+export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; readOnly?: boolean; reportRecords?: boolean } = {}): Promise<SdlcProject> {
   const { host } = kernel;
   const paths = sdlcPaths(kernel.projectRoot);
   const stateFile = sdlcStateFile(paths.state);
@@ -57,8 +57,7 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
   );
   const state: SdlcState = stateRead.value;
   // The history against its journal and this machine's anchor: a forged or rolled-back history is refused by every command.
-  const journal = await kernel.store.loadJournal(historyJournalSpec(kernel, paths.dir, paths.state));
-  const records = judgeHistory(host, journal, stateRead.text, state, kernel.display(paths.state));
+  const records = await judgeRecords(kernel, paths, stateRead.text, state, o.reportRecords === true);
   // Before the frozen files are parsed: an edited profile is reported as edited, not as invalid.
   if (o.verifyFrozen) await assertFrozenIntact(kernel, paths, state);
   const profile = await readSdlcFile(host, paths.profile, ProfileSchema, 'PROFILE_INVALID', kernel.display(paths.profile));
@@ -98,6 +97,20 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
     compliance,
     missingCompliance,
   };
+}
+
+/**
+ * The history against its journal and anchor. `report` (audit): a tampered or rolled-back history is
+ * returned as the records' `problem`, for the audit to show and fail on, instead of refusing the project.
+ */
+async function judgeRecords(kernel: Kernel, paths: SdlcPaths, text: string, state: SdlcState, report: boolean): Promise<HistoryRecords> {
+  try {
+    const journal = await kernel.store.loadJournal(historyJournalSpec(kernel, paths.dir, paths.state));
+    return judgeHistory(kernel.host, journal, text, state, kernel.display(paths.state));
+  } catch (error) {
+    if (!report || !isSluiceError(error) || (error.code !== 'STATE_TAMPERED' && error.code !== 'JOURNAL_ROLLED_BACK')) throw error;
+    return { provenance: 'journal', entries: 0, anchoring: { state: 'unanchored' }, foreign: 0, journal: null, problem: error };
+  }
 }
 
 /** PROJECT_MISSING (exit 2) when the folder has no `.sdlc/state.yaml`. */

@@ -50,6 +50,8 @@ export interface HistoryRecords {
   foreign: number;
   /** The journal as loaded (for the write that follows). */
   journal: LoadedJournal | null;
+  /** Only for the audit: why the history cannot be trusted (STATE_TAMPERED, JOURNAL_ROLLED_BACK). */
+  problem?: SluiceError;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
