@@ -29,9 +29,9 @@ const MEASURE = [
 
 const pythonExecutable = () => execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
 
-function measured(python: string, command: string, args: string[]): Promise<{ ms: number; rssKb: number; exit: number }> {
+function measured(python: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ ms: number; rssKb: number; exit: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(python, ['-c', MEASURE, command, ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(python, ['-c', MEASURE, command, ...args], { env: { ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     child.on('error', reject);
@@ -59,17 +59,20 @@ export async function historyScale(): Promise<Record<string, unknown>> {
   const python = pythonExecutable();
   const root = await mkdtemp(join(tmpdir(), 'sluice-bench-history-'));
   const out: Record<string, unknown> = {};
+  // Anchors and record key of the bench's own: the history below is adopted as another tool's.
+  const env = { ...process.env, XDG_STATE_HOME: join(root, 'state') };
   try {
     for (const n of SIZES) {
       const dir = join(root, String(n));
-      const sluice = (...args: string[]) => measured(python, process.execPath, [entry, '--cwd', dir, ...args]);
+      const sluice = (...args: string[]) => measured(python, process.execPath, [entry, '--cwd', dir, ...args], env);
       await mkdir(dir, { recursive: true });
-      execFileSync(process.execPath, [entry, '--cwd', dir, 'init', '--profile', 'starter'], { stdio: 'ignore' });
+      execFileSync(process.execPath, [entry, '--cwd', dir, 'init', '--profile', 'starter'], { stdio: 'ignore', env });
       const statePath = join(dir, '.sdlc', 'state.yaml');
       const text = await readFile(statePath, 'utf8');
       // An even count ends in phase 0: the project stays where init put it.
       await writeFile(statePath, text.replace(/history: \[\]\n?/, `history:\n${history(n)}\n`));
       await rm(join(dir, '.sdlc', 'journal.jsonl'));
+      await rm(join(root, 'state', 'sluice', 'anchors'), { recursive: true, force: true });
       await sluice('gate', '--json'); // adopts the history: the journal holds it from here on
       const bytes = (await stat(statePath)).size;
       const row: Record<string, unknown> = { stateBytes: bytes, journalBytes: (await stat(join(dir, '.sdlc', 'journal.jsonl'))).size };
