@@ -13,6 +13,12 @@ export interface JournalSpec {
   /** Throws (STATE_TAMPERED for a replayed entry, INVARIANT_VIOLATED for a new one) when an entry breaks the records' rules. */
   check?(entry: ChainEntry, where: string, before: ChainEntry | undefined, isNew: boolean): void;
   purpose?: string;
+  /**
+   * Write the cache before the journal: for a cache the journal cannot rebuild (state.yaml, whose
+   * entries hold only what a write added), a crash then leaves a cache one write ahead, which the
+   * reader takes as history written outside sluice, never a journal one write ahead of its cache.
+   */
+  cacheFirst?: boolean;
 }
 
 export interface LoadedJournal {
@@ -144,6 +150,7 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
           last = entry;
         }
         const text = current?.text ?? '';
+        if (spec.cacheFirst) await cache?.(current, appended, plan.result);
         await host.mkdir(spec.path.slice(0, spec.path.lastIndexOf('/')));
         await host.writeAtomic(spec.path, appendLines(text, appended));
         const head = appended.at(-1)!;
@@ -156,7 +163,7 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
           at: String(head.at ?? new Date().toISOString()),
         });
         verified.set(spec.path, { text: appendLines(text, appended), entries: [...(current?.entries ?? []), ...appended] });
-        await cache?.(current, appended, plan.result);
+        if (!spec.cacheFirst) await cache?.(current, appended, plan.result);
         return { current, appended, result: plan.result };
       });
     },

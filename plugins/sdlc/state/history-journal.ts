@@ -64,6 +64,7 @@ export function historyJournalSpec(kernel: Kernel, dir: string, statePath: strin
     label: 'SDLC history',
     // The lock of state.yaml: one writer for the journal and its cache.
     lockPath: `${statePath}.lock`,
+    cacheFirst: true,
     purpose: 'sluice sdlc',
     check(e, where, _before, isNew) {
       const b = e as ChainEntry & Partial<HistoryJournalBody>;
