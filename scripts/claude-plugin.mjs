@@ -72,15 +72,19 @@ function recordSection(meta) {
   return [
     '## Record the stage',
     '',
-    'When the evidence is written, record it and show sluice’s answer:',
+    'When the evidence is written, record it with the sluice MCP tool `lifecycle_record`',
+    `(\`{ "slug": "SLUG", "stage": "${meta.stage}" }\`) and show sluice’s answer. In Claude Code’s sandbox`,
+    'sluice’s records are read-only to Bash, so the tool is the route; where no sluice MCP server is',
+    'connected, run the command instead:',
     '',
     '```bash',
     `sluice lifecycle record SLUG ${meta.stage}`,
     '```',
     '',
     'A rule it reports (missing evidence, the wrong stage) means the evidence is not there yet: fix it and record',
-    `again. If this stage cannot produce its evidence at all, record why: \`sluice lifecycle record SLUG ${meta.stage} --blocked "REASON"\`.`,
-    'Then `sluice lifecycle next SLUG` says which stage is next; run nothing else on your own.',
+    `again. If this stage cannot produce its evidence at all, record why: \`"blocked": "REASON"\` in the tool`,
+    `(\`sluice lifecycle record SLUG ${meta.stage} --blocked "REASON"\`).`,
+    'Then `lifecycle_next` (`sluice lifecycle next SLUG`) says which stage is next; run nothing else on your own.',
   ].join('\n');
 }
 

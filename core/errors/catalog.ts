@@ -75,7 +75,11 @@ export const errorCatalog = defineErrorCodes('sluice', {
     hint: 'sluice reads and writes only regular files; put a file at the named path (not a FIFO, device or folder)',
   },
   FILE_ACCESS_DENIED: { exit: usage, title: 'permission denied', hint: 'check the permissions of the named file and its folder' },
-  FILE_SYSTEM_READ_ONLY: { exit: usage, title: 'file system is read-only', hint: 'run where the project is writable; nothing was changed' },
+  FILE_SYSTEM_READ_ONLY: {
+    exit: usage,
+    title: 'file system is read-only',
+    hint: "run where the project is writable; nothing was changed. Inside a sandbox (Claude Code's, or the one sluice puts around an agent) sluice's records are read-only: use the sluice MCP tools, or run the command in your own terminal",
+  },
   DISK_FULL: { exit: usage, title: 'no space left on the device', hint: 'free some space and run again; the named file was left as it was' },
   FILE_IO_FAILED: { exit: usage, title: 'the system refused a file operation', hint: 'the message names the file and the system error' },
   FILE_TOO_LARGE: { exit: usage, title: 'file is larger than sluice will read', hint: 'state and config files are small; this one is not what it should be' },

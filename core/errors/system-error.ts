@@ -23,6 +23,8 @@ const ERRNO: Record<string, { code: ErrorCode; message: string }> = {
   EACCES: { code: 'FILE_ACCESS_DENIED', message: 'permission denied (EACCES)' },
   EPERM: { code: 'FILE_ACCESS_DENIED', message: 'operation not permitted (EPERM)' },
   EROFS: { code: 'FILE_SYSTEM_READ_ONLY', message: 'the file system is read-only (EROFS)' },
+  // Replacing a file that is itself a mount point: how a sandbox (Claude Code's, bwrap) binds a record read-only.
+  EBUSY: { code: 'FILE_SYSTEM_READ_ONLY', message: 'is mounted over or held open (EBUSY): a sandbox keeps it read-only' },
   ENOSPC: { code: 'DISK_FULL', message: 'no space left on the device (ENOSPC)' },
   EDQUOT: { code: 'DISK_FULL', message: 'disk quota exceeded (EDQUOT)' },
   EISDIR: { code: 'FILE_NOT_REGULAR', message: 'is a directory, not a regular file' },

@@ -95,6 +95,19 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     call: (i) => ({ args: [i.slug as string], options: {} }),
   },
   {
+    name: 'lifecycle_start',
+    command: 'lifecycle start',
+    description:
+      'Create the workflow state of a requirement (plan runs first), writing spec.md with the goal when there is none (`sluice lifecycle start SLUG --json`). Starting again is harmless: it says the requirement was already started.',
+    input: v.strictObject({
+      slug: Slug,
+      goal: v.optional(Text('what the requirement is for; written to spec.md when there is none')),
+      kind: v.optional(v.pipe(v.picklist(['specs', 'bugfix', 'refactor']), v.description('artifact folder: .prizmkit/<kind>/<slug>/'))),
+      orchestrator: v.optional(Text('the coordinator that alone may advance it (default: none)')),
+    }),
+    call: (i) => ({ args: [i.slug as string], options: defined({ goal: i.goal, kind: i.kind, orchestrator: i.orchestrator }) }),
+  },
+  {
     name: 'lifecycle_record',
     command: 'lifecycle record',
     description:

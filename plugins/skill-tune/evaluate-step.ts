@@ -2,7 +2,7 @@ import { fillPlaceholders, type DelegateResult } from '../../core/index.ts';
 import type { EvaluationRecord, IterationState } from './iteration-state-schema.ts';
 import { extractScoreHeuristically, parseEvaluationJson, type ParsedEvaluation } from './parse-evaluation.ts';
 import { filesSection, historySection, skillsSection } from './prompt-sections.ts';
-import { loadPrompt } from './prompt-templates.ts';
+import { loadPrompt, quoted } from './prompt-templates.ts';
 import { renderEvaluationMarkdown } from './evaluation-markdown.ts';
 import { callRole, failureOf } from './tune-delegate.ts';
 import { inRun, workspacePaths as P, type TuneRun } from './tune-workspace.ts';
@@ -47,7 +47,8 @@ export async function evaluateIteration(run: TuneRun, state: IterationState, rou
   let invalidJson = false;
   for (let attempt = 1; attempt <= 2 && !parsed; attempt++) {
     run.say(`iteration ${round}: evaluating on ${state.backends.evaluator}${attempt > 1 ? ' (retry)' : ''}`);
-    const note = attempt === 1 ? '' : `\nYour previous answer could not be used (${problem}). Answer again with only the JSON object described above.\n`;
+    const note =
+      attempt === 1 ? '' : `\nYour previous answer could not be used (${JSON.stringify(problem)}). Answer again with only the JSON object described above.\n`;
     const result = await callRole(run, state, 'evaluator', {
       prompt: prompt(attempt, note),
       mode: 'analysis',
@@ -109,7 +110,7 @@ export async function evaluateIteration(run: TuneRun, state: IterationState, rou
         ],
         ...(parsed.source !== 'json'
           ? {
-              error: `JSON unusable (${problem}); score taken from ${parsed.source === 'heuristic-dimensions' ? 'the five dimension scores' : 'the labelled overall score'} in the text`,
+              error: `JSON unusable (${problem}); score recomputed from the five dimension scores in the text`,
             }
           : {}),
       }
@@ -133,13 +134,25 @@ export async function evaluateIteration(run: TuneRun, state: IterationState, rou
 
 async function executionSection(run: TuneRun, state: IterationState, round: number): Promise<string> {
   const { host } = run.kernel;
-  const groups = state.execution_mode === 'chain' ? state.chain_order.map((id) => ({ title: `### Skill ${id}`, id })) : [{ title: '', id: undefined }];
+  const execution = state.iterations.find((it) => it.round === round)?.execution;
+  const failed = (id: string) => execution?.skills.find((s) => s.id === id && s.status !== 'ok');
+  const groups =
+    state.execution_mode === 'chain'
+      ? state.chain_order.map((id) => ({
+          title: `### Skill ${id}${failed(id) ? ' (it failed and the chain went on without its output; grade that too)' : ''}`,
+          id,
+        }))
+      : [{ title: '', id: undefined }];
   const parts: string[] = [];
   for (const g of groups) {
     const summary = await host.readText(inRun(run, P.executorOutput(round, g.id))).catch(() => '');
     const files = await filesSection(host, inRun(run, P.artifacts(round, g.id)), state.execution_mode === 'chain' ? 32 * 1024 : 64 * 1024);
     parts.push(
-      [g.title, `The executor's closing summary:\n\n${summary.trim() ? summary.trim() : '(none)'}`, `Files it wrote (${files.count}):\n\n${files.text}`]
+      [
+        g.title,
+        summary.trim() ? quoted(summary.trim(), "The executor's closing summary") : "The executor's closing summary: (none)",
+        `Files it wrote (${files.count}):\n\n${files.text}`,
+      ]
         .filter(Boolean)
         .join('\n\n'),
     );

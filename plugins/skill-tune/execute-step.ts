@@ -1,5 +1,6 @@
 import { fillPlaceholders, type DelegateResult } from '../../core/index.ts';
-import type { ExecutionRecord, IterationState, SkillExecutionRecord } from './iteration-state-schema.ts';
+import type { ExecutionRecord, IterationState, OutsideChangeRecord, SkillExecutionRecord } from './iteration-state-schema.ts';
+import { describeOutside, watchOutside } from './outside-changes.ts';
 import { filesSection, skillsSection } from './prompt-sections.ts';
 import { loadPrompt } from './prompt-templates.ts';
 import { copyTree, listTree } from './skill-folders.ts';
@@ -10,37 +11,59 @@ import { inRun, updateState, workspacePaths as P, type TuneRun } from './tune-wo
 /**
  * Phase 2: the executor runs the skill snapshot on the scenario in write mode, with the iteration's
  * artifacts folder as its working directory. Single mode makes one call for all skills; chain mode
- * one call per skill in chain order, each getting the previous skill's artifacts. A failed call is
- * retried once (from a clean folder); in chain mode each finished skill is recorded at once, so a
- * resumed run does not execute it again.
+ * one call per skill in chain order, each getting the output of the last skill that produced one. A
+ * failed call is retried once (from a clean folder). In chain mode a skill that still fails is passed
+ * over and the chain goes on, as maestro's does (`--strict-chain`: the iteration fails instead); each
+ * finished skill is recorded at once, so a resumed run does not execute it again. A call that changed
+ * anything outside its folder is rolled back and fails the iteration, whatever the mode.
  */
 export async function executeIteration(run: TuneRun, state: IterationState, round: number): Promise<ExecutionRecord> {
-  const groups = state.execution_mode === 'chain' ? state.chain_order.map((id) => [id]) : [state.chain_order];
+  const chain = state.execution_mode === 'chain';
+  const groups = chain ? state.chain_order.map((id) => [id]) : [state.chain_order];
   const previous = state.iterations.find((it) => it.round === round)?.execution;
   const done = new Map((previous?.skills ?? []).filter((s) => s.status === 'ok').map((s) => [s.id, s]));
   const records: SkillExecutionRecord[] = [];
+  const outside: OutsideChangeRecord[] = [];
+  const goOn = chain && (state.chain_on_failure ?? 'stop') === 'continue';
+  let lastOutput: string | undefined;
   let current = state;
   for (const [index, ids] of groups.entries()) {
     const key = ids.join(',');
     const finished = done.get(key);
     if (finished) {
       records.push(finished);
+      lastOutput = key;
       continue;
     }
-    const chainFrom = state.execution_mode === 'chain' && index > 0 ? groups[index - 1][0] : undefined;
-    const record = await executeGroup(run, current, round, ids, chainFrom);
-    records.push(record);
-    if (record.status !== 'ok') {
-      return { status: 'failed', skills: records, error: `${key}: ${record.error ?? 'failed'}` };
+    const group = await executeGroup(run, current, round, ids, chain ? lastOutput : undefined);
+    records.push(group.record);
+    outside.push(...group.outside);
+    const failed = group.record.status !== 'ok';
+    if (failed && (!goOn || group.outside.length)) {
+      return { status: 'failed', skills: records, error: `${key}: ${group.record.error ?? 'failed'}`, ...(outside.length ? { outside_changes: outside } : {}) };
     }
-    if (state.execution_mode === 'chain' && index < groups.length - 1) {
+    if (failed) run.say(`iteration ${round}: ${key} failed (${group.record.error ?? 'failed'}); the chain goes on without its output`);
+    else lastOutput = key;
+    if (chain && index < groups.length - 1) {
       current = await updateState(run, (s, now) => recordExecutionProgress(s, round, { status: 'running', skills: records.slice() }, now));
     }
   }
-  return { status: 'ok', skills: records };
+  const failed = records.filter((r) => r.status !== 'ok');
+  if (failed.length === records.length) return { status: 'failed', skills: records, error: `every skill of the chain failed: ${failed[0].error ?? 'failed'}` };
+  return {
+    status: 'ok',
+    skills: records,
+    ...(failed.length ? { error: `passed over: ${failed.map((f) => `${f.id} (${f.error ?? 'failed'})`).join('; ')}` } : {}),
+  };
 }
 
-async function executeGroup(run: TuneRun, state: IterationState, round: number, ids: string[], chainFrom: string | undefined): Promise<SkillExecutionRecord> {
+async function executeGroup(
+  run: TuneRun,
+  state: IterationState,
+  round: number,
+  ids: string[],
+  chainFrom: string | undefined,
+): Promise<{ record: SkillExecutionRecord; outside: OutsideChangeRecord[] }> {
   const { host } = run.kernel;
   const chain = state.execution_mode === 'chain';
   const artifactsRel = chain ? P.artifacts(round, ids[0]) : P.artifacts(round);
@@ -60,6 +83,7 @@ async function executeGroup(run: TuneRun, state: IterationState, round: number, 
   }
   const transcriptName = chain ? `execute-${ids[0]}` : 'execute';
   let result: DelegateResult | undefined;
+  let outside: OutsideChangeRecord[] = [];
   let attempts = 0;
   for (attempts = 1; attempts <= 2; attempts++) {
     // A clean folder per attempt: a retried or resumed call never sees a half-written earlier try.
@@ -72,11 +96,12 @@ async function executeGroup(run: TuneRun, state: IterationState, round: number, 
       skill: key,
       attempt: attempts,
       scenario: state.scenario,
-      skills_section: await skillsSection(host, skills),
+      skills_section: await skillsSection(host, skills, { follow: true }),
       chain_input: chainInput,
       artifacts_dir: artifacts,
-      retry_note: attempts > 1 && result ? `\nThe previous attempt failed (${failureOf(result)}). Keep to the essentials this time.\n` : '',
+      retry_note: attempts > 1 && result ? `\nThe previous attempt failed (${JSON.stringify(failureOf(result))}). Keep to the essentials this time.\n` : '',
     });
+    const watch = await watchOutside(run, 'executor', round, [artifacts, ...skills.map((s) => s.dir)]);
     result = await callRole(run, state, 'executor', {
       prompt,
       mode: 'write',
@@ -85,6 +110,9 @@ async function executeGroup(run: TuneRun, state: IterationState, round: number, 
       transcript: P.transcript(round, transcriptName),
       label: `tune ${round} execute ${key}`,
     });
+    outside = await watch.settle();
+    // A run that wrote outside its folder is not tried again: it was rolled back and the iteration fails.
+    if (outside.length) break;
     // A timeout used the run's whole budget already (retries included): trying again doubles the wait for nothing.
     if (result.status === 'ok' || result.status === 'timeout') break;
   }
@@ -93,5 +121,6 @@ async function executeGroup(run: TuneRun, state: IterationState, round: number, 
   await host.writeAtomic(inRun(run, outputRel), r.text);
   const files = (await listTree(host, artifacts, { special: 'skip' })).length;
   const base = { id: key, attempts: Math.min(attempts, 2), files, transcript: P.transcript(round, transcriptName) };
-  return r.status === 'ok' ? { ...base, status: 'ok' } : { ...base, status: 'failed', error: failureOf(r) };
+  if (outside.length) return { record: { ...base, status: 'failed', error: describeOutside('executor', outside) }, outside };
+  return { record: r.status === 'ok' ? { ...base, status: 'ok' } : { ...base, status: 'failed', error: failureOf(r) }, outside };
 }

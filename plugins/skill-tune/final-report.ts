@@ -1,6 +1,7 @@
 import { DIMENSION_LABELS, DIMENSIONS } from './evaluation-scoring.ts';
 import type { IterationState } from './iteration-state-schema.ts';
 import { bulletList } from './prompt-sections.ts';
+import { artifactIndex, iterationDetails, outsideSection, trendLine } from './report-details.ts';
 import type { ChartPoint } from './score-chart.ts';
 import { workspacePaths as P } from './tune-workspace.ts';
 
@@ -40,7 +41,7 @@ export function renderFinalReport(s: IterationState, ctx: ReportContext): string
   const skills = s.chain_order.join(s.execution_mode === 'chain' ? ' → ' : ', ');
   const lines: string[] = [`# Skill tuning report: ${skills}`, ''];
   lines.push(
-    `Run \`${ctx.runDir}\` · started ${s.created_at} · ${s.execution_mode} mode · preset ${s.preset} (${s.max_iterations} iterations, threshold ${s.quality_threshold})`,
+    `Run \`${ctx.runDir}\` · started ${s.created_at} · completed ${t.at} · ${s.execution_mode} mode · preset ${s.preset} (${s.max_iterations} iterations, threshold ${s.quality_threshold})`,
     `Executor ${s.backends.executor} · evaluator ${s.backends.evaluator} · improver ${s.backends.improver}`,
     '',
     '> Scenario:',
@@ -53,7 +54,7 @@ export function renderFinalReport(s: IterationState, ctx: ReportContext): string
   const last = evaluated.at(-1);
   lines.push(`**${REASON_TEXT[t.reason]}** (\`${t.reason}\`) after ${t.iteration} iteration${t.iteration === 1 ? '' : 's'}: ${t.message}.`, '');
   lines.push(
-    `Final score: ${s.latest_score ?? 'none'} · best: ${s.best ? `${s.best.score} (iteration ${s.best.iteration})` : 'none'} · threshold: ${s.quality_threshold}`,
+    `Initial score: ${s.score_trend[0] ?? 'none'} · final score: ${s.latest_score ?? 'none'} · best: ${s.best ? `${s.best.score} (iteration ${s.best.iteration})` : 'none'} · threshold: ${s.quality_threshold}`,
     '',
   );
   const failures = failedIterations(s);
@@ -100,10 +101,12 @@ export function renderFinalReport(s: IterationState, ctx: ReportContext): string
       `| [${it.round}](${P.evalReport(it.round)}) | ${score} | ${dims.join(' | ')} |${per} ${it.trend ?? '—'} | ${it.improvement ? `[${imp}](${P.changes(it.round)})` : imp} |`,
     );
   }
+  lines.push('', `**Trend**: ${trendLine(s)}`);
   if (s.iterations.some((it) => it.evaluation?.source && it.evaluation.source !== 'json'))
     lines.push('', '\\* score read from the evaluator\u2019s text by the heuristic extraction (no valid JSON).');
   lines.push('');
 
+  lines.push(...iterationDetails(s), ...outsideSection(s));
   lines.push('## Remaining weaknesses', '');
   if (last?.evaluation) {
     lines.push(`From the last evaluation (iteration ${last.round}):`, '', bulletList(last.evaluation.weaknesses), '');
@@ -133,5 +136,6 @@ export function renderFinalReport(s: IterationState, ctx: ReportContext): string
       '',
     );
   }
+  lines.push(...artifactIndex(s, ctx.runDir));
   return `${lines.join('\n').trimEnd()}\n`;
 }

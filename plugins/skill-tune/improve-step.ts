@@ -1,11 +1,12 @@
-import { join } from 'pathe';
-import { fillPlaceholders } from '../../core/index.ts';
+import { join, relative } from 'pathe';
+import { fillPlaceholders, SluiceError, type Host } from '../../core/index.ts';
 import type { ImprovementRecord, IterationState } from './iteration-state-schema.ts';
-import { bulletList } from './prompt-sections.ts';
-import { loadPrompt } from './prompt-templates.ts';
+import { bulletList, inline } from './prompt-sections.ts';
+import { loadPrompt, quoted } from './prompt-templates.ts';
 import { checkSkillFolder, SKILL_FILE } from './read-skill.ts';
 import { changedPaths, copyTree, diffTrees, listTree, syncTree } from './skill-folders.ts';
 import { renderChangesMarkdown } from './changes-markdown.ts';
+import { describeOutside, watchOutside } from './outside-changes.ts';
 import { callRole, failureOf } from './tune-delegate.ts';
 import { inRun, skillDirOf, workspacePaths as P, type TuneRun } from './tune-workspace.ts';
 
@@ -30,14 +31,19 @@ export async function improveIteration(run: TuneRun, state: IterationState, roun
   const { host } = kernel;
   const evaluation = state.iterations.find((it) => it.round === round)!.evaluation!;
   const targets = improvementTargets(state, round);
-  if (evaluation.weaknesses.length === 0 && evaluation.suggestions.length === 0) {
-    // An improver with nothing to act on would only edit blind.
+  const targetSuggestions = evaluation.suggestions.filter((s) => {
+    // Chain mode: a suggestion aimed at another skill of the chain is not this improver's job.
+    const aimedAt = state.chain_order.find((id) => s.target === id || s.target?.startsWith(`${id}/`));
+    return aimedAt === undefined || targets.includes(aimedAt);
+  });
+  if (targetSuggestions.length === 0) {
+    // As maestro's loop does: with no suggestion to apply, an improver would only edit blind.
     const record: ImprovementRecord = {
       status: 'skipped',
       targets,
       changed_files: [],
       changes_file: P.changes(round),
-      reason: 'the evaluation named no weakness and no suggestion: nothing to act on',
+      reason: `the evaluation made no suggestion${state.execution_mode === 'chain' ? ` for ${targets.join(', ')}` : ''}: nothing to apply`,
     };
     run.say(`iteration ${round}: improvement skipped: ${record.reason}`);
     await host.writeAtomic(inRun(run, P.changes(round)), await renderChangesMarkdown(round, record, '', []));
@@ -50,15 +56,10 @@ export async function improveIteration(run: TuneRun, state: IterationState, roun
   await host.remove(work, { recursive: true });
   for (const s of skills) await copyTree(host, inRun(run, P.snapshot(round, s.id)), join(work, s.id));
 
-  const targetSuggestions = evaluation.suggestions.filter((s) => {
-    // Chain mode: a suggestion aimed at another skill of the chain is not this improver's job.
-    const aimedAt = state.chain_order.find((id) => s.target === id || s.target?.startsWith(`${id}/`));
-    return aimedAt === undefined || targets.includes(aimedAt);
-  });
   const skillPaths: string[] = [];
   for (const s of skills) {
     const files = await listTree(host, join(work, s.id));
-    skillPaths.push(`- \`${s.id}/\` — skill "${s.name}": ${files.map((f) => `\`${s.id}/${f}\``).join(', ')}`);
+    skillPaths.push(`- \`${s.id}/\` — skill ${inline(s.name)}: ${files.map((f) => inline(`${s.id}/${f}`)).join(', ')}`);
   }
   const template = await loadPrompt(host, 'improve');
   const prompt = fillPlaceholders(template, {
@@ -69,14 +70,12 @@ export async function improveIteration(run: TuneRun, state: IterationState, roun
     threshold: state.quality_threshold,
     scenario: state.scenario,
     skill_paths: skillPaths.join('\n'),
-    weaknesses: bulletList(evaluation.weaknesses),
-    suggestions: bulletList(
-      targetSuggestions.map((s) => `[${s.priority}]${s.target ? ` (${s.target})` : ''} ${s.text}`),
-      '- (the evaluator gave none; address the weaknesses)',
-    ),
+    weaknesses: evaluation.weaknesses.length ? quoted(bulletList(evaluation.weaknesses), 'The weaknesses') : '- (none)',
+    suggestions: quoted(bulletList(targetSuggestions.map((s) => `[${s.priority}]${s.target ? ` (${s.target})` : ''} ${s.text}`)), 'The suggestions'),
     eval_file: inRun(run, P.evalReport(round)),
   });
   run.say(`iteration ${round}: improving ${targets.join(', ')} on ${state.backends.improver}`);
+  const watch = await watchOutside(run, 'improver', round, [work]);
   const result = await callRole(run, state, 'improver', {
     prompt,
     mode: 'write',
@@ -84,16 +83,18 @@ export async function improveIteration(run: TuneRun, state: IterationState, roun
     transcript: P.transcript(round, 'improve'),
     label: `tune ${round} improve ${targets.join(',')}`,
   });
+  const outside = await watch.settle();
 
   const base = { targets, changes_file: P.changes(round) };
   let record: ImprovementRecord;
   const diffs: { id: string; file: string; before: string; after: string }[] = [];
   const problems: string[] = [];
+  if (outside.length) problems.push(describeOutside('improver', outside));
   if (result.status !== 'ok') problems.push(`the improver failed: ${failureOf(result)}`);
   else {
     for (const s of skills) {
-      const check = await checkSkillFolder(host, join(work, s.id));
-      if (!check.ok) problems.push(`the improver left ${s.id}/${SKILL_FILE} invalid (${check.field ? `${check.field}: ` : ''}${check.message})`);
+      const invalid = await invalidCopy(host, join(work, s.id), s.id);
+      if (invalid) problems.push(invalid);
     }
   }
   if (problems.length) {
@@ -103,6 +104,7 @@ export async function improveIteration(run: TuneRun, state: IterationState, roun
       status: 'rolled_back',
       changed_files: [],
       reason: `${problems.join('; ')}; the skills were restored from ${P.snapshot(round, '*')} (the rejected copy is kept in ${P.improveWork(round)})`,
+      ...(outside.length ? { outside_changes: outside } : {}),
     };
   } else {
     const changed: string[] = [];
@@ -121,4 +123,19 @@ export async function improveIteration(run: TuneRun, state: IterationState, roun
   }
   await host.writeAtomic(inRun(run, P.changes(round)), await renderChangesMarkdown(round, record, result.text, diffs));
   return record;
+}
+
+/**
+ * Why an improved copy cannot become the skill: a symlink or special file (a skill is regular files
+ * only, and a link could point anywhere), too many files, or a SKILL.md that fails the check.
+ */
+async function invalidCopy(host: Host, dir: string, id: string): Promise<string | undefined> {
+  try {
+    await listTree(host, dir, { special: 'error', display: (p) => `${id}/${relative(dir, p)}` });
+  } catch (error) {
+    if (error instanceof SluiceError && error.code === 'SKILL_INVALID') return `the improver left ${id} invalid (SKILL_INVALID: ${error.detail})`;
+    throw error;
+  }
+  const check = await checkSkillFolder(host, dir);
+  return check.ok ? undefined : `the improver left ${id}/${SKILL_FILE} invalid (${check.field ? `${check.field}: ` : ''}${check.message})`;
 }

@@ -36,6 +36,19 @@ const SuggestionSchema = v.object({
   target: v.optional(v.string()),
 });
 
+const OutsideChange = v.object({
+  role: Text,
+  path: v.pipe(Text, v.description('project-relative inside the project, else absolute')),
+  change: v.picklist(['added', 'modified', 'removed']),
+  restored: v.pipe(v.boolean(), v.description('put back right after the call (an added path removed)')),
+  copy: v.optional(v.pipe(v.string(), v.description('the copy of what was there before, kept for --restore (run-relative)'))),
+  note: v.optional(v.string()),
+});
+
+const OutsideChanges = v.optional(
+  v.pipe(v.array(OutsideChange), v.description('what the call changed outside the folder it may write; the step was rolled back')),
+);
+
 const SkillExecution = v.object({
   id: Text,
   status: v.picklist(['ok', 'failed']),
@@ -49,6 +62,7 @@ const Execution = v.object({
   status: v.picklist(['running', 'ok', 'failed']),
   skills: v.array(SkillExecution),
   error: v.optional(v.string()),
+  outside_changes: OutsideChanges,
 });
 
 const Evaluation = v.object({
@@ -78,6 +92,8 @@ const Improvement = v.object({
   changed_files: v.array(v.string()),
   changes_file: v.string(),
   reason: v.optional(v.string()),
+  applied: v.optional(v.pipe(v.array(v.string()), v.description("the changes the improver says it applied (maestro's changes_applied)"))),
+  outside_changes: OutsideChanges,
 });
 
 const IterationPhase = v.picklist(['started', 'snapshotted', 'executed', 'evaluated', 'done', 'failed']);
@@ -104,6 +120,14 @@ export const IterationStateSchema = v.looseObject({
   status: v.pipe(v.picklist(['setup', 'running', 'terminated']), v.description('setup until the backup is complete, then running, then terminated')),
   scenario: Text,
   execution_mode: v.picklist(['single', 'chain']),
+  chain_on_failure: v.optional(
+    v.pipe(
+      v.picklist(['continue', 'stop']),
+      v.description(
+        'chain mode: a failed skill is passed over, the next one getting the last output there is (maestro), or ends the iteration (--strict-chain; runs made before this field existed)',
+      ),
+    ),
+  ),
   preset: v.picklist(['quick', 'standard', 'thorough', 'custom']),
   max_iterations: Int(1, 100),
   quality_threshold: Score,
@@ -113,6 +137,7 @@ export const IterationStateSchema = v.looseObject({
     v.boolean(),
     v.description("the evaluator runs on the executor's backend and the user accepted it (--allow-self-evaluation)"),
   ),
+  adopted_from: v.optional(v.pipe(Text, v.description('the maestro skill-iter-tune run folder this run continues (project-relative)'))),
   delegate_extra: v.optional(
     v.pipe(v.record(v.string(), v.unknown()), v.description("passed as request.extra to every delegate run (e.g. the script backend's file)")),
   ),
@@ -142,6 +167,7 @@ export type ExecutionRecord = v.InferOutput<typeof Execution>;
 export type SkillExecutionRecord = v.InferOutput<typeof SkillExecution>;
 export type EvaluationRecord = v.InferOutput<typeof Evaluation>;
 export type ImprovementRecord = v.InferOutput<typeof Improvement>;
+export type OutsideChangeRecord = v.InferOutput<typeof OutsideChange>;
 export type SkillRefRecord = v.InferOutput<typeof SkillRef>;
 
 /** Rules every rewrite keeps: the run keeps its identity, history only grows, a termination stays. */

@@ -18,9 +18,23 @@ export function fromMaestroShape(value: Record<string, unknown>): Record<string,
     if (key === '') continue;
     record[key] = key in record ? 'named twice' : d.score;
   }
-  const out: Record<string, unknown> = { ...value, dimensions: record };
-  const chain = value.chain_scores;
-  if (typeof chain === 'object' && chain !== null && !Array.isArray(chain)) out.chain_scores = chain;
+  return { ...value, dimensions: record };
+}
+
+/**
+ * maestro's `chain_scores` as its evaluate phase asks for them (`{ "<skill>": <score> }`) and as its
+ * report prints them: a number, or a number in a string (`"72"`, `"72/100"`). A per-skill score
+ * that is neither is left out (that skill then has no score), never the reason to reject the whole
+ * evaluation. They only pick the weakest skill of a chain; the run's score comes from the dimensions.
+ */
+export function chainScoresOf(value: unknown): Record<string, number> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const out: Record<string, number> = {};
+  for (const [id, raw] of Object.entries(value)) {
+    const text = typeof raw === 'string' ? /^\s*(\d+(?:\.\d+)?)\s*(?:\/\s*100)?\s*$/.exec(raw)?.[1] : undefined;
+    const n = typeof raw === 'number' ? raw : text === undefined ? Number.NaN : Number(text);
+    if (Number.isFinite(n) && n >= 0 && n <= 100) out[id] = n;
+  }
   return out;
 }
 

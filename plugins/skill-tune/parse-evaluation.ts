@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { compositeScore, DIMENSIONS, isScore, type DimensionScores } from './evaluation-scoring.ts';
-import { fromMaestroShape, maestroSuggestionText } from './maestro-evaluation.ts';
+import { chainScoresOf, fromMaestroShape, maestroSuggestionText } from './maestro-evaluation.ts';
 
 /**
  * Reads the evaluator's answer. The strict path is a JSON object with the five dimensions
@@ -29,7 +29,7 @@ export type ScoreSource = 'json' | 'heuristic-dimensions' | 'heuristic-overall';
 export interface ParsedEvaluation {
   source: ScoreSource;
   score: number;
-  /** Null only for `heuristic-overall`, where the text named a total but not the five dimensions. */
+  /** Never null from this parser; `heuristic-overall` (a stated total, no dimensions) is only in runs of older versions. */
   dimensions: DimensionScores | null;
   strengths: string[];
   weaknesses: string[];
@@ -75,7 +75,7 @@ const EvaluationJson = v.looseObject({
   ...Verdict.entries,
   summary: v.optional(v.string()),
   skills: v.optional(v.record(v.string(), Verdict)),
-  chain_scores: v.optional(v.record(v.string(), Score)),
+  chain_scores: v.optional(v.pipe(v.unknown(), v.transform(chainScoresOf))),
 });
 
 /**
@@ -84,21 +84,24 @@ const EvaluationJson = v.looseObject({
  */
 export type ParseResult = { ok: true; evaluation: ParsedEvaluation } | { ok: false; error: string; shaped: boolean };
 
-/** The strict path: a JSON object (bare, fenced, or embedded in prose) matching the evaluation format. */
+/**
+ * The strict path: the JSON object (bare, fenced, or embedded in prose) that matches the evaluation
+ * format. Exactly one answer may be given: two valid evaluations that disagree (a real one and a
+ * quoted or injected one, say) are no answer at all, never "the last one wins". An echo of the
+ * all-zero answer template is not an answer and is ignored.
+ */
 export function parseEvaluationJson(text: string, json?: unknown): ParseResult {
   const structured = json !== undefined && json !== null && typeof json === 'object' && !Array.isArray(json);
   const candidates = structured ? [json, ...jsonCandidates(text)] : jsonCandidates(text);
   if (candidates.length === 0) return { ok: false, error: 'no JSON object found in the evaluator output', shaped: false };
   let firstError = '';
   let shaped = false;
-  const valid: ParsedEvaluation[] = [];
-  for (const [index, candidate] of candidates.entries()) {
+  const valid = new Map<string, ParsedEvaluation>();
+  for (const candidate of candidates) {
     const parsed = v.safeParse(EvaluationJson, fromMaestroShape(candidate as Record<string, unknown>));
     if (parsed.success) {
       const evaluation = toEvaluation(parsed.output);
-      // The delegate's own structured answer, or a text that is one JSON object, is the answer.
-      if (index === 0 && (structured || isWholeText(text, candidate))) return { ok: true, evaluation };
-      valid.push(evaluation);
+      valid.set(JSON.stringify(evaluation), evaluation);
       continue;
     }
     if ('dimensions' in (candidate as object)) shaped = true;
@@ -108,19 +111,18 @@ export function parseEvaluationJson(text: string, json?: unknown): ParseResult {
       firstError = `${path ? `field ${path}: ` : ''}${issue.message}`;
     }
   }
-  // An evaluator that echoes the answer template (all zeros) before its real JSON: the last real one wins.
-  const real = valid.filter((e) => !isBlankTemplate(e));
-  const chosen = real.at(-1) ?? valid.at(-1);
-  if (chosen) return { ok: true, evaluation: chosen };
-  return { ok: false, error: `evaluator JSON does not match the format: ${firstError}`, shaped };
-}
-
-function isWholeText(text: string, candidate: unknown): boolean {
-  try {
-    return JSON.stringify(JSON.parse(text.trim())) === JSON.stringify(candidate);
-  } catch {
-    return false;
+  const all = [...valid.values()];
+  const real = all.filter((e) => !isBlankTemplate(e));
+  const answers = real.length ? real : all;
+  if (answers.length > 1) {
+    return {
+      ok: false,
+      error: `the answer holds ${answers.length} different evaluations (scores ${answers.map((e) => e.score).join(', ')}); none is taken`,
+      shaped: true,
+    };
   }
+  if (answers.length === 1) return { ok: true, evaluation: answers[0] };
+  return { ok: false, error: `evaluator JSON does not match the format: ${firstError}`, shaped };
 }
 
 const isBlankTemplate = (e: ParsedEvaluation) => e.dimensions !== null && DIMENSIONS.every((d) => e.dimensions![d] === 0);
@@ -186,25 +188,27 @@ function suggestions(list: v.InferOutput<typeof SuggestionInput>[]): Suggestion[
 }
 
 /**
- * Every JSON object in the text worth trying, best first: the whole text, fenced ```json blocks,
- * then each balanced `{...}` span (string-aware). Capped so a hostile answer cannot make this slow.
+ * The top-level JSON objects of the text, in order: each balanced `{...}` span (string-aware) that
+ * parses, with the spans nested inside it skipped (a per-skill verdict inside a chain answer is
+ * part of that answer, not a second one). Capped so a hostile answer cannot make this slow.
  */
 export function jsonCandidates(text: string): unknown[] {
   const out: unknown[] = [];
-  const tryParse = (s: string) => {
-    try {
-      const value: unknown = JSON.parse(s);
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) out.push(value);
-    } catch {
-      // not JSON; try the next candidate
-    }
-  };
-  tryParse(text.trim());
-  for (const m of text.matchAll(/```(?:json)?\s*\n([\s\S]*?)```/g)) tryParse(m[1]);
   let starts = 0;
-  for (let i = text.indexOf('{'); i !== -1 && starts < 50; i = text.indexOf('{', i + 1), starts++) {
+  for (let i = text.indexOf('{'); i !== -1 && starts < 50; starts++) {
     const end = balancedEnd(text, i);
-    if (end !== -1) tryParse(text.slice(i, end + 1));
+    let value: unknown;
+    if (end !== -1) {
+      try {
+        value = JSON.parse(text.slice(i, end + 1));
+      } catch {
+        // not JSON: try the next opening brace
+      }
+    }
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      out.push(value);
+      i = text.indexOf('{', end + 1);
+    } else i = text.indexOf('{', i + 1);
   }
   return out;
 }
@@ -226,21 +230,17 @@ function balancedEnd(text: string, start: number): number {
 
 /**
  * The fallback when no valid JSON came back after the retry. It yields a score only when the text
- * states it unambiguously, never a guess:
- * 1. all five dimensions, each named and followed by a number 0–100 with only punctuation
- *    between (`Clarity: 72`, `**Correctness** — 80/100`, `| Efficiency | 64 |`, `Clarity (20%): 72`,
- *    `"clarity": {"score": 72}`); a number out of 10 (`8/10`) does not count, nor does prose like
- *    `clarity improved in iteration 2`;
- *    if a dimension is named with two different numbers the text is ambiguous and this rule fails;
- *    a dimension given as a negative number, over 100 or null means no score at all (not rule 2);
- * 2. otherwise one clearly labelled total: `overall score`, `overall`, `composite score`,
- *    `total score` or `final score`, then `:` / `=` / `is`, then a number 0–100 (optionally `/100`).
- *    Two different labelled totals are ambiguous and yield nothing.
- * The composite of rule 1 is recomputed from the dimensions; the total of rule 2 is taken as stated.
+ * states all five dimensions unambiguously, never a guess, and never a total: each named and
+ * followed by a number 0–100 with only punctuation between (`Clarity: 72`,
+ * `**Correctness** — 80/100`, `| Efficiency | 64 |`, `Clarity (20%): 72`, `"clarity": {"score": 72}`);
+ * a number out of 10 (`8/10`) does not count, nor does prose like `clarity improved in iteration 2`.
+ * A dimension named with two different numbers is ambiguous; one given as a negative number, over
+ * 100 or null means no score at all; a dimension missing (a truncated answer) means the answer is
+ * incomplete. Whatever total the text states (`Overall score: 85`, maestro's `composite_score`) is
+ * never taken: the composite is recomputed from the five dimensions.
  */
 export function extractScoreHeuristically(text: string): ParsedEvaluation | undefined {
   const dimensions = {} as DimensionScores;
-  let all = true;
   for (const d of DIMENSIONS) {
     // The name, an optional `(weight 20%)` and `score`, then only punctuation before the number.
     const re = new RegExp(
@@ -255,22 +255,8 @@ export function extractScoreHeuristically(text: string): ParsedEvaluation | unde
       if (m[1].endsWith('-') || !isScore(n)) return undefined;
       found.add(n);
     }
-    if (found.size !== 1) {
-      all = false;
-      break;
-    }
+    if (found.size !== 1) return undefined;
     dimensions[d] = [...found][0];
   }
-  const base = { strengths: [], weaknesses: [], suggestions: [], skills: {} };
-  if (all) return { ...base, source: 'heuristic-dimensions', score: compositeScore(dimensions), dimensions };
-  const totals = new Set<number>();
-  const label =
-    /\b(?:overall(?:[ _-]?score)?|composite[ _-]?score|total[ _-]?score|final[ _-]?score)\b["'*]*\s*(?:[:=]|\bis\b)\s*["'*]*\s*(\d{1,3}(?:\.\d+)?)(\s*\/\s*(\d+))?/gi;
-  for (const m of text.matchAll(label)) {
-    if (m[3] !== undefined && m[3] !== '100') continue;
-    const n = Number(m[1]);
-    if (isScore(n)) totals.add(n);
-  }
-  if (totals.size !== 1) return undefined;
-  return { ...base, source: 'heuristic-overall', score: [...totals][0], dimensions: null };
+  return { source: 'heuristic-dimensions', score: compositeScore(dimensions), dimensions, strengths: [], weaknesses: [], suggestions: [], skills: {} };
 }

@@ -1,8 +1,9 @@
 import { join } from 'pathe';
-import { acquireLock, SluiceError, type Kernel } from '../../core/index.ts';
+import { acquireLock, isInside, SluiceError, type Kernel } from '../../core/index.ts';
 import { checkSkillFolder } from './read-skill.ts';
-import { changedPaths, syncTree } from './skill-folders.ts';
+import { changedPaths, sameBytes, syncTree } from './skill-folders.ts';
 import { openRunDir } from './tune-setup.ts';
+import type { IterationState } from './iteration-state-schema.ts';
 import { skillDirOf, stateFileOf, workspacePaths as P } from './tune-workspace.ts';
 
 export interface RestoreResult {
@@ -10,6 +11,8 @@ export interface RestoreResult {
   /** `backup` or `iteration N`. */
   source: string;
   skills: { id: string; path: string; changed: string[] }[];
+  /** What the executor or improver changed outside its folder: put back again from the kept copies, or not restorable. */
+  outside: { putBack: string[]; couldNot: { path: string; why: string }[] };
 }
 
 /**
@@ -55,8 +58,46 @@ export async function restoreSkills(kernel: Kernel, runDirArg: string, iteration
       const changes = await syncTree(kernel.host, from, await skillDirOf(kernel, s));
       skills.push({ id: s.id, path: s.path, changed: changedPaths(changes) });
     }
-    return { runDir: workDir, source: iteration === undefined ? 'backup' : `iteration ${iteration}`, skills };
+    const outside = await restoreOutside(kernel, workDir, state);
+    return { runDir: workDir, source: iteration === undefined ? 'backup' : `iteration ${iteration}`, skills, outside };
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * Every change a call made outside its folder was put back right after the call; this does it
+ * again where a copy was kept (the rollback failed, or the file changed since), removes an added
+ * path the rollback could not, and names what cannot be undone (no copy: a symlink, a large file).
+ */
+async function restoreOutside(kernel: Kernel, workDir: string, state: IterationState): Promise<RestoreResult['outside']> {
+  const { host, projectRoot } = kernel;
+  const out: RestoreResult['outside'] = { putBack: [], couldNot: [] };
+  const records = state.iterations.flatMap((it) => [...(it.execution?.outside_changes ?? []), ...(it.improvement?.outside_changes ?? [])]);
+  const done = new Set<string>();
+  for (const r of records) {
+    const abs = r.path.startsWith('/') ? r.path : join(projectRoot, r.path);
+    // Only what the run recorded, and a project path only inside the project.
+    if (done.has(abs) || (!r.path.startsWith('/') && !isInside(projectRoot, abs))) continue;
+    done.add(abs);
+    try {
+      if (r.copy) {
+        const copy = await host.readBytes(join(workDir, r.copy));
+        const now = await host.readBytes(abs).catch(() => undefined);
+        if (!now || !sameBytes(now, copy)) {
+          await host.mkdir(join(abs, '..'));
+          await host.writeAtomic(abs, copy);
+          out.putBack.push(r.path);
+        }
+      } else if (r.change === 'added') {
+        if (!r.restored && (await host.lstat(abs))) {
+          await host.remove(abs, { recursive: true });
+          out.putBack.push(r.path);
+        }
+      } else if (!r.restored) out.couldNot.push({ path: r.path, why: `${r.role} ${r.change} it; ${r.note ?? 'no copy was kept'}` });
+    } catch (error) {
+      out.couldNot.push({ path: r.path, why: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return out;
 }

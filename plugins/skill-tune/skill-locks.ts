@@ -19,7 +19,7 @@ export async function lockSkills(kernel: Kernel, skills: readonly { path: string
   const held: LockHandle[] = [];
   try {
     for (const path of [...new Set(skills.map((s) => s.path))].sort()) {
-      const file = join(dir, `tune-${path.replace(/[^\w.-]+/g, '_')}.lock`);
+      const file = join(dir, skillLockName(path));
       try {
         held.push(
           await acquireLock(kernel.host, file, {
@@ -44,6 +44,9 @@ export async function lockSkills(kernel: Kernel, skills: readonly { path: string
     throw error;
   }
 }
+
+/** The lock file of a skill folder (project-relative path) in `.sluice/locks/`. */
+export const skillLockName = (path: string) => `tune-${path.replace(/[^\w.-]+/g, '_')}.lock`;
 
 export async function releaseAll(locks: readonly LockHandle[]): Promise<void> {
   for (const lock of [...locks].reverse()) await lock.release();

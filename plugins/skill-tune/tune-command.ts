@@ -6,8 +6,25 @@ import type { TuneResult } from './tune-loop.ts';
 import type { TuneFlags } from './tune-settings.ts';
 import { TuneOutput } from './tune-output.ts';
 
-const PLAN_FLAGS = ['scenario', 'preset', 'maxIterations', 'threshold', 'chain', 'executor', 'evaluator', 'improver', 'allowSelfEvaluation', 'runDir'] as const;
-const FLAG_NAMES: Record<string, string> = { maxIterations: '--max-iterations', allowSelfEvaluation: '--allow-self-evaluation', runDir: '--run-dir' };
+const PLAN_FLAGS = [
+  'scenario',
+  'preset',
+  'maxIterations',
+  'threshold',
+  'chain',
+  'strictChain',
+  'executor',
+  'evaluator',
+  'improver',
+  'allowSelfEvaluation',
+  'runDir',
+] as const;
+const FLAG_NAMES: Record<string, string> = {
+  maxIterations: '--max-iterations',
+  allowSelfEvaluation: '--allow-self-evaluation',
+  runDir: '--run-dir',
+  strictChain: '--strict-chain',
+};
 
 export const tuneCommand = defineCommand({
   name: 'tune',
@@ -23,6 +40,10 @@ export const tuneCommand = defineCommand({
     { flags: '--max-iterations <n>', description: 'override the preset\u2019s iteration limit (1-100)' },
     { flags: '--threshold <n>', description: 'override the preset\u2019s score threshold (1-100)' },
     { flags: '--chain', description: 'run the skills in order, each getting the previous one\u2019s output; improve the weakest' },
+    {
+      flags: '--strict-chain',
+      description: 'chain mode: a failed skill ends the iteration, instead of the chain going on without it (as maestro\u2019s does)',
+    },
     { flags: '-y, --yes', description: 'ask nothing: standard preset and single mode unless flags say otherwise' },
     { flags: '--executor <backend>', description: 'delegate that runs the skill (default claude)' },
     { flags: '--evaluator <backend>', description: 'delegate that grades the output (default agy)' },
@@ -50,8 +71,13 @@ export const tuneCommand = defineCommand({
     if (o.resume !== undefined && o.restore !== undefined) throw usage('--resume and --restore cannot be combined');
     if (o.iteration !== undefined && o.restore === undefined) throw usage('--iteration goes with --restore');
     const existingRun = o.resume ?? o.restore;
+    // A maestro run folder names no backends: --resume takes them from these flags (refused for a sluice run).
+    const adoptionFlags = o.resume !== undefined ? (['executor', 'evaluator', 'improver', 'allowSelfEvaluation'] as const) : [];
     if (existingRun !== undefined) {
-      const extra = [...(skillArg !== undefined ? ['SKILLS'] : []), ...PLAN_FLAGS.filter((k) => o[k] !== undefined).map((k) => FLAG_NAMES[k] ?? `--${k}`)];
+      const extra = [
+        ...(skillArg !== undefined ? ['SKILLS'] : []),
+        ...PLAN_FLAGS.filter((k) => o[k] !== undefined && !(adoptionFlags as readonly string[]).includes(k)).map((k) => FLAG_NAMES[k] ?? `--${k}`),
+      ];
       if (extra.length)
         throw usage(
           `${o.resume !== undefined ? '--resume continues with the run\u2019s saved settings' : '--restore takes only the run folder and --iteration'}; drop ${extra.join(', ')}`,
@@ -61,7 +87,19 @@ export const tuneCommand = defineCommand({
     const say = (line: string) => ctx.io.print(ctx.io.style.dim(line));
     if (o.resume !== undefined) {
       const { resumeTune } = await import('./tune-setup.ts');
-      return outcome(ctx, await resumeTune(ctx.kernel, o.resume, { signal: ctx.signal, say }), failBelow);
+      const adoption = {
+        ...(o.executor || o.evaluator || o.improver
+          ? {
+              backends: {
+                ...(o.executor ? { executor: o.executor } : {}),
+                ...(o.evaluator ? { evaluator: o.evaluator } : {}),
+                ...(o.improver ? { improver: o.improver } : {}),
+              },
+            }
+          : {}),
+        ...(o.allowSelfEvaluation ? { allowSelfEvaluation: true } : {}),
+      };
+      return outcome(ctx, await resumeTune(ctx.kernel, o.resume, { signal: ctx.signal, say, adoption }), failBelow);
     }
     const { planTune } = await import('./tune-settings.ts');
     const plan = await planTune(skillArg, o, ctx.io);
@@ -117,7 +155,9 @@ async function restore(ctx: CommandContext, runDir: string, iterationFlag: strin
     lines.push(
       `  ${k.path}: ${k.changed.length ? `${k.changed.length} file${k.changed.length === 1 ? '' : 's'} put back (${k.changed.join(', ')})` : s.dim('already identical')}`,
     );
-  return { exitCode: 0, data: { runDir: r.runDir, source: r.source, skills: r.skills }, human: lines.join('\n') };
+  if (r.outside.putBack.length) lines.push(`  put back outside the skills: ${r.outside.putBack.join(', ')}`);
+  for (const c of r.outside.couldNot) lines.push(`  ${s.yellow('could not undo')} ${c.path}: ${c.why}`);
+  return { exitCode: 0, data: { runDir: r.runDir, source: r.source, skills: r.skills, outside: r.outside }, human: lines.join('\n') };
 }
 
 /** One job reports as a tune run always did; several (skills spread over workers) report each run in turn. */
@@ -174,7 +214,11 @@ function outcome(ctx: CommandContext, r: TuneResult, failBelow?: number): Comman
     threshold: state.quality_threshold,
     restoreCommand: `sluice tune --restore ${runRel}`,
     failures: failedIterations(state).map((f) => ({ iteration: f.round, note: f.note })),
+    outsideChanges: state.iterations.flatMap((it) =>
+      [...(it.execution?.outside_changes ?? []), ...(it.improvement?.outside_changes ?? [])].map((c) => ({ iteration: it.round, ...c })),
+    ),
   };
+  const notBack = data.outsideChanges.filter((c) => !c.restored);
   const ok = t.reason === 'quality_threshold_met';
   const head = `${r.alreadyFinished ? 'This run had already finished: ' : ''}${ok ? s.green(t.reason) : t.reason === 'error_limit_reached' ? s.red(t.reason) : s.yellow(t.reason)}: ${t.message}`;
   const human = [
@@ -184,6 +228,13 @@ function outcome(ctx: CommandContext, r: TuneResult, failBelow?: number): Comman
       ? failedIterations(state)
           .slice(-state.max_errors)
           .map((f) => `  ${s.red('failed')} iteration ${f.round}: ${f.note}`)
+      : []),
+    ...(data.outsideChanges.length
+      ? [
+          `  ${s.yellow('outside changes')}: ${data.outsideChanges.length} path${data.outsideChanges.length === 1 ? '' : 's'} changed outside the allowed folders, ${
+            notBack.length ? `${notBack.length} not put back (${notBack.map((c) => c.path).join(', ')})` : 'all put back'
+          }`,
+        ]
       : []),
     `  report:  ${display(r.reportPath)}`,
     `  restore: sluice tune --restore ${runRel}`,

@@ -17,6 +17,17 @@ const run = {
   threshold: v.number(),
   restoreCommand: v.string(),
   failures: v.array(v.strictObject({ iteration: v.number(), note: v.string() })),
+  outsideChanges: v.array(
+    v.strictObject({
+      iteration: v.number(),
+      role: v.string(),
+      path: v.string(),
+      change: v.picklist(['added', 'modified', 'removed']),
+      restored: v.boolean(),
+      copy: v.optional(v.string()),
+      note: v.optional(v.string()),
+    }),
+  ),
   failBelow: v.optional(v.number()),
   belowFailScore: v.optional(v.boolean()),
 };
@@ -35,5 +46,6 @@ export const TuneOutput = v.union([
     runDir: v.string(),
     source: v.string(),
     skills: v.array(v.strictObject({ id: v.string(), path: v.string(), changed: v.array(v.string()) })),
+    outside: v.strictObject({ putBack: v.array(v.string()), couldNot: v.array(v.strictObject({ path: v.string(), why: v.string() })) }),
   }),
 ]);

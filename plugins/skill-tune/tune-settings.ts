@@ -31,6 +31,7 @@ export interface TuneFlags {
   evaluator?: string;
   improver?: string;
   allowSelfEvaluation?: boolean;
+  strictChain?: boolean;
 }
 
 export interface TunePlan {
@@ -42,6 +43,8 @@ export interface TunePlan {
   threshold: number;
   backends: { executor: string; evaluator: string; improver: string };
   selfEvaluationAcknowledged: boolean;
+  /** Chain mode: a failed skill ends the iteration (`--strict-chain`) instead of the chain going on without it, as maestro's does. */
+  stopChainOnFailure?: boolean;
   /** Things the user should know (chosen defaults), printed on stderr. */
   notes: string[];
 }
@@ -134,6 +137,7 @@ export async function planTune(skillArg: string | undefined, flags: TuneFlags, a
     threshold: threshold ?? base.threshold,
     backends,
     selfEvaluationAcknowledged: backends.evaluator === backends.executor,
+    ...(flags.strictChain ? { stopChainOnFailure: true } : {}),
     notes,
   };
 }

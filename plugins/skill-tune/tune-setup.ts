@@ -3,6 +3,7 @@ import { isInside, realPathInside, SluiceError, type Kernel, type LockHandle } f
 import type { IterationState } from './iteration-state-schema.ts';
 import { resolveSkill, type ResolvedSkill } from './read-skill.ts';
 import { lockSkills, releaseAll } from './skill-locks.ts';
+import { adoptMaestroRun, isMaestroState, type Adoption } from './maestro-run.ts';
 import { driveTune, type TuneResult } from './tune-loop.ts';
 import type { TunePlan } from './tune-settings.ts';
 import { stateFileOf, STATE_FILE, type TuneRun } from './tune-workspace.ts';
@@ -80,6 +81,7 @@ async function createAndDrive(
     status: 'setup',
     scenario: plan.scenario,
     execution_mode: plan.mode,
+    chain_on_failure: plan.stopChainOnFailure ? 'stop' : 'continue',
     preset: plan.preset,
     max_iterations: plan.maxIterations,
     quality_threshold: plan.threshold,
@@ -113,12 +115,42 @@ async function createAndDrive(
   return driveTune(runOf(kernel, workDir, o), false, skillLocks);
 }
 
-/** `sluice tune --resume RUN_DIR`: continues from iteration-state.json with the run's saved settings. */
-export async function resumeTune(kernel: Kernel, runDirArg: string, o: Omit<TuneRunOptions, 'runDir' | 'delegateExtra'> = {}): Promise<TuneResult> {
-  const workDir = await openRunDir(kernel, runDirArg);
+/**
+ * `sluice tune --resume RUN_DIR`: continues from iteration-state.json with the run's saved settings.
+ * A maestro skill-iter-tune folder is continued as a sluice run that carries its history (made once;
+ * a later --resume of the same maestro folder picks that run up); only then are backends taken from
+ * the flags (maestro's state names none).
+ */
+export async function resumeTune(
+  kernel: Kernel,
+  runDirArg: string,
+  o: Omit<TuneRunOptions, 'runDir' | 'delegateExtra'> & { adoption?: Adoption } = {},
+): Promise<TuneResult> {
+  let workDir = await openRunDir(kernel, runDirArg);
+  const raw: unknown = JSON.parse(await kernel.host.readText(join(workDir, STATE_FILE)).catch(() => 'null'));
+  if (raw !== null && isMaestroState(raw)) {
+    const parent = await realPathInside(kernel.host, kernel.projectRoot, DEFAULT_RUN_DIR, 'run folder');
+    await kernel.host.mkdir(parent);
+    const maestroDir = workDir;
+    workDir = (await adoptionOf(kernel, parent, maestroDir)) ?? (await adoptMaestroRun(kernel, maestroDir, raw, parent, o.adoption ?? {}));
+    o.say?.(`continuing the maestro run ${kernel.display(maestroDir)} as ${kernel.display(workDir)}`);
+  } else if (o.adoption && Object.keys(o.adoption).length) {
+    throw new SluiceError('USAGE', { message: '--resume continues with the run\u2019s saved settings; backend flags go only with a maestro run folder' });
+  }
   const state = await kernel.store.read(stateFileOf(workDir));
   if (state.termination === null) await checkBackends(kernel, Object.values(state.backends));
   return driveTune(runOf(kernel, workDir, o), true);
+}
+
+/** The sluice run made earlier from this maestro folder, if any. */
+async function adoptionOf(kernel: Kernel, parent: string, maestroDir: string): Promise<string | undefined> {
+  const from = relative(kernel.projectRoot, maestroDir);
+  for (const e of await kernel.host.listDir(parent)) {
+    if (e.kind !== 'dir') continue;
+    const text = await kernel.host.readText(join(parent, e.name, STATE_FILE)).catch(() => undefined);
+    if (text?.includes('"adopted_from"') && (JSON.parse(text) as { adopted_from?: string }).adopted_from === from) return join(parent, e.name);
+  }
+  return undefined;
 }
 
 /** A folder made by `sluice tune`: inside the project, holding an iteration-state.json. */

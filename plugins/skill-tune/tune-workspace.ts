@@ -10,6 +10,7 @@ import { iterationStateInvariant, IterationStateSchema, type IterationState } fr
  *   iteration-N/artifacts/          what the executor wrote (chain mode: artifacts/<skill>/)
  *   iteration-N/executor-skill/     the copy of the skills the executor was pointed at
  *   iteration-N/transcripts/        delegate transcripts
+ *   iteration-N/outside-before/<role>/  what a call changed outside its folder, as it was
  *   iteration-N-eval.md, iteration-N-changes.md
  *   final-report.md, score-chart.svg
  */
@@ -29,6 +30,8 @@ export const workspacePaths = {
   evalReport: (n: number) => `iteration-${n}-eval.md`,
   changes: (n: number) => `iteration-${n}-changes.md`,
   improveWork: (n: number) => `iteration-${n}/improve-work`,
+  /** Copies of what a call changed outside its folder, as it was before (for --restore). */
+  outsideCopies: (n: number, role: string) => `iteration-${n}/outside-before/${role}`,
   report: 'final-report.md',
   chart: 'score-chart.svg',
   lock: 'tune.lock',

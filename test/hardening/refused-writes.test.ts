@@ -17,6 +17,7 @@ import { cliBundle, runSluice, type CliResult } from './cli-bundle.ts';
  */
 const isRoot = process.getuid?.() === 0;
 const canMount = isRoot && spawnSync('mount', ['--version']).status === 0;
+const hasBwrap = spawnSync('bwrap', ['--bind', '/', '/', 'true']).status === 0;
 const mounts: string[] = [];
 after(() => {
   for (const m of mounts.reverse()) spawnSync('umount', ['-l', m]);
@@ -95,6 +96,20 @@ describe('a full disk, a read-only mount, a folder sluice may not write', () => 
     assert.equal(status.code, 0, `reading still works: ${status.stderr}`);
   });
 
+  it("a state file a sandbox binds read-only (as Claude Code's does): FILE_SYSTEM_READ_ONLY naming it and the route that works", {
+    skip: hasBwrap ? false : 'needs bubblewrap (bwrap)',
+  }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sluice-sandboxed-'));
+    await initProject(dir);
+    const state = join(dir, '.sdlc', 'state.yaml');
+    const before = await stateText(dir);
+    const r = await inBwrap(['--ro-bind', state, state], dir, ['gate']);
+    refused(r, 'FILE_SYSTEM_READ_ONLY', /\.sdlc\/state\.yaml: is mounted over or held open \(EBUSY\): a sandbox keeps it read-only/);
+    assert.match(r.stderr, /use the sluice MCP tools, or run the command in your own terminal/);
+    assert.equal(await stateText(dir), before);
+    assert.deepEqual(leftovers(dir), [], 'no lock or temp file left');
+  });
+
   it('EACCES: FILE_ACCESS_DENIED naming the file, for a user who may read but not write the project', {
     skip: isRoot ? false : 'needs root to run sluice as another user',
   }, async () => {
@@ -128,5 +143,15 @@ function asNobody(dir: string, args: string[]): Promise<CliResult> {
   const child = spawnReaped('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', ...env, process.execPath, cliBundle(), '--cwd', dir, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return childOutput(child).then((output) => ({ ...output, ms: 0 }));
+}
+
+/** The built CLI inside bubblewrap with the whole file system as it is, plus the given binds. */
+function inBwrap(binds: string[], dir: string, args: string[]): Promise<CliResult> {
+  const child = spawnReaped(
+    'bwrap',
+    ['--bind', '/', '/', ...binds, '--dev', '/dev', '--proc', '/proc', '--die-with-parent', process.execPath, cliBundle(), '--cwd', dir, ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', SLUICE_NO_CACHE: '1' } },
+  );
   return childOutput(child).then((output) => ({ ...output, ms: 0 }));
 }

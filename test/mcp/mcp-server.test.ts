@@ -9,7 +9,19 @@ import { runCli, sluiceEntry } from '../helpers/run-cli.ts';
 import { evidence, makeRepo, writeFiles } from '../lifecycle/lifecycle-fixture.ts';
 
 /** The tools an agent gets: exactly these, none of what only a person may do. */
-const AGENT_TOOLS = ['audit', 'gate', 'handoff', 'lifecycle_next', 'lifecycle_record', 'lifecycle_status', 'next', 'specs', 'status', 'tune_status'];
+const AGENT_TOOLS = [
+  'audit',
+  'gate',
+  'handoff',
+  'lifecycle_next',
+  'lifecycle_record',
+  'lifecycle_start',
+  'lifecycle_status',
+  'next',
+  'specs',
+  'status',
+  'tune_status',
+];
 /** Words of the person's own actions: no tool name and no tool argument may carry one. */
 const PERSON_ONLY = /approve|confirm|sign|skip|reenter|refreeze|waiver|trust|grant|anchor|commit|justification|init|force/i;
 
@@ -121,6 +133,28 @@ describe('sluice mcp (driven by the MCP SDK client over stdio)', () => {
     const html = await session.client.readResource({ uri: page.uri });
     assert.match(String((html.contents[0] as { text?: string }).text), /<html/i);
     await assert.rejects(session.client.readResource({ uri: 'sluice://report/../../etc/passwd' }), /no sluice resource/);
+  });
+});
+
+describe('sluice mcp lifecycle_start', () => {
+  it('starts a requirement as `sluice lifecycle start --json` does (the route when a sandbox keeps the records read-only to Bash)', async () => {
+    const viaCli = await makeRepo();
+    const viaMcp = await makeRepo();
+    const session = await connect(viaMcp);
+    try {
+      const cli = await cliJson(viaCli, ['lifecycle', 'start', 'feat', '--goal', 'accept 1h30m']);
+      const started = await call(session, 'lifecycle_start', { slug: 'feat', goal: 'accept 1h30m' });
+      assert.equal(started.isError, false, JSON.stringify(started.structuredContent));
+      assert.deepEqual(timeless(started.structuredContent), timeless(cli));
+      const next = await call(session, 'lifecycle_next', { slug: 'feat' });
+      assert.deepEqual(timeless(next.structuredContent), timeless(await cliJson(viaCli, ['lifecycle', 'next', 'feat'])));
+      const refused = await call(session, 'lifecycle_start', { slug: 'Not A Slug' });
+      assert.equal(refused.isError, true, 'a bad slug is refused before sluice runs');
+    } finally {
+      await session.close();
+      await rm(viaCli, { recursive: true, force: true });
+      await rm(viaMcp, { recursive: true, force: true });
+    }
   });
 });
 

@@ -145,12 +145,18 @@ describe('heuristic extraction', () => {
     assert.deepEqual(r?.dimensions, dims);
   });
 
-  it('falls back to one clearly labelled overall score', () => {
-    for (const text of ['Overall score: 74/100', 'The composite score is 74.', 'FINAL SCORE = 74', '**Overall**: 74']) {
-      const r = extractScoreHeuristically(`Some review text.\n${text}\nClarity: 70`);
-      assert.equal(r?.source, 'heuristic-overall', text);
-      assert.equal(r?.score, 74, text);
-      assert.equal(r?.dimensions, null);
+  it('never takes a stated total: a missing dimension leaves the answer without a score', () => {
+    for (const text of ['Overall score: 74/100', 'The composite score is 74.', 'FINAL SCORE = 74', '**Overall**: 74', '"composite_score": 74']) {
+      assert.equal(extractScoreHeuristically(`Some review text.\n${text}\nClarity: 70`), undefined, text);
+    }
+  });
+
+  it('refuses two JSON evaluations that disagree, naming their scores', () => {
+    const r = parseEvaluationJson(`${JSON.stringify({ dimensions: dims })}\n\`\`\`json\n${JSON.stringify({ dimensions: { ...dims, clarity: 100 } })}\n\`\`\``);
+    assert.equal(r.ok, false);
+    if (!r.ok) {
+      assert.match(r.error, /2 different evaluations \(scores 72.5, 76.5\)/);
+      assert.equal(r.shaped, true, 'no heuristic may then pick one');
     }
   });
 

@@ -68,7 +68,8 @@ describe('sluice tune on the command line', () => {
 
   it('runs on the default claude / agy / claude backends, and an evaluator that gives no score ends the run without one', async () => {
     const dir = await tuneProject({ w: skillText('w') }, []);
-    const record = join(dir, 'calls');
+    // Outside the project: the executor's fake writes it, and a write in the project outside its folder is rolled back.
+    const record = `${dir}-calls`;
     const fakes = resolve(import.meta.dirname, '../fixtures/bin');
     await writeFile(
       join(dir, 'sluice.config.yaml'),

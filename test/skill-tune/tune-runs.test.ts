@@ -161,7 +161,7 @@ describe('whole tuning runs on the script backend', () => {
     assert.deepEqual(state.score_trend, [70, 85]);
   });
 
-  it('reads prose evaluations: retry, heuristic dimensions, labelled overall, else no score', async () => {
+  it('reads prose evaluations: retry, heuristic dimensions, else no score (never a labelled total)', async () => {
     const prose = 'The skill did fine overall.';
     const labelled = 'Clarity: 60\nCompleteness: 60\nCorrectness: 60\nEffectiveness: 60\nEfficiency: 60\nGood enough.';
     const dir = await tuneProject({ w: skillText('w') }, [
@@ -172,16 +172,18 @@ describe('whole tuning runs on the script backend', () => {
       { match: 'role=evaluate iteration=2 skill=w attempt=2.*could not be used', reply: { text: evalJson(70) } },
       { match: 'role=evaluate iteration=3 ', reply: prose },
       { match: 'role=evaluate iteration=4 ', reply: 'Detailed review...\nOverall score: 85/100' },
+      { match: 'role=evaluate iteration=5 ', reply: { text: evalJson(85) } },
       improveAny('w'),
     ]);
     const { state, result } = await runTune(dir, ['w']);
-    const [one, two, three, four] = state.iterations.map((it) => it.evaluation!);
+    const [one, two, three, four, five] = state.iterations.map((it) => it.evaluation!);
     assert.deepEqual([one.source, one.score, one.attempts], ['heuristic-dimensions', 60, 2]);
     assert.ok(one.raw_file && (await read(join(result.runDir, one.raw_file))) === labelled);
     assert.deepEqual([two.source, two.score, two.attempts], ['json', 70, 2]);
     assert.deepEqual([three.status, three.score, three.source], ['failed', null, null]);
     assert.match(three.error ?? '', /EVALUATION_UNPARSEABLE/);
-    assert.deepEqual([four.source, four.score, four.dimensions], ['heuristic-overall', 85, null]);
+    assert.deepEqual([four.status, four.score], ['failed', null], 'a labelled total alone is no score');
+    assert.deepEqual([five.source, five.score], ['json', 85]);
     assert.deepEqual(state.score_trend, [60, 70, 85], 'the failed iteration adds no score');
     assert.equal(state.termination?.reason, 'quality_threshold_met');
     assert.match(await read(join(result.runDir, 'iteration-3-eval.md')), /No score/);
