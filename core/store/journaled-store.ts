@@ -104,7 +104,9 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
 
   async function load(spec: JournalSpec): Promise<LoadedJournal | null> {
     const shown = display(spec.path);
-    const [text, anchor] = await Promise.all([readText(spec.path), identity(spec.path).then((id) => keeper.anchorOf(id))]);
+    // The anchor before the journal: a writer moves the anchor after the journal, so a reader never sees an anchor ahead of the journal it read.
+    const anchor = await keeper.anchorOf(await identity(spec.path));
+    const text = await readText(spec.path);
     let entries: ChainEntry[] | null = null;
     if (text !== null) {
       const seen = verified.get(spec.path);

@@ -43,7 +43,9 @@ async function readCache(lc: LifecycleContext, slug: string): Promise<WorkflowSt
  * deleted or shortened journal never reads as an older, valid one. Null when neither exists.
  */
 export async function loadRequirement(lc: LifecycleContext, slug: string): Promise<LoadedRequirement | null> {
-  const [journal, cache] = await Promise.all([readJournal(lc, slug), readCache(lc, slug)]);
+  // The state file before the journal: a writer appends to the journal first, so a concurrent write reads as cache-behind, never as a state ahead of its journal.
+  const cache = await readCache(lc, slug);
+  const journal = await readJournal(lc, slug);
   return settle(lc, slug, journal, cache);
 }
 

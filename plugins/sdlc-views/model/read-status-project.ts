@@ -57,10 +57,11 @@ export async function readStatusProject(kernel: Kernel): Promise<StatusProject> 
     });
   const registryPath = registryInfo ? paths.registry : bundledRegistryPath(kernel.host);
   const cacheDir = parseCacheDir(kernel.host);
-  const [stateRead, { value: registry }, journal] = await Promise.all([
+  // The journal before state.yaml (written first): a concurrent write reads as history not journaled yet.
+  const journal = await kernel.store.loadJournal(historyJournalSpec(kernel, paths.dir, paths.state));
+  const [stateRead, { value: registry }] = await Promise.all([
     readCachedYaml(kernel, paths.state, SdlcStateReadSchema, 'STATE_INVALID', cacheDir, kernel.config.stateMaxBytes),
     readCachedYaml(kernel, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', cacheDir),
-    kernel.store.loadJournal(historyJournalSpec(kernel, paths.dir, paths.state)),
   ]);
   const state = stateRead.value;
   // A history that contradicts its journal (or this machine's anchor) is STATE_TAMPERED here as in gate and next.

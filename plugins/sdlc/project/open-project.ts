@@ -1,4 +1,4 @@
-import { isSluiceError, SluiceError, type Kernel } from '../../../core/index.ts';
+import { isSluiceError, SluiceError, type Kernel, type LoadedJournal } from '../../../core/index.ts';
 import { checkCompliance, checkProfile, profileFrameworks } from '../profile/check-profile.ts';
 import { ComplianceFileSchema, type ComplianceFile } from '../profile/compliance-schema.ts';
 import { findComplianceFile, packDirForProfileId } from '../profile/pack-compliance.ts';
@@ -47,6 +47,9 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
   const stateFile = sdlcStateFile(paths.state);
   await assertProjectExists(kernel, paths);
   // Read as the store reads it (codec, schema, STATE_INVALID), with the parse cached; updates still re-read under the lock.
+  // The journal before state.yaml: state.yaml is written first, so a concurrent write reads as history
+  // not journaled yet, never as a journal ahead of its cache.
+  const journal = await kernel.store.loadJournal(historyJournalSpec(kernel, paths.dir, paths.state)).catch((error: unknown) => error as Error);
   const stateRead = await readYamlParseCached(
     host,
     paths.state,
@@ -57,7 +60,7 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
   );
   const state: SdlcState = stateRead.value;
   // The history against its journal and this machine's anchor: a forged or rolled-back history is refused by every command.
-  const records = await judgeRecords(kernel, paths, stateRead.text, state, o.reportRecords === true);
+  const records = judgeRecords(kernel, paths, journal, stateRead.text, state, o.reportRecords === true);
   // Before the frozen files are parsed: an edited profile is reported as edited, not as invalid.
   if (o.verifyFrozen) await assertFrozenIntact(kernel, paths, state);
   const profile = await readSdlcFile(host, paths.profile, ProfileSchema, 'PROFILE_INVALID', kernel.display(paths.profile));
@@ -103,9 +106,16 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
  * The history against its journal and anchor. `report` (audit): a tampered or rolled-back history is
  * returned as the records' `problem`, for the audit to show and fail on, instead of refusing the project.
  */
-async function judgeRecords(kernel: Kernel, paths: SdlcPaths, text: string, state: SdlcState, report: boolean): Promise<HistoryRecords> {
+function judgeRecords(
+  kernel: Kernel,
+  paths: SdlcPaths,
+  journal: LoadedJournal | null | Error,
+  text: string,
+  state: SdlcState,
+  report: boolean,
+): HistoryRecords {
   try {
-    const journal = await kernel.store.loadJournal(historyJournalSpec(kernel, paths.dir, paths.state));
+    if (journal instanceof Error) throw journal;
     return judgeHistory(kernel.host, journal, text, state, kernel.display(paths.state));
   } catch (error) {
     if (!report || !isSluiceError(error) || (error.code !== 'STATE_TAMPERED' && error.code !== 'JOURNAL_ROLLED_BACK')) throw error;
