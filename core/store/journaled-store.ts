@@ -44,7 +44,7 @@ export interface AppendOutcome<T> {
 export interface JournaledStore {
   readonly keeper: RecordKeeper;
   /** The journal, chained, checked and judged against its anchor; null when it does not exist (and was never anchored here). */
-  load(spec: JournalSpec): Promise<LoadedJournal | null>;
+  load(spec: JournalSpec, options?: { acceptUnkeyedTail?: boolean }): Promise<LoadedJournal | null>;
   /**
    * The one write path of records: lock → load and verify (chain, rules, anchor) → `compute` (no side
    * effects; it may read the state file it caches; undefined: nothing to append; a SluiceError refuses) → each new entry checked by the same rules →
@@ -102,7 +102,7 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
     }
   }
 
-  async function load(spec: JournalSpec): Promise<LoadedJournal | null> {
+  async function load(spec: JournalSpec, o: { acceptUnkeyedTail?: boolean } = {}): Promise<LoadedJournal | null> {
     const shown = display(spec.path);
     // The anchor before the journal: a writer moves the anchor after the journal, so a reader never sees an anchor ahead of the journal it read.
     const anchor = await keeper.anchorOf(await identity(spec.path));
@@ -114,7 +114,7 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
       verified.set(spec.path, { text, entries });
     }
     const key = anchor === null ? undefined : await keeper.existingKey();
-    const anchoring = judgeAnchor(entries, anchor, key, shown);
+    const anchoring = judgeAnchor(entries, anchor, key, shown, o);
     if (text === null) return null;
     return { path: spec.path, text, entries: entries!, anchoring, anchor };
   }
@@ -188,7 +188,7 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
     },
     anchor(spec) {
       return withLock(spec, async () => {
-        const current = await load(spec);
+        const current = await load(spec, { acceptUnkeyedTail: true });
         if (current === null) return null;
         const head = current.entries.at(-1);
         if (!head) throw new SluiceError('STATE_TAMPERED', { file: display(spec.path), message: 'the journal is empty: there is nothing to anchor' });

@@ -97,7 +97,13 @@ export function createRecordKeeper(host: Host): RecordKeeper {
  * JOURNAL_ROLLED_BACK: the journal is shorter than its anchor (cut, or an old copy put back) or gone.
  * STATE_TAMPERED: the anchored entry differs (rewritten, reordered, a recomputed chain), or a later one is not keyed.
  */
-export function judgeAnchor(entries: readonly ChainEntry[] | null, anchor: Anchor | null, key: string | undefined, shown: string): Anchoring {
+export function judgeAnchor(
+  entries: readonly ChainEntry[] | null,
+  anchor: Anchor | null,
+  key: string | undefined,
+  shown: string,
+  o: { acceptUnkeyedTail?: boolean } = {},
+): Anchoring {
   if (anchor === null) return { state: 'unanchored' };
   const count = entries?.length ?? 0;
   if (count < anchor.seq) {
@@ -116,9 +122,15 @@ export function judgeAnchor(entries: readonly ChainEntry[] | null, anchor: Ancho
       `entry ${anchor.seq} is not the one this machine anchored (the journal was rewritten, reordered or its chain recomputed)`,
       STATE_TAMPERED_HINT,
     );
+  // `sluice anchor` (a person) may accept entries after the anchored one that another machine keyed (a teammate's, pulled with git).
   for (let i = anchor.seq; i < count; i++) {
-    if (key === undefined || !macMatches(key, entries![i]))
-      throw tampered(shown, `entry ${i + 1} is not keyed with this person's record key (written outside sluice, or a recomputed chain)`, STATE_TAMPERED_HINT);
+    if (key !== undefined && macMatches(key, entries![i])) continue;
+    if (o.acceptUnkeyedTail) return { state: 'unanchored' };
+    throw tampered(
+      shown,
+      `entry ${i + 1} is not keyed with this person's record key (written outside sluice, a recomputed chain, or on another machine)`,
+      `${STATE_TAMPERED_HINT}. Entries another machine wrote after this one's anchor (a teammate's, pulled with git) are accepted by a person with \`sluice anchor\` after checking them`,
+    );
   }
   return { state: 'verified', from: anchor.from };
 }

@@ -66,6 +66,9 @@ describe('journaled store', () => {
     // An append never writes over what it cannot verify.
     await assert.rejects(appendN(store, 1), code('STATE_TAMPERED'));
     assert.equal(host.files()[JOURNAL], `${text}${JSON.stringify(extra)}\n`);
+    // A person may accept such a tail (a teammate's entries, pulled): anchor() takes it, and it reads as verified.
+    assert.equal((await store.anchor(spec))?.entries, 4);
+    assert.deepEqual((await store.load(spec))?.anchoring, { state: 'verified', from: 0 });
   });
 
   it('another state folder (another machine) reads the journal as unanchored until anchor(); a write there anchors from then on', async () => {

@@ -23,7 +23,8 @@ export const anchorCommand = defineCommand({
     const rows: { spec: Listed; label: string; file: string; entries: number; before: 'verified' | 'unanchored' | 'partly'; anchored: boolean }[] = [];
     for (const j of journals) {
       // Throws STATE_TAMPERED / JOURNAL_ROLLED_BACK as every command does: nothing is anchored then.
-      const loaded = await kernel.store.loadJournal(j);
+      // Entries another machine keyed after this one's anchor (a teammate's, pulled) are listed as unanchored, for the person to accept.
+      const loaded = await kernel.store.loadJournal(j, { acceptUnkeyedTail: true });
       if (!loaded) continue;
       const a = loaded.anchoring;
       const before = a.state === 'unanchored' ? ('unanchored' as const) : a.from > 0 ? ('partly' as const) : ('verified' as const);
