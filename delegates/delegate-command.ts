@@ -72,6 +72,7 @@ export const delegateCommand = defineCommand({
       ...(options.script === undefined ? {} : { extra: { script: options.script as string } }),
     };
     const result = await kernel.runDelegate(backend, request, { signal });
+    for (const warning of result.warnings ?? []) io.warn(`${io.style.yellow('warning')} ${backend}: ${warning}`);
     if (result.status === 'ok') return { exitCode: 0, data: result, human: result.text };
     // Failure text goes to stderr only: a script reading stdout must not take a partial or error text for an answer.
     io.warn(

@@ -15,6 +15,8 @@ export const DelegateOutput = v.union([
     durationMs: v.number(),
     transcriptPath: v.string(),
     tries: v.number(),
+    deniedActions: v.optional(v.pipe(v.array(v.string()), v.description('Actions the CLI refused on its own (agy `denied_actions`).'))),
+    warnings: v.optional(v.pipe(v.array(v.string()), v.description('What did not fail the run but may have changed its answer; also printed on stderr.'))),
     error: v.optional(v.strictObject({ code: v.literal('DELEGATE_FAILED'), message: v.string() })),
   }),
   commandOutput({ reset: v.string() }),

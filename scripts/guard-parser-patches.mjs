@@ -34,6 +34,24 @@ export const PARSER_PATCHES = [
     from: 'function loadPlugin(name) {',
     to: 'const loadedModes = {};\nfunction loadPlugin(name) {\n\tif (!Object.prototype.hasOwnProperty.call(loadedModes, name)) loadedModes[name] = loadModeNow(name);\n\treturn loadedModes[name];\n}\nfunction loadModeNow(name) {',
   },
+  {
+    // Quadratic: every operator end and every `$NAME` end put the character back by copying the whole
+    // rest of the command (`[char].concat(source)`), and shift() on an array past V8's large-object
+    // size moves every element (48 KB took 3 s, 1 MB minutes). The rest of the command as a cursor:
+    // the same characters handed out in the same order (each reducer takes exactly one, the one put
+    // back first), in constant time each.
+    file: 'modes/posix/tokenizer/index.js',
+    from: 'const source = Array.from(src);',
+    to: 'const source = new SourceCursor(Array.from(src));',
+    append:
+      '\nclass SourceCursor {\n\tconstructor(chars) {\n\t\tthis.chars = chars;\n\t\tthis.at = 0;\n\t}\n\tpeek() {\n\t\treturn this.chars[this.at];\n\t}\n\tshift() {\n\t\treturn this.at < this.chars.length ? this.chars[this.at++] : undefined;\n\t}\n\tputBack(char) {\n\t\tthis.chars[--this.at] = char;\n\t\treturn this;\n\t}\n}\n',
+  },
+  { file: 'modes/posix/tokenizer/index.js', from: 'const char = source[0];', to: 'const char = source.peek();' },
+  ...['operator', 'expansion-parameter', 'expansion-start', 'expansion-start'].map((reducer) => ({
+    file: `modes/posix/tokenizer/reducers/${reducer}.js`,
+    from: '[char].concat(source)',
+    to: 'source.putBack(char)',
+  })),
   // Pipeline stages that act only through a caller's resolver option passed every token on unchanged
   // without one. The guard passes none: such a stage hands its input on as it is (the same tokens,
   // one iterator fewer per stage; the options of a parse never change during it).

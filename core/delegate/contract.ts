@@ -50,6 +50,10 @@ export interface DelegateResult {
   tries: number;
   /** Why the run failed, in one line. */
   error?: string;
+  /** Actions the CLI refused on its own (headless permission denials), as it names them. */
+  deniedActions?: string[];
+  /** What the caller should know that did not fail the run, one line each (refused actions, a prompt the CLI may cut). */
+  warnings?: string[];
 }
 
 /** What a backend returns from one attempt; the runner adds backend, transcript and tries. */
@@ -65,6 +69,8 @@ export interface DelegateAttempt {
   error?: string;
   /** Set by the backend for failures worth retrying (rate limits, overloaded, network). */
   transient?: boolean;
+  deniedActions?: string[];
+  warnings?: string[];
 }
 
 /** Per-backend settings from `sluice.config.yaml` `delegates.<name>`. */

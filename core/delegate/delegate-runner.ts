@@ -171,6 +171,8 @@ export function createDelegateJob(kernel: Kernel) {
       transcriptPath,
       tries,
       ...(a.error === undefined ? {} : { error: a.error }),
+      ...(a.deniedActions?.length ? { deniedActions: a.deniedActions } : {}),
+      ...(a.warnings?.length ? { warnings: a.warnings } : {}),
     };
     const finish: DelegateFinishEvent = { ...result, label: request.label };
     await hooks.call('delegate:finish', finish);

@@ -1,5 +1,6 @@
 import type { DelegateAttempt } from '../../core/index.ts';
 import { boundText, exitFailureMessage, firstLine, isTransientFailure, lastLine, type CliProcessOutcome } from '../cli-process/index.ts';
+import { deniedActionsOf, describeDenied } from './denied-actions.ts';
 
 /** The envelope of `agy --output-format json` (agy 1.1.x). */
 export interface AgyEnvelope {
@@ -8,6 +9,8 @@ export interface AgyEnvelope {
   response?: string;
   error?: string;
   num_turns?: number;
+  /** Actions agy refused headless (agy >= 1.2.0): strings such as `command(npm test)`, or objects naming them. */
+  denied_actions?: unknown[];
   [key: string]: unknown;
 }
 
@@ -100,12 +103,14 @@ export function judgeAgy(p: CliProcessOutcome, env: AgyEnvelope | undefined): De
     // agy says itself whether a retry can help; sluice's own guess from the text does not override it.
     return { exitCode: p.exitCode, durationMs: p.durationMs, text, status: 'error', error, ...(agyError.retryable === true ? { transient: true } : {}) };
   }
+  const denied = deniedActionsOf(env);
   const base = {
     exitCode: p.exitCode,
     durationMs: p.durationMs,
     text,
     ...(typeof env?.conversation_id === 'string' ? { sessionId: env.conversation_id } : {}),
     ...(typeof env?.num_turns === 'number' ? { numTurns: env.num_turns } : {}),
+    ...(denied.length ? { deniedActions: denied } : {}),
   };
   const fail = (error: string): DelegateAttempt => ({
     ...base,
@@ -125,6 +130,14 @@ export function judgeAgy(p: CliProcessOutcome, env: AgyEnvelope | undefined): De
   const envError = typeof env.error === 'string' ? firstLine(env.error) : undefined;
   if (p.exitCode !== 0) return fail(envError ? `agy exited with code ${p.exitCode}: ${envError}` : exitFailureMessage('agy', p));
   if (status !== 'SUCCESS') return fail(`agy reported ${status ?? 'no status'}${envError ? `: ${envError}` : ''}`);
+  // A refused tool call can discard the whole turn: SUCCESS, exit 0, nothing answered.
+  if (text.trim() === '' && denied.length)
+    return {
+      ...base,
+      status: 'error',
+      error: `agy refused ${describeDenied(denied)}, and answered nothing (headless agy cannot ask; allow them under permissions.allow in agy's settings, or run in write mode)`,
+    };
   if (text.trim() === '') return fail('agy reported SUCCESS with an empty response');
+  if (denied.length) return { ...base, status: 'ok', warnings: [`agy refused ${describeDenied(denied)}; the answer was written without them`] };
   return { ...base, status: 'ok' };
 }

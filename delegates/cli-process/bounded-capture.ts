@@ -12,6 +12,8 @@ export interface BoundedCapture {
   text(): string;
   /** The last `maxChars` characters (for error messages). */
   tail(maxChars: number): string;
+  /** The first `maxChars` characters kept (for errors a CLI prints before a long listing). */
+  head(maxChars: number): string;
 }
 
 export function createBoundedCapture(headBytes: number, tailBytes = headBytes): BoundedCapture {
@@ -61,6 +63,10 @@ export function createBoundedCapture(headBytes: number, tailBytes = headBytes): 
       const decode = (parts: Uint8Array[]) => new TextDecoder().decode(concatBytes(parts));
       if (total === headSize + tailSize) return decode([...head, ...tail]);
       return `${decode(head)}\n[... ${total - headSize - tailSize} bytes not kept in memory; see the transcript ...]\n${decode(tail)}`;
+    },
+    head(maxChars) {
+      const all = new TextDecoder().decode(concatBytes(headSize + tailSize === total ? [...head, ...tail] : head));
+      return all.length > maxChars ? all.slice(0, maxChars) : all;
     },
     tail(maxChars) {
       const all = new TextDecoder().decode(concatBytes(tailSize > 0 ? (headSize + tailSize === total ? [...head, ...tail] : tail) : head));

@@ -27,6 +27,8 @@ export interface CliProcessOutcome {
   stdout: { text: string; bytes: number; complete: boolean };
   /** The end of stderr, for error messages. */
   stderrTail: string;
+  /** The start of stderr: where a CLI prints a usage error, before its usage listing. */
+  stderrHead?: string;
   /** JSONL lines skipped for being longer than the line limit. */
   oversizeLines: number;
 }
@@ -34,6 +36,7 @@ export interface CliProcessOutcome {
 const DEFAULT_CAPTURE_BYTES = 4 * 1024 * 1024;
 const MAX_LINE_BYTES = 8 * 1024 * 1024;
 const STDERR_TAIL_BYTES = 16 * 1024;
+const STDERR_HEAD_BYTES = 4 * 1024;
 
 /**
  * Runs an AI CLI through the Host (no shell, own process group, wall clock, AbortSignal), streaming
@@ -41,7 +44,7 @@ const STDERR_TAIL_BYTES = 16 * 1024;
  */
 export async function runCliProcess(spec: CliProcessSpec, ctx: DelegateRunContext): Promise<CliProcessOutcome> {
   const stdout = createBoundedCapture(spec.captureBytes ?? DEFAULT_CAPTURE_BYTES);
-  const stderr = createBoundedCapture(0, STDERR_TAIL_BYTES);
+  const stderr = createBoundedCapture(STDERR_HEAD_BYTES, STDERR_TAIL_BYTES);
   const lines = spec.onLine ? createLineSplitter(spec.onLine, MAX_LINE_BYTES) : undefined;
   const graceSeconds = typeof ctx.settings.killGrace === 'number' ? ctx.settings.killGrace : undefined;
   const r = await ctx.host.spawn({
@@ -73,6 +76,7 @@ export async function runCliProcess(spec: CliProcessSpec, ctx: DelegateRunContex
     durationMs: r.durationMs,
     stdout: { text: stdout.text(), bytes: stdout.bytes, complete: stdout.complete },
     stderrTail: stderr.tail(2000).trim(),
+    stderrHead: stderr.head(2000).trim(),
     oversizeLines: lines?.oversizeLines ?? 0,
   };
 }

@@ -19,8 +19,8 @@ export interface HookGroup {
 
 export type ClaudeSettings = Record<string, unknown> & { hooks?: Record<string, HookGroup[]> };
 
-/** The tools whose calls the guard judges. */
-export const GUARDED_TOOLS = 'Bash|Write|Edit|MultiEdit|NotebookEdit|Read|Grep|Glob|NotebookRead|LS';
+/** The tools whose calls the guard judges: every one (an MCP tool is judged by the paths it is given). */
+export const GUARDED_TOOLS = '*';
 
 /** Recognises sluice's own entries however the command was spelled (`sluice`, a path to the bin or bundle, npx). */
 const OURS = /\bsluice(\.[cm]?js)?["']?\s+(--cwd\s+\S+\s+)?(guard\b|handoff\s+--hook\s+claude\b)/;

@@ -3,7 +3,7 @@ import { allow, stricter, type Decision } from './decision.ts';
 import { checkDestination, checkRead, checkRecursive, checkWrite, type ShellScope } from './path-checks.ts';
 import type { ShellWord } from './shell-words.ts';
 import { gitSubcommandAt, judgeGit } from './git-rules.ts';
-import { operands, type Unwrapped } from './unwrap-command.ts';
+import { operands, unwrapCommand, type Unwrapped } from './unwrap-command.ts';
 
 /**
  * What one simple command would do to sluice's records, judged by what the command is: writers
@@ -25,7 +25,7 @@ const deny = (reason: string): Decision => ({ verdict: 'deny', reason });
 const ask = (reason: string): Decision => ({ verdict: 'ask', reason });
 const all = (ds: Decision[]): Decision => ds.reduce(stricter, allow);
 
-const MENTIONS_RECORD = /\.sdlc\b|\.sluice\b|\.prizmkit\/state|sluice\.config|allowed_signers|config\/sluice/i;
+const MENTIONS_RECORD = /\.sdlc\b|\.sluice\b|\.prizmkit\/state|sluice|allowed_signers|\.git\/(hooks|config)/i;
 const REMOVERS = new Set(['rm', 'unlink', 'shred', 'rmdir', 'truncate', 'touch', 'mkdir', 'tee', 'chattr', 'setfacl']);
 const MODE_SETTERS = new Set(['chmod', 'chown', 'chgrp']);
 const COPIERS = new Set(['cp', 'install', 'rsync', 'scp']);
@@ -122,7 +122,17 @@ function judgeByName(name: string, argv: ShellWord[], j: CommandJudge): Decision
             .join(' '),
           s,
         );
-  if (INTERPRETERS.has(name)) return inlineCode(name, argv);
+  if (INTERPRETERS.has(name)) return stricter(inlineCode(name, argv), interpreterStdin(name, argv));
+  if (name === 'script') {
+    const at = argv.findIndex((w, i) => i > 0 && (/^-[a-zA-Z]*c$/.test(w.text) || w.text === '--command'));
+    const code = at > 0 ? argv[at + 1] : undefined;
+    if (!code) return ask("script runs an interactive shell on its standard input, which sluice's guard cannot see");
+    return code.dynamic ? ask('script -c runs a command computed at run time') : j.nested(code.text, s);
+  }
+  if (name === 'watch') {
+    const { operands: ops } = operands(argv, new Set(['-n', '--interval', '-d', '--differences', '-q', '--equexit']));
+    return ops.some((w) => w.dynamic) ? ask('watch runs a command computed at run time') : j.nested(ops.map((w) => w.text).join(' '), s);
+  }
   if (name === 'find') return judgeFind(argv, s);
   if (name === 'git') return judgeGit(argv, j);
   if (name === 'ssh-keygen')
@@ -130,7 +140,7 @@ function judgeByName(name: string, argv: ShellWord[], j: CommandJudge): Decision
       ? deny("ssh-keygen -Y sign makes a signature with the person's key: only the person signs approvals")
       : allow;
   if (name === 'sluice') return judgeSluice(argv);
-  if (name === 'xargs') return allow;
+  if (name === 'xargs') return judgeXargs(argv);
   if (READERS.has(name)) return allow;
   // Any other program handed one of sluice's records may write it: ask the person.
   const given = argv
@@ -153,6 +163,17 @@ function readsStdin(argv: ShellWord[]): boolean {
     else if (!/^[-+]/.test(t)) return false;
   }
   return true;
+}
+
+/** `echo CODE | python3`, `node -`: an interpreter given no script runs the code on its standard input, unseen. */
+function interpreterStdin(name: string, argv: ShellWord[]): Decision {
+  for (let i = 1; i < argv.length; i++) {
+    const t = argv[i]!.text;
+    if (CODE_FLAGS.has(t) || t === '-m' || t === '--version' || t === '-V' || t === '--help') return allow;
+    if (t === '-') break;
+    if (!t.startsWith('-')) return allow;
+  }
+  return ask(`${name} runs the code on its standard input, which sluice's guard cannot see`);
 }
 
 /** `python -c CODE`, `node -e CODE`: code that names a record is asked about; other code is invisible to the guard. */
@@ -205,6 +226,19 @@ export function readsHeredocAsData(cmd: Unwrapped): boolean {
   return DATA_READERS.has(cmd.name);
 }
 
+/** `xargs CMD`: CMD's words come from standard input, unseen; sluice run so may be a person-only command. */
+function judgeXargs(argv: ShellWord[]): Decision {
+  const { operands: ops } = operands(
+    argv,
+    new Set(['-a', '--arg-file', '-d', '--delimiter', '-E', '-e', '-I', '-i', '-L', '-l', '-n', '--max-args', '-P', '--max-procs', '-s']),
+  );
+  const cmd = unwrapCommand(ops);
+  if (!cmd) return ops.length > 0 ? ask('xargs runs a program computed at run time') : allow;
+  return cmd.name === 'sluice' || SHELLS.has(cmd.name) || cmd.name === 'eval'
+    ? ask(`xargs runs ${cmd.name} with words from its standard input, which sluice's guard cannot see`)
+    : allow;
+}
+
 const SLUICE_VALUED = new Set(['--cwd', '--concurrency']);
 
 function judgeSluice(argv: ShellWord[]): Decision {
@@ -212,14 +246,21 @@ function judgeSluice(argv: ShellWord[]): Decision {
   while (i < argv.length && argv[i]!.text.startsWith('-')) i += SLUICE_VALUED.has(argv[i]!.text) ? 2 : 1;
   const sub = argv[i]?.text;
   const words = argv.map((w) => w.text);
+  if (argv.slice(1).some((w) => w.dynamic))
+    return ask('sluice is given words computed at run time: it may be one of the commands only a person runs (trust, --sign, next --confirmed)');
   if (sub === 'trust') return deny('`sluice trust` decides which project code may run: only the person runs it, in their own terminal');
   if (sub === 'lifecycle' && words.includes('adopt-commit'))
     return deny("`sluice lifecycle adopt-commit` takes a commit made outside sluice as the requirement's: only the person runs it, in their own terminal");
   if (words.some((w) => w === '--sign' || w.startsWith('--sign=')))
     return deny("--sign signs with the person's SSH key: only the person signs, in their own terminal");
   if (sub === 'next' && words.some((w) => w === '--confirmed' || w === '--approve' || w.startsWith('--approve=')))
-    return ask('this records a human approval of the phase');
-  if (sub === 'skip' || sub === 'reenter') return ask(`sluice ${sub} moves the project between phases on a person's say-so`);
+    return deny('`sluice next --confirmed` / `--approve` records a person approving the phase: only the person runs it, in their own terminal');
+  if (sub === 'skip') return deny("`sluice skip` moves the project past a phase on a person's say-so: only the person runs it, in their own terminal");
+  if (words.slice(i).some((w) => w === 'anchor' || w === 'approve'))
+    return deny(
+      `\`sluice … ${words.includes('anchor') ? 'anchor' : 'approve'}\` vouches for the records on a person's say-so: only the person runs it, in their own terminal`,
+    );
+  if (sub === 'reenter') return ask(`sluice ${sub} moves the project between phases on a person's say-so`);
   if (sub === 'waivers' && argv[i + 1]?.text === 'accept') return ask('this records a person accepting unfinished artifacts (WAIVED lines)');
   if (sub === 'refreeze') return ask("this accepts a changed frozen file (profile, registry, compliance) on a person's say-so");
   if (sub === 'hooks') return ask("this changes the Claude Code hooks that guard sluice's records");

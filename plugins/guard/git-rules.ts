@@ -1,8 +1,7 @@
 import type { CommandJudge } from './command-rules.ts';
 import { judgeCommitMessage, judgeMessageFile, TRAILER } from './commit-message.ts';
 import { allow, stricter, type Decision } from './decision.ts';
-import { checkRecursive, checkWrite, type ShellScope } from './path-checks.ts';
-import { absolutePath } from './resolve-path.ts';
+import { checkRecursive, checkWrite, folderAfter, type ShellScope } from './path-checks.ts';
 import type { ShellWord } from './shell-words.ts';
 import { operands } from './unwrap-command.ts';
 
@@ -33,16 +32,7 @@ function gitGlobals(argv: ShellWord[], at: number, j: CommandJudge): { scope: Sh
   for (let i = 1; i < at; i++) {
     const opt = argv[i]!.text;
     const value = opt === '-C' || opt === '-c' ? argv[i + 1] : undefined;
-    if (opt === '-C' && value)
-      scope = {
-        ...scope,
-        cwd:
-          value.dynamic || scope.cwd === undefined
-            ? value.text.startsWith('/') && !value.dynamic
-              ? value.text
-              : undefined
-            : absolutePath(value.text, scope.cwd),
-      };
+    if (opt === '-C' && value) scope = { ...scope, cwd: folderAfter(value, scope.cwd) };
     if (opt === '-c' && value) {
       const eq = value.text.indexOf('=');
       const key = (eq < 0 ? value.text : value.text.slice(0, eq)).toLowerCase();
@@ -87,20 +77,18 @@ export function judgeGit(argv: ShellWord[], j: CommandJudge): Decision {
   if (sub === 'config') return stricter(globals.decision, judgeGitConfig(rest));
   if (!sub || !GIT_PATH_WRITERS.has(sub)) return globals.decision;
   const { operands: ops, options } = operands(rest, new Set(['-m', '--message', '-b', '-B', '--source', '-s']));
+  // Paths are git's, from the folder `-C` names (`git -C .sdlc checkout -- state.yaml`).
+  const at = globals.scope;
   const paths =
     sub === 'checkout' || sub === 'switch'
-      ? ops.filter((w) => checkWrite(w, j.scope).verdict !== 'allow' || w.text === '.')
+      ? ops.filter((w) => checkWrite(w, at).verdict !== 'allow' || w.text === '.')
       : ops.filter((w) => w.text !== 'push' && w.text !== 'save');
   const wholeTree =
     (sub === 'reset' && options.includes('--hard')) ||
     sub === 'clean' ||
     (sub === 'stash' && paths.length === 0 && !['list', 'show', 'pop', 'apply', 'drop'].includes(ops[0]?.text ?? ''));
   const cwd: ShellWord = { text: '.', dynamic: false, substitutions: [] };
-  return all([
-    globals.decision,
-    ...paths.map((w) => checkRecursive(w, j.scope)),
-    ...(wholeTree ? [checkRecursive(cwd, j.scope, `git ${sub} on the work tree`)] : []),
-  ]);
+  return all([globals.decision, ...paths.map((w) => checkRecursive(w, at)), ...(wholeTree ? [checkRecursive(cwd, at, `git ${sub} on the work tree`)] : [])]);
 }
 
 /** `git config KEY VALUE`: setting core.hooksPath is denied, a trailer alias asked about; reading is fine. */

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 import { decideTool, guardEnv, type PreToolUsePayload } from './decide-tool.ts';
 import type { Decision } from './decision.ts';
 
@@ -32,7 +32,8 @@ export async function judgeStdin(): Promise<Decision> {
 
 export async function guardMain(): Promise<number> {
   const out = formatDecision(await judgeStdin());
-  // Touching process.stdout builds its stream (a few ms); an allowed call, the common case, has nothing to say.
-  if (out !== '') process.stdout.write(out);
+  // Touching process.stdout builds its stream (a few ms): the answer, well under a pipe's buffer, is written
+  // to the descriptor directly; an allowed call, the common case, has nothing to say.
+  if (out !== '') writeSync(1, out);
   return 0;
 }

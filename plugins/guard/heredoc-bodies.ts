@@ -10,7 +10,7 @@
  */
 export const BODY_PLACEHOLDER = 'sluice_heredoc_body_';
 export const CONSUMER_MARKER = 'sluice_heredoc_reader_';
-const DELIMITER = 'SLUICE_HEREDOC_END';
+export const DELIMITER = 'SLUICE_HEREDOC_END';
 
 export interface HeredocRewrite {
   /** The command with each quoted body replaced (marker before its `<<`, placeholder as its body). */

@@ -22,6 +22,9 @@ const SAMPLES = [
   '(cd /tmp && tar czf x.tgz .) || echo `date`',
   'env X=1 bash -c \'echo "$X" | tee out\' 2>/dev/null',
   'find . -name "*.log" -delete && xargs rm < list',
+  // The reader rules near the records: globs, variables, sed and awk programs, copies onto the root.
+  "cat .sdlc/state.yaml | grep phase | wc -l && sed -n '1,5p' .sdlc/*.yaml && awk '{print $1}' x | sort -o y",
+  'D=.sdlc; for f in $D/*.yaml; do jq . "$f"; done; cp -r /tmp/b/. . && npx sluice@latest status',
 ];
 
 const [bundle, cacheFile] = process.argv.slice(2);

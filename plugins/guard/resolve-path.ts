@@ -18,9 +18,11 @@ export function absolutePath(word: string, cwd: string): string {
  * appended. A link `notes.md -> .sdlc/state.yaml` then counts as the state file it writes.
  */
 export function realPath(path: string, depth = 0): string {
+  // Longer than the system takes (PATH_MAX): no call can open it, and walking it up costs its length.
+  if (path.length > PATH_MAX) return path;
   let existing = path;
   const rest: string[] = [];
-  while (!lstatSync(existing, { throwIfNoEntry: false })) {
+  while (!lstatQuiet(existing)) {
     const parent = dirname(existing);
     if (parent === existing) return path;
     rest.unshift(existing.slice(parent.length).replace(/^\//, ''));
@@ -35,9 +37,25 @@ export function realPath(path: string, depth = 0): string {
   }
 }
 
+const PATH_MAX = 4096;
+
+/** lstat without throwing: a name too long, or a file in the way of a folder, is no entry. */
+function lstatQuiet(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolved paths of one judgement (a long command names the same paths again and again); see forgetPaths. */
+const resolved = new Map<string, string>();
+export const forgetPaths = (): void => resolved.clear();
+
 /** Both the path as named and as resolved, for checking each. */
 export function pathsOf(word: string, cwd: string): string[] {
   const abs = absolutePath(word, cwd);
-  const real = realPath(abs);
+  let real = resolved.get(abs);
+  if (real === undefined) resolved.set(abs, (real = realPath(abs)));
   return real === abs ? [abs] : [abs, real];
 }

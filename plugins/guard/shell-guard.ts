@@ -2,11 +2,15 @@ import parse, { type ShellNode } from '@ericcornelissen/bash-parser';
 import { judgeCommand, readsHeredocAsData } from './command-rules.ts';
 import type { ReadMessageFile } from './commit-message.ts';
 import { allow, stricter, type Decision } from './decision.ts';
-import { BODY_PLACEHOLDER, CONSUMER_MARKER, type HeredocRewrite, rewriteQuotedHeredocs, substitutionsIn } from './heredoc-bodies.ts';
+import { BODY_PLACEHOLDER, CONSUMER_MARKER, DELIMITER, type HeredocRewrite, rewriteQuotedHeredocs, substitutionsIn } from './heredoc-bodies.ts';
 import { readMessageFile } from './message-file.ts';
-import { checkWrite, type ShellScope } from './path-checks.ts';
+import { checkWrite, folderAfter, type ShellScope } from './path-checks.ts';
 import { absolutePath } from './resolve-path.ts';
 import { commandParts, type ShellWord, toWord, writesFile } from './shell-words.ts';
+import { credentialInCommand, credentialInText, exportsAll } from './credential-variables.ts';
+import { forgetMentions } from './protected-mentions.ts';
+import { inversionDecision, judgedAsNested, newSeen, noteAlias, noteCommand, noteWords, type Seen, withAlias } from './reader-inversion.ts';
+import { assignedValue, bind, expandWords } from './shell-variables.ts';
 import { unwrapCommand } from './unwrap-command.ts';
 
 /**
@@ -28,6 +32,8 @@ interface Walk {
   decision: Decision;
   /** Set while walking a text whose quoted here-document bodies were swapped for placeholders. */
   heredocs?: HeredocSeen;
+  /** What the command names and runs, for "only readers near the records" (reader-inversion.ts). */
+  seen: Seen;
 }
 
 /** What the walk met of the rewrite: each body's reader (and whether it only reads data) and placeholder. */
@@ -42,9 +48,11 @@ interface HeredocSeen {
  * reference); `readFile` reads commit message files (`git commit -F`), a fake in tests.
  */
 export function judgeShell(command: string, scope: ShellScope, rewriteHeredocs = true, readFile: ReadMessageFile = readMessageFile): Decision {
-  const walk: Walk = { parse, rawText: command, depth: 0, decision: allow, rewriteHeredocs, readMessageFile: readFile };
+  const walk: Walk = { parse, rawText: command, depth: 0, decision: allow, rewriteHeredocs, readMessageFile: readFile, seen: newSeen() };
+  forgetMentions();
+  add(walk, credentialInText(command));
   judgeText(command, scope, walk);
-  return walk.decision;
+  return stricter(walk.decision, inversionDecision(walk.seen));
 }
 
 function judgeText(text: string, scope: ShellScope, walk: Walk): void {
@@ -73,7 +81,7 @@ function judgeRewritten(rewrite: HeredocRewrite, scope: ShellScope, walk: Walk):
     return false;
   }
   const seen: HeredocSeen = { bodies: rewrite.bodies, readers: [], placeholders: [] };
-  const inner: Walk = { ...walk, decision: allow, heredocs: seen };
+  const inner: Walk = { ...walk, decision: allow, heredocs: seen, seen: { ...walk.seen } };
   node(ast, scope, inner);
   // bash-parser repeats a substitution's tree in the next command's assignment, so a body may be met twice.
   const keys = rewrite.bodies.map((_, k) => String(k));
@@ -81,7 +89,14 @@ function judgeRewritten(rewrite: HeredocRewrite, scope: ShellScope, walk: Walk):
     seen.readers.every((r) => r.data && keys.includes(r.k)) &&
     seen.placeholders.every((k) => keys.includes(k)) &&
     keys.every((k) => seen.placeholders.includes(k) && seen.readers.some((r) => r.k === k));
-  if (matched) add(walk, inner.decision);
+  if (matched) {
+    add(walk, inner.decision);
+    Object.assign(walk.seen, {
+      mention: walk.seen.mention ?? inner.seen.mention,
+      writer: walk.seen.writer ?? inner.seen.writer,
+      exportsAll: inner.seen.exportsAll,
+    });
+  }
   return matched;
 }
 
@@ -93,6 +108,8 @@ function judgeRewritten(rewrite: HeredocRewrite, scope: ShellScope, walk: Walk):
 function heredocWords(words: ShellWord[], alone: boolean, scope: ShellScope, walk: Walk): ShellWord[] | undefined {
   const seen = walk.heredocs!;
   const first = words[0]?.text ?? '';
+  // The rewrite's own delimiter line, which bash-parser (knowing no here-documents) reads as a command.
+  if (alone && words.length === 1 && first === DELIMITER) return undefined;
   if (alone && words.length === 1 && first.startsWith(BODY_PLACEHOLDER)) {
     const k = first.slice(BODY_PLACEHOLDER.length);
     seen.placeholders.push(k);
@@ -144,13 +161,19 @@ function node(n: ShellNode | undefined, scope: ShellScope, walk: Walk): ShellSco
     case 'Until':
       node(n.do as ShellNode, node(n.clause as ShellNode, scope, walk), walk);
       return scope;
-    case 'For':
-      node(n.do as ShellNode, scope, walk);
+    case 'For': {
+      const words = expandWords(((n.wordlist as ShellNode[] | undefined) ?? []).map(toWord), scope);
+      substitutions(words, scope, walk);
+      noteWords(words, scope, walk.seen);
+      const name = String((n.name as ShellNode).text);
+      node(n.do as ShellNode, { ...scope, bound: bind(scope, name, n.wordlist ? words : null) }, walk);
       return scope;
+    }
     case 'Case':
       for (const c of (n.cases as ShellNode[] | undefined) ?? []) node(c.body as ShellNode | undefined, scope, walk);
       return scope;
     case 'Function':
+      walk.seen.functions.set(String((n.name as ShellNode).text), n.body as ShellNode);
       node(n.body as ShellNode, scope, walk);
       return scope;
     case 'Command':
@@ -204,34 +227,42 @@ function simpleCommand(n: ShellNode, scope: ShellScope, walk: Walk): ShellScope 
     parts.words = words;
   }
   substitutions([...parts.assignments, ...parts.words, ...parts.redirects.map((r) => r.file)], scope, walk);
-  const vouching = [...parts.assignments, ...parts.words].find((w) => PERSON_ONLY_VARIABLE.test(w.text));
+  // Known variables put in (`D=.sdlc; rm -rf $D`, `$HOME/.config/sluice/…`), aliases defined earlier in the command.
+  const assignments = expandWords(parts.assignments, scope);
+  const words = withAlias(expandWords(parts.words, scope), walk.seen);
+  const redirects = parts.redirects.map((r) => ({ ...r, file: expandWords([r.file], scope)[0]! }));
+  const vouching = [...assignments, ...words].find((w) => PERSON_ONLY_VARIABLE.test(w.text));
   if (vouching)
     add(walk, { verdict: 'deny', reason: `${vouching.text.split('=')[0]} carries a person's trust, grant or signing key: only the person sets it` });
-  const gitSetting = [...parts.assignments, ...parts.words].find((w) => GIT_CONFIG_VARIABLE.test(w.text) && (w.dynamic || /core\.hookspath/i.test(w.text)));
+  const gitSetting = [...assignments, ...words].find((w) => GIT_CONFIG_VARIABLE.test(w.text) && (w.dynamic || /core\.hookspath/i.test(w.text)));
   if (gitSetting)
     add(walk, {
       verdict: gitSetting.dynamic ? 'ask' : 'deny',
       reason: `${gitSetting.text.split('=')[0]} sets git's core.hooksPath (or may): hooks from another folder can add the Lifecycle-Requirement trailer`,
     });
-  for (const r of parts.redirects) if (writesFile(r)) add(walk, checkWrite(r.file, scope, 'the redirection target'));
-  if (parts.words.length === 0) return scope;
-  const cmd = unwrapCommand(parts.words);
+  for (const r of redirects) if (writesFile(r)) add(walk, checkWrite(r.file, scope, 'the redirection target'));
+  noteWords([...assignments.map(assignedValue), ...redirects.map((r) => r.file)], scope, walk.seen);
+  if (words.length === 0)
+    return {
+      ...scope,
+      bound: assignments.reduce((b, a) => bind({ ...scope, bound: b }, a.text.split('=')[0]!.replace(/\+$/, ''), [assignedValue(a)]), scope.bound),
+    };
+  const cmd = unwrapCommand(words);
   if (!cmd) {
-    add(walk, { verdict: 'ask', reason: `the program run is computed at run time (${JSON.stringify(parts.words[0]!.text)}); sluice cannot tell what it does` });
+    add(walk, { verdict: 'ask', reason: `the program run is computed at run time (${JSON.stringify(words[0]!.text)}); sluice cannot tell what it does` });
+    walk.seen.writer ??= words[0]!.text;
     return scope;
   }
+  add(walk, credentialInCommand(cmd.name, cmd.argv, scope, walk.seen.exportsAll));
+  if (exportsAll(cmd.name, cmd.argv)) walk.seen.exportsAll = true;
+  if (cmd.name === 'alias') noteAlias(cmd.argv, walk.seen);
+  const body = walk.seen.functions.get(cmd.name);
+  if (body) return callFunction(body, cmd.argv, scope, walk);
+  noteCommand(cmd, scope, walk.seen, judgedAsNested(cmd));
   if (cmd.name === 'cd' || cmd.name === 'pushd') {
     const dir = cmd.argv.slice(1).find((w) => !w.text.startsWith('-'));
     if (!dir) return { ...scope, cwd: absolutePath('~', '/') };
-    return {
-      ...scope,
-      cwd:
-        dir.dynamic || scope.cwd === undefined
-          ? dir.text.startsWith('/') && !dir.dynamic
-            ? absolutePath(dir.text, '/')
-            : undefined
-          : absolutePath(dir.text, scope.cwd),
-    };
+    return { ...scope, cwd: folderAfter(dir, scope.cwd) };
   }
   add(
     walk,
@@ -242,5 +273,25 @@ function simpleCommand(n: ShellNode, scope: ShellScope, walk: Walk): ShellScope 
       readMessageFile: walk.readMessageFile,
     }),
   );
+  if (['export', 'declare', 'typeset', 'local', 'readonly'].includes(cmd.name)) {
+    const set = cmd.argv.slice(1).filter((w) => /^[A-Za-z_][A-Za-z0-9_]*=/.test(w.text));
+    return { ...scope, bound: set.reduce((b, a) => bind({ ...scope, bound: b }, a.text.split('=')[0]!.replace(/\+$/, ''), [assignedValue(a)]), scope.bound) };
+  }
+  return scope;
+}
+
+const MAX_CALLS = 32;
+
+/** A call of a function the command defined: its body again, with the call's words as `$1`, `$@`. */
+function callFunction(body: ShellNode, argv: ShellWord[], scope: ShellScope, walk: Walk): ShellScope {
+  if (walk.depth >= MAX_DEPTH || ++walk.seen.calls > MAX_CALLS) {
+    add(walk, { verdict: 'ask', reason: "the command calls its functions more often than sluice's guard follows" });
+    return scope;
+  }
+  const args = argv.slice(1);
+  let bound = bind(scope, '@', args);
+  bound = bind({ ...scope, bound }, '*', args);
+  for (let k = 1; k <= 9; k++) bound = bind({ ...scope, bound }, String(k), args[k - 1] ? [args[k - 1]!] : []);
+  add(walk, nestedDecision(body, { ...scope, bound }, walk));
   return scope;
 }

@@ -7,10 +7,11 @@
  * test/guard/prefilter-differential.test.ts checks that what passes here unparsed the parser allows.
  */
 const SYNTAX = /[$`*?[{\\~]|[<>]\(/;
-const NAMES = /\.sdlc|\.sluice|\.prizmkit|sluice|allowed_signers|\.claude|ssh-keygen|lifecycle-requirement|trailer|\.git\/|hookspath|commit\.template/i;
+const NAMES =
+  /\.sdlc|\.sluice|\.prizmkit|sluice|allowed_signers|\.claude|ssh-keygen|lifecycle-requirement|trailer|\.git\b|hookspath|commit\.template|iteration-state|node_modules/i;
 /** git's commit makers and `config`: a commit's message may come from a file or an earlier commit; git settings may run hooks. */
 const WORDS =
-  /(^|[\s;&|(])(eval|source|\.|cd|pushd|find|clean|reset|stash|checkout|restore|xargs|sh|bash|zsh|dash|ksh|commit|commit-tree|merge|cherry-pick|config)($|[\s;&|)])/;
+  /(^|[\s;&|(])(eval|source|\.|cd|pushd|find|clean|reset|stash|checkout|restore|xargs|sh|bash|zsh|dash|ksh|fish|commit|commit-tree|merge|cherry-pick|config|checkout-index|apply|am|read-tree|tar|bsdtar|unzip|cpio|patch|7z|pax|ar|unrar|script|watch|alias|python[0-9.]*|node|nodejs|perl|ruby|php|deno|bun|tsx|lua|Rscript|osascript|yarn|pnpm|npx|exec|install|ci|add|update|upgrade|uninstall|remove|link|rebuild|dedupe|prune)($|[\s;&|)])/;
 /** A bare `.`, `..`, `./`, `../` or `/` as a word: a folder that may hold the records. */
 const ANCESTOR_WORD = /(^|[\s;&|(=])(\.{1,2}\/*|\/)($|[\s;&|)])/;
 /** A path that climbs (`src/../..`) or ends in `.` (`src/.`): it may name a folder above the records. */

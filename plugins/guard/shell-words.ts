@@ -7,6 +7,16 @@ export interface ShellWord {
   dynamic: boolean;
   /** Command substitutions inside the word, as parsed scripts (undefined when the inner text did not parse). */
   substitutions: (ShellNode | undefined)[];
+  /** Its plain `$NAME` / `${NAME}` / `$1` / `$@` expansions, where they sit in `text` (end inclusive). */
+  params?: WordParam[];
+  /** Has an expansion other than a plain parameter (`$(...)`, `${X:-y}`, `$((...))`): never known before it runs. */
+  computed?: boolean;
+}
+
+export interface WordParam {
+  name: string;
+  start: number;
+  end: number;
 }
 
 export interface ShellRedirect {
@@ -21,10 +31,17 @@ export function toWord(node: ShellNode): ShellWord {
   // (`echo \`date\`<newline>cat x` reads `cat` as computed): those lie before the word and are not its own.
   const expansions = ((node.expansion as ShellNode[] | undefined) ?? []).filter((e) => ((e.loc as { start?: number } | undefined)?.start ?? 0) >= 0);
   const text = String(node.text ?? '');
+  const plain = (e: ShellNode) => e.type === 'ParameterExpansion' && e.op === undefined && e.parameter !== undefined;
+  const params = expansions.filter(plain).map((e) => {
+    const loc = e.loc as { start: number; end: number };
+    return { name: String(e.parameter), start: loc.start, end: loc.end };
+  });
   return {
     text,
     dynamic: expansions.length > 0 || GLOB.test(text),
     substitutions: expansions.filter((e) => e.type === 'CommandExpansion').map((e) => e.commandAST as ShellNode | undefined),
+    ...(params.length > 0 ? { params } : {}),
+    ...(expansions.some((e) => !plain(e)) ? { computed: true } : {}),
   };
 }
 

@@ -34,9 +34,16 @@ const WRAPPER_VALUE_OPTIONS: Record<string, Set<string>> = {
 };
 /** Wrappers whose first operand is not the command (timeout's duration). */
 const SKIP_OPERAND = new Set(['timeout']);
-const RUNNERS = new Set(['node', 'tsx', 'bun', 'deno']);
-const PACKAGE_EXEC = new Set(['npm', 'pnpm', 'yarn']);
-const SLUICE_SCRIPT = /(^|\/)(sluice(\.m?js)?|plugins\/cli\/main\.ts)$/;
+const RUNNERS = new Set(['node', 'nodejs', 'tsx', 'bun', 'deno']);
+const PACKAGE_EXEC = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+/** sluice's own entry points, as a runner names them: its bin, its bundles, its checkout's source, anything in its package. */
+const SLUICE_SCRIPT = /(^|\/)(sluice(\.[cm]?js)?|cli-loader\.cjs|guard\.cjs|plugins\/cli\/main\.ts)$|(^|\/)node_modules\/sluice\//;
+
+/** A package spec's command name: `sluice@latest`, `sluice@^1`, `@scope/sluice@2` → `sluice`. */
+function packageName(text: string): string {
+  const spec = /^((?:@[^/@]+\/)?[^/@]+)@[^/]*$/.exec(text);
+  return basename(spec ? spec[1]! : text);
+}
 
 export function unwrapCommand(words: ShellWord[]): Unwrapped | undefined {
   let i = 0;
@@ -62,16 +69,19 @@ export function unwrapCommand(words: ShellWord[]): Unwrapped | undefined {
     }
     if (PACKAGE_EXEC.has(name) && ['exec', 'x', 'dlx'].includes(words[i + 1]?.text ?? '')) {
       i += 2;
-      while (i < words.length && words[i]!.text.startsWith('-')) i++;
+      while (i < words.length && words[i]!.text.startsWith('-')) i += /^(-p|--package|-c|--call)$/.test(words[i]!.text) ? 2 : 1;
       continue;
     }
+    // `yarn sluice …` and `pnpm sluice …` run a package's bin by name, as `npx` does.
+    if ((name === 'yarn' || name === 'pnpm') && words[i + 1] && packageName(words[i + 1]!.text) === 'sluice')
+      return { name: 'sluice', argv: words.slice(i + 1) };
     if (RUNNERS.has(name)) {
       let j = i + 1;
       while (j < words.length && words[j]!.text.startsWith('-')) j++;
       if (words[j] && name === 'deno' && words[j]!.text === 'run') for (j++; j < words.length && words[j]!.text.startsWith('-'); ) j++;
       if (words[j] && !words[j]!.dynamic && SLUICE_SCRIPT.test(words[j]!.text)) return { name: 'sluice', argv: words.slice(j) };
     }
-    return { name: name.replace(/\.m?js$/, ''), argv: words.slice(i) };
+    return { name: packageName(first.text).replace(/\.[cm]?js$/, ''), argv: words.slice(i) };
   }
   return undefined;
 }

@@ -92,6 +92,10 @@ export const SpecsOutput = commandOutput({
   unknownStatus: v.record(v.string(), Count),
   risk: v.record(v.string(), Count),
   unknownRisk: v.record(v.string(), Count),
+  byChannel: v.pipe(
+    v.record(v.string(), Count),
+    v.description('Specs by channel (no channel: unassigned; `—`: channel-agnostic), as the reference counts them.'),
+  ),
   inFlight: v.array(v.strictObject({ file: v.string(), spec: v.optional(v.string()), name: v.optional(v.string()), risk: v.optional(v.string()) })),
   invalid: v.array(v.strictObject({ file: v.string(), message: v.string() })),
   otherFiles: v.array(v.string()),

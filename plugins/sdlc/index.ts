@@ -12,7 +12,7 @@ export type { SemanticProblem } from './profile/profile-rules.ts';
 export { COMPLIANCE_FRAMEWORKS, ProfileSchema } from './profile/profile-schema.ts';
 export { findComplianceFile } from './profile/pack-compliance.ts';
 export { expectedChecksums, frozenDrift } from './project/frozen-files.ts';
-export { checkState, openProject } from './project/open-project.ts';
+export { checkState, openProject, readableState } from './project/open-project.ts';
 export type { SdlcProject } from './project/open-project.ts';
 export { parseCacheDir, parseWithCache, readCacheEntry, writeCacheEntry, type ForgedEntry } from './project/disk-cache.ts';
 export { forgedProjectCacheEntries } from './project/cache-audit.ts';

@@ -5,11 +5,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isPlainClaudeCommit } from '../../plugins/guard/claude-commit.ts';
 import { needsParsing } from '../../plugins/guard/shell-prefilter.ts';
 
 export const name = 'guard';
 
 const RUNS = Number(process.env.SLUICE_BENCH_GUARD_RUNS ?? 40);
+/** Every child runs without NODE_EXTRA_CA_CERTS: reading a CA bundle at start-up would pad all three alike and shrink the ratios. */
+const CHILD_ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS'));
 
 const TEN_LINE_ALLOW = `import { readFileSync } from 'node:fs';
 const input = JSON.parse(readFileSync(0, 'utf8'));
@@ -26,6 +29,11 @@ const PARSED = 'git commit -m "$(cat <<\'EOF\'\nfix: typo\nEOF\n)"';
 /** Claude Code's own commit: a quoted heredoc body with an apostrophe, parentheses and `<…>` (heredoc-bodies.ts). */
 const CLAUDE_COMMIT =
   "git add -A && git commit -m \"$(cat <<'EOF'\nfix(auth): don't drop the session (refresh)\n\nCo-Authored-By: Claude <noreply@anthropic.com>\nEOF\n)\"";
+
+const READERS = 'cat .sdlc/state.yaml | grep phase | wc -l && git diff -- .sdlc';
+const fill = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+const ONE_MIB = fill('echo hello world $X > out.txt; ', 1024 * 1024);
+const THIRTY_KIB = fill('echo hello world $X > out.txt; ', 30 * 1024);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -49,7 +57,7 @@ interface Timed {
 function timeOnce(args: string[], input: string, cwd: string): Timed {
   const cpu = childCpuMs();
   const t = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, args, { input, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, args, { input, cwd, env: CHILD_ENV, stdio: ['pipe', 'pipe', 'pipe'] });
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${String(r.stderr)}`);
   const after = childCpuMs();
@@ -69,7 +77,7 @@ function payload(project: string, tool: string, toolInput: Record<string, unknow
   });
 }
 
-function paired(guard: string, script: string, input: string, cwd: string) {
+function paired(guard: string, script: string, input: string, cwd: string, runs = RUNS) {
   const g: number[] = [];
   const n: number[] = [];
   const s: number[] = [];
@@ -77,7 +85,7 @@ function paired(guard: string, script: string, input: string, cwd: string) {
   const vsScript: number[] = [];
   const cpu = { guard: 0, node: 0, script: 0, known: true };
   for (let i = 0; i < 3; i++) timeOnce([guard, 'guard'], input, cwd); // warm the file cache
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     const a = timeOnce([guard, 'guard'], input, cwd);
     const b = timeOnce(['-e', '0'], input, cwd);
     const c = timeOnce([script], input, cwd);
@@ -94,7 +102,7 @@ function paired(guard: string, script: string, input: string, cwd: string) {
     // CPU time is what a busy machine does not inflate: the mean over all runs (10 ms ticks, summed).
     ...(cpu.known && cpu.node > 0 && cpu.script > 0
       ? {
-          cpuMeanMs: { guard: round(cpu.guard / RUNS, 1), nodeEmpty: round(cpu.node / RUNS, 1), tenLineScript: round(cpu.script / RUNS, 1) },
+          cpuMeanMs: { guard: round(cpu.guard / runs, 1), nodeEmpty: round(cpu.node / runs, 1), tenLineScript: round(cpu.script / runs, 1) },
           cpuRatioVsNodeEmpty: round(cpu.guard / cpu.node),
           cpuRatioVsTenLineScript: round(cpu.guard / cpu.script),
         }
@@ -116,17 +124,26 @@ export async function run(): Promise<Record<string, unknown>> {
     return {
       runs: RUNS,
       targets: { ratioVsNodeEmpty: 1.5, ratioVsTenLineScript: 1.15 },
-      extraCaCerts: process.env.NODE_EXTRA_CA_CERTS ? 'set' : 'unset',
+      extraCaCerts: 'unset in every child',
       // The common cases: an edit of source code, and a shell command that names nothing of sluice's.
       edit: paired(guard, script, payload(project, 'Edit', { file_path: join(project, 'src/app.ts'), old_string: 'a', new_string: 'b' }), project),
       bashPlain: paired(guard, script, payload(project, 'Bash', { command: 'npm test 2>&1 | tail -20', description: 'Run tests' }), project),
-      // A command the prefilter cannot clear (a commit message from a heredoc): the shell parser loads,
-      // from its code cache (dist/guard-shell.cache).
+      // A command the prefilter cannot clear (a commit message from a heredoc). Claude Code's commit shape
+      // is recognised whole (claude-commit.ts), so the parser does not load for it; the reader classes below load it.
       bashParsed: {
-        needsParser: needsParsing(PARSED, project, [join(homedir(), '.config', 'sluice'), join(homedir(), '.cache', 'sluice')]),
+        prefilterClears: !needsParsing(PARSED, project, [join(homedir(), '.config', 'sluice'), join(homedir(), '.cache', 'sluice')]),
+        loadsParser: !isPlainClaudeCommit(PARSED) && needsParsing(PARSED, project, [join(homedir(), '.config', 'sluice'), join(homedir(), '.cache', 'sluice')]),
         ...paired(guard, script, payload(project, 'Bash', { command: PARSED }), project),
       },
       bashClaudeCommit: paired(guard, script, payload(project, 'Bash', { command: CLAUDE_COMMIT }), project),
+      // Readers over the records (parsed, judged by the reader rules) and a copy over the root (asked about).
+      bashReadersOnRecords: paired(guard, script, payload(project, 'Bash', { command: READERS }), project),
+      bashCopyOverRoot: paired(guard, script, payload(project, 'Bash', { command: 'cp -r /tmp/backup/. .' }), project),
+      // Past the 32 KiB bound: asked about without being read, so a 1 MiB command costs what reading it costs.
+      bashOneMiB: paired(guard, script, payload(project, 'Bash', { command: ONE_MIB }), project),
+      // Just under the bound: the parser reads all of it (linear since the tokenizer patch; minutes before).
+      bashThirtyKiB: { ...paired(guard, script, payload(project, 'Bash', { command: THIRTY_KIB }), project, 5), runs: 5 },
+      mcpWriteFile: paired(guard, script, payload(project, 'mcp__filesystem__write_file', { path: join(project, 'src/app.ts'), content: 'x' }), project),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { project, reapAfterTests, sluice } from './real-cli-shapes.ts';
+import { readFile } from 'node:fs/promises';
+import { project, reapAfterTests, sluice, sluiceWithInput } from './real-cli-shapes.ts';
 
 /** The CLI's own error in failure messages, and agy's timeout, error and version shapes (see real-cli-shapes.ts). */
 reapAfterTests();
@@ -55,7 +56,50 @@ describe('agy specifics', () => {
     const { root } = await agyProject({ FAKE_AGY_VERSION: '1.1.8' });
     const r = await sluice(root, ['delegate', '--to', 'agy', '[[fake:old-flags]]']);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /agy 1\.1\.8 rejected a flag \(older than 1\.1\.12\? update agy\): flag provided but not defined: -print-timeout/);
+    assert.match(r.stderr, /agy 1\.1\.8 rejected a flag \(older than 1\.1\.12\? update agy\): flag provided but not defined: -print-timeout \(transcript/);
+    assert.doesNotMatch(r.stderr, /--help|show this help|option-39/, 'the end of the usage listing is not the error');
+  });
+
+  it('names the actions agy refused headless: a turn they emptied fails, an answer without them carries a warning', async () => {
+    const { root } = await agyProject();
+    const emptied = await sluice(root, ['delegate', '--to', 'agy', '--json', '[[fake:denied-empty]]']);
+    assert.equal(emptied.code, 1, emptied.stderr);
+    const failed = JSON.parse(emptied.stdout) as { deniedActions: string[]; error: { message: string }; transcriptPath: string };
+    assert.deepEqual(failed.deniedActions, ['command(rm -rf build)', 'read_file(~/.ssh/id_ed25519)']);
+    assert.match(failed.error.message, /agy refused 2 actions: command\(rm -rf build\), read_file\(~\/\.ssh\/id_ed25519\), and answered nothing/);
+    assert.match(await readFile(failed.transcriptPath, 'utf8'), /--- agy refused 2 action\(s\): command\(rm -rf build\), read_file/);
+    const human = await sluice(root, ['delegate', '--to', 'agy', '[[fake:denied-empty]]']);
+    assert.match(human.stderr, /DELEGATE_FAILED: agy run error: agy refused 2 actions: command\(rm -rf build\)/);
+
+    const partial = await sluice(root, ['delegate', '--to', 'agy', '[[fake:denied-partial]]']);
+    assert.equal(partial.code, 0, partial.stderr);
+    assert.match(partial.stdout, /The tests were not run/);
+    assert.match(partial.stderr, /warning agy: agy refused 1 action: command\(npm test\); the answer was written without them/);
+    const partialJson = JSON.parse((await sluice(root, ['delegate', '--to', 'agy', '--json', '[[fake:denied-partial]]'])).stdout) as {
+      status: string;
+      deniedActions: string[];
+      warnings: string[];
+    };
+    assert.deepEqual([partialJson.status, partialJson.deniedActions], ['ok', ['command(npm test)']]);
+    assert.equal(partialJson.warnings.length, 1);
+  });
+
+  it('warns when a prompt is past the size agy is known to cut, and not below it', async () => {
+    const { root, records } = await agyProject();
+    const big = `${'context line of the repository under review\n'.repeat(4600)}Now answer: is the change safe?`;
+    assert.ok(Buffer.byteLength(big) > 200_000);
+    const r = await sluiceWithInput(root, ['delegate', '--to', 'agy', '--json', '-'], big);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /warning agy: the prompt is \d+ bytes; agy is known to drop what comes after about 190000 bytes/);
+    const out = JSON.parse(r.stdout) as { warnings: string[]; transcriptPath: string };
+    assert.equal(out.warnings.length, 1);
+    assert.match(await readFile(out.transcriptPath, 'utf8'), /--- warning: the prompt is \d+ bytes/);
+    const [rec] = await records();
+    assert.equal(rec.stdin.length, Buffer.byteLength(big), 'the prompt still goes whole, on stdin');
+
+    const small = await sluiceWithInput(root, ['delegate', '--to', 'agy', '-'], 'x'.repeat(150_000));
+    assert.equal(small.code, 0, small.stderr);
+    assert.doesNotMatch(small.stderr, /warning/);
   });
 
   it('never passes a prompt starting with - or / where agy could read it as a flag or slash command', async () => {

@@ -2,7 +2,9 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after } from 'node:test';
-import { startSluice, type CliResult } from '../hardening/cli-bundle.ts';
+import { cliBundle, startSluice, type CliResult } from '../hardening/cli-bundle.ts';
+import { childOutput } from '../helpers/child-output.ts';
+import { spawnReaped } from '../helpers/reap-children.ts';
 import { trustedEnv } from '../helpers/trusted-env.ts';
 import { fakeBin } from './delegate-kernel.ts';
 import { fakeCliRecords } from './fake-cli-harness.ts';
@@ -61,6 +63,20 @@ export async function sluice(root: string, args: string[], guardMs = 90_000): Pr
   const r = await run.done;
   clearTimeout(guard);
   return { ...r, hung };
+}
+
+/** Runs sluice with `input` on its stdin (a prompt too big for a command line: `delegate ... -`). */
+export async function sluiceWithInput(root: string, args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawnReaped(process.execPath, [cliBundle(), '--cwd', root, ...args], {
+    env: { ...process.env, NO_COLOR: '1', SLUICE_NO_CACHE: '1', ...env(root) },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  if (child.pid) remember(child.pid);
+  const output = childOutput(child);
+  child.stdin!.end(input);
+  const guard = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  const r = await output.finally(() => clearTimeout(guard));
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Pids of the daemons the `daemon` fakes left (remembered for the reaper). */

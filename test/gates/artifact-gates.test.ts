@@ -144,7 +144,7 @@ describe('G2-completeness gate on real files', () => {
     assert.equal(await readFile(state, 'utf8'), text);
     await writeFile(join(dir, '.sdlc/artifacts/00-discovery/constraints.md'), '# Constraints\n\nBudget: TBD\n');
     await sluice(kernel, 'gate');
-    const stored = (await readState(kernel)).phases['0'].gate_results as GateResult[];
+    const stored = ((await readState(kernel)).phases['0'].gate_results as { results: GateResult[] }).results;
     assert.equal(stored.find((r) => r.id === 'G2:constraints.md')?.passed, false);
   });
 

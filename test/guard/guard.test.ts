@@ -22,11 +22,13 @@ interface GuardRun {
 let base: string;
 let project: string;
 let config: string;
+/** HOME for the guard: its `~/.config/sluice` is sluice's too while XDG_CONFIG_HOME points elsewhere. */
+let home: string;
 
 function runGuard(input: string, cwd: string, bin = cliBundle(), env: Record<string, string> = {}): Promise<GuardRun> {
   return runProcess(process.execPath, [bin, 'guard'], {
     cwd,
-    env: { ...process.env, CLAUDE_PROJECT_DIR: project, XDG_CONFIG_HOME: config, XDG_CACHE_HOME: join(base, 'cache'), ...env },
+    env: { ...process.env, HOME: home, CLAUDE_PROJECT_DIR: project, XDG_CONFIG_HOME: config, XDG_CACHE_HOME: join(base, 'cache'), ...env },
     input,
   });
 }
@@ -51,8 +53,12 @@ describe('sluice guard answers recorded PreToolUse payloads (built CLI)', () => 
     base = mkdtempSync(join(tmpdir(), 'sluice-guard-'));
     project = join(base, 'app');
     config = join(base, 'config');
-    for (const d of ['.sdlc/artifacts/build', '.prizmkit/state/journal', '.sluice/runs', 'src', 'notes']) mkdirSync(join(project, d), { recursive: true });
+    home = join(base, 'home');
+    for (const d of ['.sdlc/artifacts/build', '.prizmkit/state/journal', '.sluice/runs', 'src', 'notes', '.git/hooks', 'node_modules/sluice/dist'])
+      mkdirSync(join(project, d), { recursive: true });
     mkdirSync(join(config, 'sluice'), { recursive: true });
+    for (const d of ['.config/sluice', '.local/bin']) mkdirSync(join(home, d), { recursive: true });
+    writeFileSync(join(home, '.config/sluice/commit-grant.key'), 'k\n');
     writeFileSync(join(project, '.sdlc/state.yaml'), "current_phase: '1'\n");
     writeFileSync(join(project, 'sluice.config.yaml'), 'plugins: []\n');
     writeFileSync(join(project, 'src/app.ts'), 'export {}\n');
@@ -64,7 +70,7 @@ describe('sluice guard answers recorded PreToolUse payloads (built CLI)', () => 
 
   for (const c of recorded) {
     it(`${c.expect}: ${c.name}`, async () => {
-      const text = JSON.stringify(c.payload).replaceAll('__PROJECT__', project).replaceAll('__CONFIG__', config);
+      const text = JSON.stringify(c.payload).replaceAll('__PROJECT__', project).replaceAll('__CONFIG__', config).replaceAll('__HOME__', home);
       const cwd = (JSON.parse(text) as { cwd: string }).cwd;
       const got = verdictOf(await runGuard(text, project));
       assert.equal(got.verdict, c.expect, `${c.name} (${cwd}): ${got.reason ?? 'no objection'}`);
@@ -136,6 +142,20 @@ describe('sluice guard answers recorded PreToolUse payloads (built CLI)', () => 
       assert.equal(got.verdict, expected, `${payload} ${JSON.stringify(env ?? {})}: ${got.reason ?? 'no objection'}`);
       if (expected === 'deny') assert.match(got.reason!, /sluice's cache/);
     }
+  });
+
+  it('a command past the 32 KiB bound is asked about without being read; one just under it is read and judged', async () => {
+    const call = (command: string) => JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', cwd: project, tool_input: { command } });
+    const fill = (unit: string, size: number) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+    for (const size of [150 * 1024, 1024 * 1024]) {
+      const got = verdictOf(await runGuard(call(fill('echo hello world $X > out.txt; ', size)), project));
+      assert.equal(got.verdict, 'ask', `${size} characters`);
+      assert.match(got.reason!, /more than the 32768 sluice's guard reads/);
+    }
+    // Under the bound the parser reads it all (a quadratic tokenizer took minutes here): the last command still counts.
+    const near = `${fill('echo hello world $X > out.txt; ', 30 * 1024)}\nrm -rf .sdlc`;
+    assert.equal(verdictOf(await runGuard(call(near), project)).verdict, 'deny');
+    assert.equal(verdictOf(await runGuard(call(fill('echo hello world $X > out.txt; ', 30 * 1024)), project)).verdict, 'allow');
   });
 
   it('says nothing for other hook events', async () => {

@@ -158,12 +158,15 @@ describe('the guard reads quoted here-document bodies as data, never more lenien
         const worst = floor.reduce((a, b) => (RANK[b]! > RANK[a]! ? b : a), 'allow');
         const why = `now ${now.verdict} (${now.reason}), before ${old.verdict} (${old.reason}), alone ${worst}`;
         const unreadable = (d: Decision) => /cannot (read|be read)/.test(d.reason ?? '');
+        // "Only readers near the records" over a body read as commands (`plain \`ls\` words` runs `plain`) objects to
+        // programs the shell never runs: no floor for the rewrite, which reads the body as the data it is.
+        const bodyAsCommands = (d: Decision) => /is not one of the readers/.test(d.reason ?? '');
         // Sluice's trailer, and every substitution in the body as if it ran, keep their objection
         // (a command the parser cannot read at all is asked about, never allowed).
         if (worst !== 'allow') assert.notEqual(now.verdict, 'allow', why);
         if (!unreadable(now)) assert.ok(RANK[now.verdict]! >= RANK[worst]!, why);
         // What the old parser could read and objected to stays objected to, a deny stays a deny.
-        if (!unreadable(old)) assert.ok(RANK[now.verdict]! >= RANK[old.verdict]!, why);
+        if (!unreadable(old) && !bodyAsCommands(old)) assert.ok(RANK[now.verdict]! >= RANK[old.verdict]!, why);
         if (worst === 'deny') seen.floorDeny++;
         if (old.verdict === 'deny') seen.oldDeny++;
       }),

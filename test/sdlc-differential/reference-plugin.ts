@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
 import { referencePlugin, runReferenceScript } from '../helpers/reference-scripts.ts';
@@ -36,6 +36,27 @@ export function sluiceCli(dir: string, args: string[], env: Record<string, strin
       },
     );
   });
+}
+
+/**
+ * The reference's `generate_handoff_report.py` on a project as it stands (written outside the
+ * project, so no artifact appears): exit code, the report, its engagement record rows, and stderr.
+ */
+export async function referenceHandoff(dir: string): Promise<{ code: number | null; stderr: string; report: string; record: Record<string, string>[] }> {
+  const out = join(dir, '..', `${basename(dir)}-handoff.md`);
+  const r = await python('generate_handoff_report.py', ['--state', join(dir, '.sdlc', 'state.yaml'), '--output', out, '--force'], dir);
+  const report = r.code === 0 ? await readFile(out, 'utf8') : '';
+  await rm(out, { force: true });
+  const section = report.split('## Engagement record')[1]?.split('\n## ')[0] ?? '';
+  const rows = section.split('\n').filter((l) => l.startsWith('| ') && !/^\| Phase \|/.test(l));
+  const record = rows.map((l) => {
+    const [phase, gate, completed, signedOffBy] = l
+      .split('|')
+      .slice(1, -1)
+      .map((c) => c.trim());
+    return { phase, gate, completed, signedOffBy };
+  });
+  return { code: r.code, stderr: r.stderr, report, record };
 }
 
 export interface ReferenceRow {

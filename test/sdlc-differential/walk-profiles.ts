@@ -11,6 +11,7 @@ import {
   referenceCompliance,
   referenceMissing,
   referencePhases,
+  referenceHandoff,
   referenceProfiles,
   referenceRoot,
   sluiceCli,
@@ -115,6 +116,18 @@ export function describeShard(shard: number): void {
                 `phase ${phase.id} ${stage}: sluice ${mine.code === 1 ? 'blocks' : 'passes'}, the reference ${refBlocked ? 'blocks' : 'passes'}`,
               );
           }
+          // The reference's Close step reads the phase sluice just gated: its handoff report must draft.
+          const handoff = await referenceHandoff(dir);
+          assert.equal(
+            handoff.code,
+            0,
+            `generate_handoff_report.py after sluice gate at ${phase.id}: ${handoff.stderr.trim().split('\n').slice(-2).join(' | ')}`,
+          );
+          assert.deepEqual(
+            handoff.record.filter((r) => r.gate === 'passed' && r.signedOffBy !== 'Grace Hopper'),
+            [],
+            'every phase the reference advanced names its signer in the engagement record',
+          );
           if (i === phases.length - 1) break;
           const advanced = await driver.advance(dir, 'Grace Hopper');
           assert.equal(

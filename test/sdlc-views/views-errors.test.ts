@@ -65,12 +65,12 @@ describe('views on bad input', () => {
     await rm(dir, { recursive: true });
   });
 
-  it('report for the current phase by default lands in .sdlc/reports/<slug>.html', async () => {
+  it('report for the current phase by default lands in .sdlc/reports/<slug>-report.html', async () => {
     const dir = await project();
     const r = await sluiceJson<{ files: string[]; pages: { phase: string; file: string }[] }>(dir, ['report']);
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(r.doc.pages, [{ phase: '1', file: join(dir, '.sdlc/reports/01-requirements.html') }]);
-    assert.deepEqual(r.doc.files, [join(dir, '.sdlc/reports/01-requirements.html')]);
+    assert.deepEqual(r.doc.pages, [{ phase: '1', file: join(dir, '.sdlc/reports/01-requirements-report.html') }]);
+    assert.deepEqual(r.doc.files, [join(dir, '.sdlc/reports/01-requirements-report.html')]);
     const page = await readFile(r.doc.files[0], 'utf8');
     assert.match(page, /<title>Phase 1: Requirements — Acme Payments<\/title>/);
     assert.doesNotMatch(page, /<(script|link|iframe|object)\b/i, 'no script, external stylesheet or embed');

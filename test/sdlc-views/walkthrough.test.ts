@@ -75,9 +75,10 @@ describe('views over a project walked with next, skip and reenter', () => {
     assert.equal(code, 0);
     const advances = state.history.filter((h) => kindOf(h) === 'advance');
     // Expected counts straight from the file: each advance's results, then phase 8's recorded run.
-    const rows: StoredGateResult[] = [...advances.flatMap((h) => h.results ?? []), ...(state.phases['8'].gate_results as StoredGateResult[])].filter(
-      (r) => r.severity !== 'INFO',
-    );
+    const rows: StoredGateResult[] = [
+      ...advances.flatMap((h) => h.results ?? []),
+      ...(state.phases['8'].gate_results as { results: StoredGateResult[] }).results,
+    ].filter((r) => r.severity !== 'INFO');
     for (const g of doc.gates) {
       const mine = rows.filter((r) => r.gate === g.gate);
       assert.deepEqual(
@@ -133,15 +134,15 @@ describe('views over a project walked with next, skip and reenter', () => {
     assert.equal(r.doc.files.length, 10);
     const pages = (await readdir(join(dir, '.sdlc/reports'))).sort();
     assert.deepEqual(pages, [
-      '00-discovery.html',
-      '01-requirements.html',
-      '02-design.html',
-      '03-foundation.html',
-      '07-documentation.html',
-      '08-deployment.html',
-      '09-monitoring.html',
-      'build.html',
-      'close.html',
+      '00-discovery-report.html',
+      '01-requirements-report.html',
+      '02-design-report.html',
+      '03-foundation-report.html',
+      '07-documentation-report.html',
+      '08-deployment-report.html',
+      '09-monitoring-report.html',
+      'build-report.html',
+      'close-report.html',
       'index.html',
     ]);
     const index = await readFile(r.doc.index, 'utf8');
@@ -152,7 +153,7 @@ describe('views over a project walked with next, skip and reenter', () => {
     const row1 = /<g class="row" data-phase="1"[^]*?<\/g>/.exec(index)![0];
     assert.equal(row1.match(/<title>/g)!.length, 2);
     assert.match(row1, /stroke-dasharray/);
-    const p7 = await readFile(join(dir, '.sdlc/reports/07-documentation.html'), 'utf8');
+    const p7 = await readFile(join(dir, '.sdlc/reports/07-documentation-report.html'), 'utf8');
     assert.match(p7, /<code>README\.md<\/code>/);
     assert.match(p7, /runbook-walkthrough\.md<\/td><td>required<\/td>[^]*?not required[^]*?required only for service, app, not for library projects/);
     assert.match(p7, /data-artifact="README\.md"/, "the repo's README is rendered on the phase 7 page");
@@ -187,7 +188,7 @@ describe('report pages of the walked project in headless Chromium', { skip: chro
   });
 
   it('phase pages show their gate results, judgements and rendered artifacts', async () => {
-    const { page } = await openReport(browser, pages.files.find((f) => f.endsWith('07-documentation.html'))!);
+    const { page } = await openReport(browser, pages.files.find((f) => f.endsWith('07-documentation-report.html'))!);
     assert.ok(await page.getByRole('heading', { name: /Manual judgements still to sign/ }).isVisible());
     assert.ok(await page.locator('table.gate-results').isVisible());
     const readme = page.locator('section.artifact[data-artifact="README.md"]');
@@ -197,7 +198,7 @@ describe('report pages of the walked project in headless Chromium', { skip: chro
     assert.match(await readme.innerText(), /\[image: diagram\]/, 'images show as their alt text');
     assert.equal(await readme.locator('a[href^="javascript:"]').count(), 0);
     assert.equal(await readme.locator('table').count(), 1, 'markdown tables render');
-    const current = await openReport(browser, pages.files.find((f) => f.endsWith('08-deployment.html'))!);
+    const current = await openReport(browser, pages.files.find((f) => f.endsWith('08-deployment-report.html'))!);
     assert.ok(await current.page.locator('ul.manual.pending li').first().isVisible());
     // init wrote a starter template for every required artifact: the open phase's are present but unfilled.
     assert.ok(
@@ -214,7 +215,7 @@ describe('report pages of the walked project in headless Chromium', { skip: chro
     const { page } = await openReport(browser, pages.index);
     assert.equal(await page.locator('table.phases a').count(), 9);
     await page.locator('table.phases a', { hasText: 'Phase 7: Documentation' }).click();
-    await page.waitForURL(/07-documentation\.html$/);
+    await page.waitForURL(/07-documentation-report\.html$/);
     assert.match(await page.locator('h1').innerText(), /^Phase 7: Documentation/);
     await page.close();
   });

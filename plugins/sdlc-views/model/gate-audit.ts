@@ -1,6 +1,7 @@
 import { compareText } from '../../../core/index.ts';
 import { type StoredGateResult, phaseKey, type SdlcState, type SignatureStatus, acceptancesOf, waiversOfResult } from '../../sdlc/index.ts';
 import { latestResults } from './phase-views.ts';
+import { text, transitionApprover } from './transition-approver.ts';
 
 /** A gate is "always passing" only with this many results behind it; fewer prove nothing. */
 export const ALWAYS_PASS_MIN_RESULTS = 3;
@@ -125,12 +126,6 @@ export interface GateAudit {
 }
 
 const stable = (value: unknown) => JSON.stringify(value);
-const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
-
-/** Who stood behind a transition: sluice writes `confirmed_by`; other tools used other names. */
-function approverOf(entry: Record<string, unknown>): string | null {
-  return text(entry.confirmed_by) ?? text(entry.approved_by) ?? text(entry.signed_by) ?? text(entry.approver);
-}
 
 /**
  * The gate runs the state records, without counting one twice: every advance's stored results,
@@ -150,6 +145,20 @@ export function gateRuns(state: SdlcState): GateRun[] {
     runs.push({ phase: id, at: null, source: 'latest', results: latest });
   }
   return runs;
+}
+
+/**
+ * The reference's per-discipline sign-offs (`advance_phase.py --discipline-signoff D:SECTION:NAME`):
+ * a `sign_offs` list on the completed phase, each stamped with the time of the advance it came with.
+ */
+function disciplineSignOffs(state: SdlcState, phase: string, at: string): { discipline: string; section: string; by: string }[] {
+  const list = (state.phases[phase] as Record<string, unknown> | undefined)?.sign_offs;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((e) => {
+    const o = (typeof e === 'object' && e !== null ? e : {}) as Record<string, unknown>;
+    const by = text(o.by);
+    return by && o.at === at ? [{ discipline: text(o.discipline) ?? 'discipline', section: text(o.section) ?? '', by }] : [];
+  });
 }
 
 /**
@@ -185,7 +194,7 @@ export function auditGates(state: SdlcState): GateAudit {
             ? {
                 index: accepted.index,
                 at: accepted.entry.at,
-                by: approverOf(accepted.entry),
+                by: transitionApprover(accepted.entry),
                 justification: text(accepted.entry.justification),
                 signature: accepted.entry.signature ? 'unchecked' : 'unsigned',
                 signer: null,
@@ -230,7 +239,13 @@ export function auditGates(state: SdlcState): GateAudit {
   let signoffs = 0;
   let waiverAcceptances = 0;
   for (const h of state.history) {
-    const note: TransitionNote = { from: phaseKey(h.from), to: phaseKey(h.to), at: h.at, justification: text(h.justification), approver: approverOf(h) };
+    const note: TransitionNote = {
+      from: phaseKey(h.from),
+      to: phaseKey(h.to),
+      at: h.at,
+      justification: text(h.justification),
+      approver: transitionApprover(h),
+    };
     if (h.waiver_acceptance) waiverAcceptances++;
     else if (h.refreeze)
       refreezes.push({ phase: note.from, at: h.at, files: Object.keys(h.frozen_files ?? {}), approver: note.approver, justification: note.justification });
@@ -239,6 +254,28 @@ export function auditGates(state: SdlcState): GateAudit {
     else {
       if (h.signoff) signoffs++;
       else advances++;
+      // The reference's advance records one sign-off for the whole transition (`--signed-by`), no per-gate approvals.
+      const signedOff = h.approvals === undefined ? text((h.gate_results as Record<string, unknown> | undefined)?.signed_off_by) : null;
+      if (signedOff)
+        approvals.push({
+          phase: note.from,
+          gate: 'sign-off',
+          subject: `${note.from} → ${note.to}`,
+          at: h.at,
+          signedBy: signedOff,
+          via: null,
+          justification: note.justification,
+        });
+      for (const d of disciplineSignOffs(state, note.from, h.at))
+        approvals.push({
+          phase: note.from,
+          gate: `sign-off:${d.discipline}`,
+          subject: d.section,
+          at: h.at,
+          signedBy: d.by,
+          via: null,
+          justification: note.justification,
+        });
       for (const a of h.approvals ?? [])
         approvals.push({
           phase: note.from,

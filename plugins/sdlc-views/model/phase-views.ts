@@ -13,6 +13,7 @@ import {
   type PhaseStatus,
   type SdlcState,
 } from '../../sdlc/index.ts';
+import { text } from './transition-approver.ts';
 
 /** An artifact as the views show it: the registry's entry plus what is on disk. */
 export interface ArtifactView extends RequiredArtifact {
@@ -60,9 +61,24 @@ export interface PhaseView {
   transitions: HistoryEntry[];
 }
 
-/** The latest results as a list: sluice writes a list; `{}` (never run) and foreign maps give none. */
+/**
+ * The latest results as a list: sluice writes a map with a `results` list (older sluice a bare list);
+ * `{}` (never run) and summary-only maps give none.
+ */
 export function latestResults(gateResults: unknown): StoredGateResult[] {
-  return Array.isArray(gateResults) ? (gateResults as StoredGateResult[]) : [];
+  if (Array.isArray(gateResults)) return gateResults as StoredGateResult[];
+  const listed = (gateResults as { results?: unknown } | null | undefined)?.results;
+  return Array.isArray(listed) ? (listed as StoredGateResult[]) : [];
+}
+
+/**
+ * The approvals a transition records: sluice's per-result `approvals`, or the one sign-off of the
+ * whole transition the reference's `advance_phase.py --signed-by` writes into its gate_results.
+ */
+function approvalsOf(h: HistoryEntry): Approval[] {
+  if (h.approvals) return h.approvals;
+  const by = text((h.gate_results as Record<string, unknown> | undefined)?.signed_off_by);
+  return by && !h.skipped && !h.reentry ? [{ gate: 'sign-off', signed_by: by, at: h.at }] : [];
 }
 
 /**
@@ -81,7 +97,7 @@ export function phaseView(state: SdlcState, phase: PhaseDefinition, compliance: 
   const transitions = state.history.filter((h) => phaseKey(h.from) === id || phaseKey(h.to) === id);
   const signed = state.history
     .filter((h) => phaseKey(h.from) === id)
-    .flatMap((h) => (h.approvals ?? []).map((a) => ({ ...a, transitionAt: h.at, signedPrincipal: h.signature?.principal ?? null })));
+    .flatMap((h) => approvalsOf(h).map((a) => ({ ...a, transitionAt: h.at, signedPrincipal: h.signature?.principal ?? null })));
   let pending: PendingJudgement[] = [];
   if (status === 'active' || status === 'pending') {
     const manual = gateResults.filter((r) => r.passed === null && r.severity !== 'INFO');

@@ -2,7 +2,7 @@ import type * as v from 'valibot';
 import { parseDataText, readDataText, SluiceError, validateData, type ErrorCode, type Kernel } from '../../../core/index.ts';
 import {
   bundledRegistryPath,
-  checkState,
+  readableState,
   sdlcPaths,
   createPhaseModel,
   type PhaseModel,
@@ -63,10 +63,10 @@ export async function readStatusProject(kernel: Kernel): Promise<StatusProject> 
     readCachedYaml(kernel, paths.state, SdlcStateReadSchema, 'STATE_INVALID', cacheDir, kernel.config.stateMaxBytes),
     readCachedYaml(kernel, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', cacheDir),
   ]);
-  const state = stateRead.value;
+  const read = stateRead.value;
   // A history that contradicts its journal (or this machine's anchor) is STATE_TAMPERED here as in gate and next.
-  const records = judgeHistory(kernel.host, journal, stateRead.text, state, kernel.display(paths.state));
+  const records = judgeHistory(kernel.host, journal, stateRead.text, read, kernel.display(paths.state));
   const model = createPhaseModel(registry, kernel.display(registryPath));
-  checkState(state, model, kernel.display(paths.state));
+  const state = readableState(read, model, kernel.display(paths.state));
   return { root: kernel.projectRoot, state, model, records };
 }

@@ -1,5 +1,6 @@
 import { type HistoryEntry, phaseKey, type SdlcState } from '../../sdlc/index.ts';
 import type { ArtifactView, PhaseView } from './phase-views.ts';
+import { text, transitionApprover } from './transition-approver.ts';
 
 export const STATUS_HISTORY_LIMIT = 10;
 
@@ -41,8 +42,6 @@ export interface StatusView {
   historyTotal: number;
 }
 
-const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null);
-
 export function historyLine(h: HistoryEntry): HistoryLine {
   const e = h as HistoryEntry & Record<string, unknown>;
   return {
@@ -52,7 +51,7 @@ export function historyLine(h: HistoryEntry): HistoryLine {
     kind: h.waiver_acceptance ? 'waiver-acceptance' : h.refreeze ? 'refreeze' : h.signoff ? 'signoff' : h.reentry ? 'reentry' : h.skipped ? 'skip' : 'advance',
     gateSummary: h.gate_results ? { passed: h.gate_results.passed, failed: h.gate_results.failed, manual: h.gate_results.manual } : null,
     justification: text(h.justification),
-    approver: text(e.confirmed_by) ?? text(e.approved_by) ?? text(e.signed_by),
+    approver: transitionApprover(e),
     signedBy: text(h.signature?.principal),
   };
 }

@@ -4,8 +4,8 @@ import { html } from './html-escape.ts';
 import { historyTable, resultCounts, statusBadge, summaryBoxes, timelineFigure } from './report-parts.ts';
 import { renderPage } from './report-page.ts';
 
-/** The file name of a phase's page in a `report --all` folder. */
-export const phasePageName = (slug: string): string => `${slug}.html`;
+/** The file name of a phase's page: `02-design-report.html`, as the reference's generate_phase_report.py names it (its handoff report links these). */
+export const phasePageName = (slug: string): string => `${slug}-report.html`;
 
 /** `report --all`'s index: progress, the timeline (linked to the phase pages), every phase and the full history. */
 export function renderIndexPage(data: ReportData): string {

@@ -3,6 +3,7 @@ import { realPathInside, SluiceError, type CommandContext, type CommandInput, ty
 import { openProject, phaseKey } from '../../sdlc/index.ts';
 import { collectReport } from './collect-report.ts';
 import { phasePageName, renderIndexPage } from './index-page.ts';
+import { removeOldPhasePage } from './old-page-names.ts';
 import { renderPhasePage } from './phase-page.ts';
 import { createMarkdownRenderer } from './render-markdown.ts';
 
@@ -23,8 +24,9 @@ async function write(ctx: CommandContext, path: string, text: string): Promise<v
 
 /**
  * `sluice report`: self-contained HTML. `--phase ID` (default: the current phase) writes one page,
- * to `--out FILE` or `.sdlc/reports/<slug>.html`; `--all` writes every phase page and an index into
- * `--out DIR` (default `.sdlc/reports/`). Output paths must stay inside the project, symlinks included.
+ * to `--out FILE` or `.sdlc/reports/<slug>-report.html`; `--all` writes every phase page and an index into
+ * `--out DIR` (default `.sdlc/reports/`). A page earlier sluice wrote there as `<slug>.html` is removed
+ * once its new page is written (see old-page-names.ts). Output paths must stay inside the project, symlinks included.
  */
 export async function runReport(input: CommandInput, ctx: CommandContext): Promise<CommandOutcome> {
   const { phase: phaseOption, all, out } = input.options as { phase?: string; all?: boolean; out?: string };
@@ -46,6 +48,7 @@ export async function runReport(input: CommandInput, ctx: CommandContext): Promi
     for (const view of data.phases) {
       const path = join(dir, phasePageName(view.slug));
       await write(ctx, path, renderPhasePage(data, view, md, 'index.html'));
+      await removeOldPhasePage(ctx.host, dir, view.slug);
       result.files.push(path);
       result.pages.push({ phase: view.id, file: path });
     }
@@ -53,6 +56,7 @@ export async function runReport(input: CommandInput, ctx: CommandContext): Promi
     const view = data.phases.find((p) => p.id === ids[0])!;
     const path = await realPathInside(ctx.host, ctx.kernel.projectRoot, out ?? join(DEFAULT_REPORT_DIR, phasePageName(view.slug)), '--out');
     await write(ctx, path, renderPhasePage(data, view, md));
+    if (out === undefined) await removeOldPhasePage(ctx.host, dirname(path), view.slug);
     result.files.push(path);
     result.pages.push({ phase: view.id, file: path });
   }

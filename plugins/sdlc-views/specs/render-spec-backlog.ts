@@ -12,6 +12,8 @@ export function renderSpecBacklog(b: SpecBacklog, s: Style): string {
   const lines = [s.bold(`Spec backlog: ${b.total} spec${b.total === 1 ? '' : 's'} in ${b.repo}/specs`)];
   lines.push(`  Status: ${describeCounts(b.status, [...SPEC_STATUSES].reverse(), b.unknownStatus)}`);
   lines.push(`  Risk:   ${describeCounts(b.risk, SPEC_RISKS, b.unknownRisk)}`);
+  const channels = Object.entries(b.byChannel);
+  if (channels.length) lines.push(`  Channel: ${channels.map(([c, n]) => `${n} ${c}`).join(' · ')}`);
   if (Object.keys(b.unknownStatus).length) lines.push(s.yellow(`  Unknown status values are counted apart; known values are ${SPEC_STATUSES.join(', ')}.`));
   lines.push('', s.bold(`In flight (${b.inFlight.length})`));
   if (b.inFlight.length === 0) lines.push(s.dim('  (none)'));

@@ -49,7 +49,7 @@ export function readSpec(file: string, text: string): SpecFile {
   // `spec: 0007` is the integer 7 in YAML; the file name keeps the zero padding the author meant.
   const prefix = /^(\d+)-/.exec(file.slice(file.lastIndexOf('/') + 1))?.[1];
   if (typeof d.spec === 'number' && prefix !== undefined && Number(prefix) === d.spec) spec = prefix;
-  return specFile(file, { spec, name: asText(d.name), status: asText(d.status), risk: asText(d.risk) });
+  return specFile(file, { spec, name: asText(d.name), status: asText(d.status), risk: asText(d.risk), channel: asText(d.channel) });
 }
 
 /**

@@ -8,6 +8,8 @@ export interface SpecFile {
   status?: string;
   /** Raw `risk` as text. */
   risk?: string;
+  /** Raw `channel` as text (the delivery channel a spec belongs to; `—` means channel-agnostic). */
+  channel?: string;
   /** Set when the frontmatter cannot be read; such a spec is counted as `invalid`. */
   error?: string;
   /** A markdown file beside the specs that is not one (no frontmatter, not named `NNNN-…`): a README, an index. */
@@ -15,9 +17,9 @@ export interface SpecFile {
 }
 
 /** A SpecFile with only the fields that have a value (absent stays absent, never `undefined` or null). */
-export function specFile(file: string, fields: Partial<Record<'spec' | 'name' | 'status' | 'risk' | 'error', string | null>>): SpecFile {
+export function specFile(file: string, fields: Partial<Record<'spec' | 'name' | 'status' | 'risk' | 'channel' | 'error', string | null>>): SpecFile {
   const out: SpecFile = { file };
-  for (const key of ['spec', 'name', 'status', 'risk', 'error'] as const) {
+  for (const key of ['spec', 'name', 'status', 'risk', 'channel', 'error'] as const) {
     const value = fields[key];
     if (value !== undefined && value !== null) out[key] = value;
   }
@@ -40,6 +42,11 @@ export interface SpecBacklog {
   unknownStatus: Record<string, number>;
   risk: Record<SpecRisk, number>;
   unknownRisk: Record<string, number>;
+  /**
+   * Specs by channel, as the reference's track_specs counts them: no (or an empty) `channel` is
+   * `unassigned`, `—` is `channel-agnostic`; keys sorted.
+   */
+  byChannel: Record<string, number>;
   inFlight: { file: string; spec?: string; name?: string; risk?: string }[];
   invalid: { file: string; message: string }[];
   /** Markdown files in specs/ that are not specs (listed apart, not counted). */

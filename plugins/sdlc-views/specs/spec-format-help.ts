@@ -8,6 +8,7 @@ export const SPEC_FORMAT_HELP = `Spec files: specs/NNNN-short-name.md, starting 
   name: "short-name"
   status: draft         # ${SPEC_STATUSES.join(' | ')}
   risk: MEDIUM          # ${SPEC_RISKS.join(' | ')}
+  channel: web          # optional; counted in byChannel (none: unassigned, —: channel-agnostic)
   ---
 
 Other keys are kept and ignored. A status or risk outside these is counted apart (unknownStatus,

@@ -9,7 +9,7 @@ import { specFile, type SpecFile } from './spec-backlog-types.ts';
  * A 10,000-spec backlog is then one stat per file instead of a read and a YAML parse. Everything
  * in the cache is untrusted: a damaged or foreign file is a miss, never an error.
  */
-const FORMAT = 1;
+const FORMAT = 2;
 /**
  * A file changed within this long before the scan could change again inside the same timestamp tick
  * with the same size ("racily clean", in git's words): it is read every time until it is older.
@@ -17,8 +17,8 @@ const FORMAT = 1;
 const RACY_MS = 2000;
 
 const Text = v.nullable(v.string());
-/** One spec: its stamp `ino:size:mtimeMs:ctimeMs`, then spec, name, status, risk and error (null when absent). Flat, because 10,000 of these are parsed and checked per scan. */
-const CachedSpecSchema = v.tuple([v.string(), Text, Text, Text, Text, Text]);
+/** One spec: its stamp `ino:size:mtimeMs:ctimeMs`, then spec, name, status, risk, error and channel (null when absent). Flat, because 10,000 of these are parsed and checked per scan. */
+const CachedSpecSchema = v.tuple([v.string(), Text, Text, Text, Text, Text, Text]);
 /** The cache file; entries are checked one by one as they are looked up. */
 const ScanCacheSchema = v.object({
   format: v.literal(FORMAT),
@@ -33,9 +33,17 @@ type Stamp = string;
 export const statStamp = (s: FileInfo): Stamp => `${s.ino ?? ''}:${s.size}:${s.mtimeMs}:${s.ctimeMs ?? s.mtimeMs}`;
 const changedAt = (s: Stamp) => Math.max(...s.split(':').slice(2).map(Number));
 
-const toCached = (stamp: Stamp, f: SpecFile): CachedSpec => [stamp, f.spec ?? null, f.name ?? null, f.status ?? null, f.risk ?? null, f.error ?? null];
-const fromCached = (name: string, [, spec, title, status, risk, error]: CachedSpec): SpecFile =>
-  specFile(`specs/${name}`, { spec, name: title, status, risk, error });
+const toCached = (stamp: Stamp, f: SpecFile): CachedSpec => [
+  stamp,
+  f.spec ?? null,
+  f.name ?? null,
+  f.status ?? null,
+  f.risk ?? null,
+  f.error ?? null,
+  f.channel ?? null,
+];
+const fromCached = (name: string, [, spec, title, status, risk, error, channel]: CachedSpec): SpecFile =>
+  specFile(`specs/${name}`, { spec, name: title, status, risk, channel, error });
 
 export interface SpecScanCache {
   /** Whether the last scan kept an entry for this file (only then is its stamp worth a stat). */

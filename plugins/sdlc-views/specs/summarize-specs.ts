@@ -17,6 +17,12 @@ const bump = (map: Record<string, number>, key: string) => {
   map[key] = (map[key] ?? 0) + 1;
 };
 
+/** The reference's channel key: none or empty is `unassigned`, the dash `—` is `channel-agnostic`. */
+export function channelKey(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return 'unassigned';
+  return raw === '—' ? 'channel-agnostic' : raw;
+}
+
 /** Pure: counts by status and risk, the in-flight list, and the WIP-cap verdict. Invalid specs are listed, not counted. */
 export function summarizeSpecs(repo: string, files: readonly SpecFile[] & { missing?: true }, wipCap?: number): SpecBacklog {
   const otherFiles = files.filter((f) => f.notSpec).map((f) => f.file);
@@ -25,6 +31,7 @@ export function summarizeSpecs(repo: string, files: readonly SpecFile[] & { miss
   const risk = Object.fromEntries(SPEC_RISKS.map((r) => [r, 0])) as Record<SpecRisk, number>;
   const unknownStatus: Record<string, number> = {};
   const unknownRisk: Record<string, number> = {};
+  const channels: Record<string, number> = {};
   const inFlight: SpecBacklog['inFlight'] = [];
   const invalid: SpecBacklog['invalid'] = [];
   for (const spec of specs) {
@@ -38,6 +45,7 @@ export function summarizeSpecs(repo: string, files: readonly SpecFile[] & { miss
     const r = spec.risk === undefined ? undefined : knownRisk(spec.risk);
     if (r) risk[r]++;
     else bump(unknownRisk, spec.risk ?? MISSING);
+    bump(channels, channelKey(spec.channel));
     if (s === 'in-flight') inFlight.push({ file: spec.file, spec: spec.spec, name: spec.name, risk: r ?? spec.risk });
   }
   const backlog: SpecBacklog = {
@@ -47,6 +55,11 @@ export function summarizeSpecs(repo: string, files: readonly SpecFile[] & { miss
     unknownStatus,
     risk,
     unknownRisk,
+    byChannel: Object.fromEntries(
+      Object.keys(channels)
+        .sort()
+        .map((c) => [c, channels[c]]),
+    ),
     inFlight,
     invalid,
     otherFiles,

@@ -12,29 +12,41 @@ const int = (min: number, max: number) => v.pipe(v.number(), v.integer(), v.minV
 const str = v.string();
 const bool = v.boolean();
 
-const StackSchema = v.looseObject({
+/**
+ * A YAML map. valibot's object schemas take an array (typeof [] is 'object'), so `stack: [backend]`
+ * would pass as an object with no keys set; the reference's schema says `type: object` and rejects it.
+ */
+function map<const E extends v.ObjectEntries>(entries: E) {
+  const object = v.looseObject(entries);
+  // The check comes first: the object schema copies keys into a new object, so a check after it never sees the list.
+  return v.pipe(v.custom<v.InferInput<typeof object>>(isMap, 'expected a map of keys, got a list'), object);
+}
+
+const isMap = (value: unknown): boolean => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const StackSchema = map({
   backend: v.optional(
-    v.looseObject({
+    map({
       language: v.picklist(['csharp', 'typescript', 'python', 'java', 'go', 'rust']),
       framework: str,
       orm: v.optional(str),
       testing: v.optional(str),
     }),
   ),
-  frontend: v.optional(v.looseObject({ language: v.optional(str), framework: v.optional(str), state: v.optional(str), e2e: v.optional(str) })),
-  database: v.optional(v.looseObject({ engine: v.optional(str), migrations: v.optional(str) })),
-  cloud: v.optional(v.looseObject({ provider: v.optional(v.picklist(['azure', 'aws', 'gcp', 'self-hosted'])), services: v.optional(v.array(str)) })),
-  ci_cd: v.optional(v.looseObject({ platform: v.optional(v.picklist(['github-actions', 'azure-devops', 'gitlab-ci', 'jenkins', 'circleci'])) })),
+  frontend: v.optional(map({ language: v.optional(str), framework: v.optional(str), state: v.optional(str), e2e: v.optional(str) })),
+  database: v.optional(map({ engine: v.optional(str), migrations: v.optional(str) })),
+  cloud: v.optional(map({ provider: v.optional(v.picklist(['azure', 'aws', 'gcp', 'self-hosted'])), services: v.optional(v.array(str)) })),
+  ci_cd: v.optional(map({ platform: v.optional(v.picklist(['github-actions', 'azure-devops', 'gitlab-ci', 'jenkins', 'circleci'])) })),
 });
 
-export const EvaluationCriterionSchema = v.looseObject({
+export const EvaluationCriterionSchema = map({
   name: v.pipe(str, v.description('Short name of the criterion.')),
   description: v.pipe(str, v.description('What the evaluator checks for and what constitutes a pass.')),
   severity: v.optional(v.pipe(v.picklist(['fail', 'warn']), v.description('fail blocks (MUST), warn advises (SHOULD); default warn.'))),
   phases: v.optional(v.pipe(v.array(PhaseIdSchema), v.description('Phases this applies to; default [build].'))),
 });
 
-const QualitySchema = v.looseObject({
+const QualitySchema = map({
   coverage_minimum: v.pipe(int(0, 100), v.description('Minimum code coverage percentage.')),
   coverage_critical: v.optional(v.pipe(int(0, 100), v.description('Coverage for critical paths (auth, payments).'))),
   max_file_lines: v.optional(intMin(100)),
@@ -43,7 +55,7 @@ const QualitySchema = v.looseObject({
   require_code_review: v.optional(bool),
   require_security_review: v.optional(bool),
   visual_verification: v.optional(
-    v.looseObject({
+    map({
       enabled: v.optional(bool),
       capture_points: v.optional(v.array(str)),
       baseline_comparison: v.optional(v.picklist(['manual', 'pixel-diff', 'none'])),
@@ -51,14 +63,14 @@ const QualitySchema = v.looseObject({
     }),
   ),
   session_health_check: v.optional(
-    v.looseObject({ enabled: v.optional(bool), command: v.optional(str), timeout_seconds: v.optional(int(5, 300)), min_phase: v.optional(PhaseIdSchema) }),
+    map({ enabled: v.optional(bool), command: v.optional(str), timeout_seconds: v.optional(int(5, 300)), min_phase: v.optional(PhaseIdSchema) }),
   ),
   evaluation_criteria: v.optional(v.array(EvaluationCriterionSchema)),
 });
 
 export const COMPLIANCE_FRAMEWORKS = ['soc2', 'hipaa', 'gdpr', 'pci-dss', 'iso27001', 'none'] as const;
 
-const ComplianceSettingsSchema = v.looseObject({
+const ComplianceSettingsSchema = map({
   frameworks: v.optional(
     v.pipe(v.array(v.picklist(COMPLIANCE_FRAMEWORKS)), v.description('Compliance frameworks to enforce; each needs compliance/<framework>-gates.yaml.')),
   ),
@@ -66,7 +78,7 @@ const ComplianceSettingsSchema = v.looseObject({
   change_approval: v.optional(v.picklist(['peer-review', 'manager-approval', 'change-board', 'none'])),
 });
 
-const DocumentationSchema = v.looseObject({
+const DocumentationSchema = map({
   intake_path: v.optional(str),
   types: v.optional(v.array(v.picklist(['pdf', 'markdown', 'text', 'docx', 'html']))),
   index_budget_tokens: v.optional(int(1000, 20000)),
@@ -74,7 +86,7 @@ const DocumentationSchema = v.looseObject({
   max_documents: v.optional(int(1, 500)),
 });
 
-const ConventionsSchema = v.looseObject({
+const ConventionsSchema = map({
   commit_format: v.optional(str),
   branch_naming: v.optional(str),
   immutability: v.optional(bool),
@@ -135,9 +147,9 @@ export const SluiceProfileSettingsSchema = v.strictObject({
 });
 
 export const ProfileSchema = v.pipe(
-  v.looseObject({
+  map({
     version: v.pipe(str, v.regex(/^\d+\.\d+$/, 'version must be major.minor'), v.description('Schema version (major.minor).')),
-    company: v.looseObject({
+    company: map({
       name: v.pipe(str, v.description('Company or organization name.')),
       profile_id: v.pipe(str, v.regex(/^[a-z0-9-]+$/, 'profile_id must be kebab-case (a-z, 0-9, -)'), v.description('Unique profile identifier.')),
     }),

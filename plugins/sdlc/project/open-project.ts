@@ -58,7 +58,7 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
     kernel.display(paths.state),
     kernel.config.stateMaxBytes,
   );
-  const state: SdlcState = stateRead.value;
+  let state: SdlcState = stateRead.value;
   // The history against its journal and this machine's anchor: a forged or rolled-back history is refused by every command.
   const records = judgeRecords(kernel, paths, journal, stateRead.text, state, o.reportRecords === true);
   // Before the frozen files are parsed: an edited profile is reported as edited, not as invalid.
@@ -67,7 +67,8 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
   const registryPath = (await host.stat(paths.registry)) ? paths.registry : bundledRegistryPath(host);
   const registry = await readSdlcFile(host, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', kernel.display(registryPath));
   const model = createPhaseModel(registry.value, kernel.display(registryPath));
-  checkState(state, model, kernel.display(paths.state));
+  if (o.readOnly) state = readableState(state, model, kernel.display(paths.state));
+  else checkState(state, model, kernel.display(paths.state));
   checkProfile(profile.value, model, kernel, kernel.display(paths.profile), { runsGates: !o.readOnly });
 
   const compliance: SdlcProject['compliance'] = [];
@@ -131,6 +132,17 @@ export async function assertProjectExists(kernel: Kernel, paths: SdlcPaths): Pro
       message: `no SDLC project in ${kernel.projectRoot} (.sdlc/state.yaml does not exist)`,
     });
   }
+}
+
+/**
+ * The views' check: the current phase must be a registry phase, nothing more. The reference's
+ * dashboard shows states another tool left with no active phase, an empty `phases` map or no
+ * `phase_name` (filled in from the registry here), so the read-only views show them too; every
+ * writing command still refuses them through checkState.
+ */
+export function readableState(state: SdlcState, model: PhaseModel, display: string): SdlcState {
+  const current = model.require(state.current_phase, { file: display, field: 'current_phase' });
+  return state.phase_name ? state : { ...state, phase_name: current.name };
 }
 
 /** The state names registry phases and has exactly one active phase: the current one. */

@@ -11,8 +11,8 @@ function earliestTimestamp(s: { phases: SdlcState['phases']; history: SdlcState[
 
 /**
  * `.sdlc/state.yaml` for the read-only views (status, audit, report): states another tool wrote
- * without `history`, `version` or `created_at` are read with defaults (no history, "1.0", the earliest
- * recorded time). Writes keep the strict SdlcStateSchema, so such a state is completed or refused by
+ * without `history`, `version`, `created_at`, `phases` or `phase_name` are read with defaults (no
+ * history, "1.0", the earliest recorded time, no phase records, the registry's name). Writes keep the strict SdlcStateSchema, so such a state is completed or refused by
  * the first command that writes it, never half-written.
  */
 export const SdlcStateReadSchema = v.pipe(
@@ -21,7 +21,10 @@ export const SdlcStateReadSchema = v.pipe(
     version: v.optional(strict.entries.version, '1.0'),
     created_at: v.optional(strict.entries.created_at),
     history: v.optional(strict.entries.history, []),
+    phases: v.optional(strict.entries.phases, {}),
+    // Filled in from the registry once it is read (readableState); '' until then.
+    phase_name: v.optional(strict.entries.phase_name, ''),
   }),
   v.transform((s): SdlcState => ({ ...s, created_at: s.created_at ?? earliestTimestamp(s) })),
-  v.description('.sdlc/state.yaml as the read-only views read it: history, version and created_at may be missing.'),
+  v.description('.sdlc/state.yaml as the read-only views read it: history, version, created_at, phases and phase_name may be missing.'),
 );

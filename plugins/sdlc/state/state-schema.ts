@@ -26,6 +26,18 @@ export const LockedMetricSchema = v.pipe(
   v.description('One locked metric.'),
 );
 
+/** A phase's latest gate run as `sluice gate` writes it: the seed's summary counts and the results. */
+export const GateRunRecordSchema = v.pipe(
+  v.looseObject({
+    passed: v.optional(v.pipe(v.number(), v.description('Results with passed: true (INFO rows not counted).'))),
+    failed: v.optional(v.pipe(v.number(), v.description('Results with passed: false.'))),
+    manual: v.optional(v.pipe(v.number(), v.description('Results with passed: null.'))),
+    results: v.pipe(v.array(GateResultSchema), v.description('Every result of the run, INFO rows included.')),
+  }),
+  v.description('The latest gate run of a phase: summary counts and the full results.'),
+);
+export type GateRunRecord = v.InferOutput<typeof GateRunRecordSchema>;
+
 /** Tracking data of one phase (`phases.<id>`). */
 export const PhaseRecordSchema = v.pipe(
   v.looseObject({
@@ -35,8 +47,10 @@ export const PhaseRecordSchema = v.pipe(
     completed_at: v.pipe(v.nullable(Timestamp), v.description('When the phase was completed or skipped; null while pending or active.')),
     gate_results: v.optional(
       v.pipe(
-        v.union([v.array(GateResultSchema), v.record(v.string(), v.unknown())]),
-        v.description('Results of the most recent gate run: a list of results (sluice writes a list), or a map ({} before the first run).'),
+        v.union([GateRunRecordSchema, v.array(GateResultSchema), v.record(v.string(), v.unknown())]),
+        v.description(
+          'Results of the most recent gate run: summary counts with a `results` list (sluice writes this), a bare list (older sluice), or a map ({} before the first run, summary counts once completed).',
+        ),
       ),
     ),
     artifacts: v.optional(v.pipe(v.array(v.string()), v.description('Artifact file names produced in this phase.'))),

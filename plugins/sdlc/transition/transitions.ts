@@ -1,8 +1,9 @@
 import { SluiceError, type GateResult } from '../../../core/index.ts';
 import type { PhaseDefinition } from '../registry/registry-schema.ts';
 import type { AcceptedWaiver, Approval, GateSummary, HistoryEntry } from '../state/history-schema.ts';
+import { summarizeResults } from '../gating/gate-verdict.ts';
 import { phaseKey } from '../state/phase-id.ts';
-import type { PhaseRecord, SdlcState } from '../state/state-schema.ts';
+import type { GateRunRecord, PhaseRecord, SdlcState } from '../state/state-schema.ts';
 
 /**
  * Pure state transitions: each takes the state read under the lock and returns the next state,
@@ -74,6 +75,12 @@ export interface AdvanceInput {
 }
 
 /**
+ * A completed phase's gate_results: the summary counts and who confirmed, under the key the
+ * reference's advance writes for `--signed-by` (its handoff report's "Signed off by" column reads it).
+ */
+const completedSummary = (a: Pick<AdvanceInput, 'summary' | 'confirmedBy'>) => ({ ...a.summary, signed_off_by: a.confirmedBy });
+
+/**
  * `sluice next --confirmed`: complete the current phase (its gate_results become the summary counts,
  * as the seed's advance step does), activate the next by order, append history with the full results.
  */
@@ -84,7 +91,7 @@ export function advanceState(state: SdlcState, a: AdvanceInput): SdlcState {
     ...record(state, a.from),
     status: 'completed',
     completed_at: a.at,
-    gate_results: { ...a.summary },
+    gate_results: completedSummary(a),
     ...(a.lockedMetrics ? { locked_metrics: a.lockedMetrics } : {}),
   };
   const entry: HistoryEntry = {
@@ -109,7 +116,7 @@ export function advanceState(state: SdlcState, a: AdvanceInput): SdlcState {
  */
 export function signOffState(state: SdlcState, a: Omit<AdvanceInput, 'to'>): SdlcState {
   const key = phaseKey(a.from.id);
-  const completed: PhaseRecord = { ...record(state, a.from), status: 'completed', completed_at: a.at, gate_results: { ...a.summary } };
+  const completed: PhaseRecord = { ...record(state, a.from), status: 'completed', completed_at: a.at, gate_results: completedSummary(a) };
   const entry: HistoryEntry = {
     from: key,
     to: key,
@@ -200,7 +207,13 @@ export function reenterState(state: SdlcState, r: SkipInput): SdlcState {
   return moveTo(state, r.to, { ...state.phases, [fromKey]: left, [toKey]: activate(state, r.to, r.at) }, entry);
 }
 
-/** `sluice gate`: the phase's latest results replace the previous ones (seed: overwritten each gate run). */
+/**
+ * `sluice gate`: the phase's latest results replace the previous ones (seed: overwritten each gate run).
+ * They are stored as a map, the summary counts beside the `results` list: the reference's scripts read
+ * a phase's gate_results as a map (its handoff report crashes on a list), and its audit expands the
+ * `results` list into the same rows a bare list gave.
+ */
 export function recordGateResults(state: SdlcState, phase: PhaseDefinition, results: GateResult[]): SdlcState {
-  return { ...state, phases: { ...state.phases, [phaseKey(phase.id)]: { ...record(state, phase), gate_results: storable(results) } } };
+  const run: GateRunRecord = { ...summarizeResults(results), results: storable(results) };
+  return { ...state, phases: { ...state.phases, [phaseKey(phase.id)]: { ...record(state, phase), gate_results: run } } };
 }
