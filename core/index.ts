@@ -11,7 +11,7 @@ export { DEFAULT_DELEGATE_TIMEOUT_MS } from './delegate/delegate-runner.ts';
 export { HookDriver, type HookInfo } from './hooks/hook-driver.ts';
 export type * from './hooks/hook-types.ts';
 export { defineHook } from './hooks/define-hook.ts';
-export type { DelegateStartEvent, DelegateOutputEvent, DelegateFinishEvent } from './hooks/core-hooks.ts';
+export type { DelegateStartEvent, DelegateOutputEvent, DelegateFinishEvent, RecordJournals } from './hooks/core-hooks.ts';
 export type * from './queue/job-queue.ts';
 export { createLocalQueue } from './queue/local-queue.ts';
 export { createKeyedMutex } from './queue/keyed-mutex.ts';
@@ -21,6 +21,26 @@ export type * from './host/host.ts';
 export { HostIoError, HostNotFoundError, HostNotRegularError, HostTooLargeError } from './host/host.ts';
 export { createMemoryHost, type MemoryHost, type MemoryHostOptions } from './host/memory-host.ts';
 export { createStateStore, type StateStore, type StateFile, type UpdateResult } from './store/state-store.ts';
+export {
+  createJournaledStore,
+  type JournaledStore,
+  type JournalSpec,
+  type LoadedJournal,
+  type AppendPlan,
+  type AppendOutcome,
+} from './store/journaled-store.ts';
+export { GENESIS, linkHash, linkMac, chainNext, parseChain, appendLines, tampered, type ChainEntry, type ChainLink } from './store/journal-chain.ts';
+export {
+  createRecordKeeper,
+  judgeAnchor,
+  STATE_TAMPERED_HINT,
+  ROLLED_BACK_HINT,
+  RECORD_KEY_FILE,
+  ANCHOR_DIR,
+  type Anchor,
+  type Anchoring,
+  type RecordKeeper,
+} from './store/record-anchors.ts';
 export { acquireLock, type LockHandle, type LockOptions } from './store/file-lock.ts';
 export { yamlCodec, jsonCodec, codecForPath, CodecError, type Codec } from './store/codec.ts';
 export { parseYamlDocument, yamlToData, MAX_YAML_ALIASES, type YamlDocumentOptions } from './store/yaml-document.ts';

@@ -26,6 +26,12 @@ export const SluiceConfigSchema = v.looseObject({
   queue: v.optional(v.pipe(v.string(), v.regex(/^rediss?:\/\/[^\s/]+(\/\d{1,2})?\/?$/, 'queue must be redis[s]://HOST:PORT[/DB]'))),
   /** The OS sandbox of the AI CLIs sluice runs: `auto` (default) where the machine has one, `required`, or `off`. */
   sandbox: v.optional(SandboxModeSchema),
+  /**
+   * The largest state file (`.sdlc/state.yaml`) sluice reads or writes, in bytes: a file over it is
+   * FILE_TOO_LARGE (exit 2), a write that would pass it is refused. 16 MiB by default (about 4,700 history
+   * entries with full gate results); raise it for a long-lived project.
+   */
+  stateMaxBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1024)), 16 * 1024 * 1024),
   /** Milliseconds a plugin's setup may take. */
   pluginTimeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1)), 10000),
 });

@@ -118,6 +118,21 @@ export const errorCatalog = defineErrorCodes('sluice', {
   STATE_MISSING: { exit: usage, title: 'state file does not exist', hint: 'initialise it first' },
   STATE_EXISTS: { exit: usage, title: 'state file already exists', hint: 'pass --force to replace it' },
   INVARIANT_VIOLATED: { exit: usage, title: 'update would break a state invariant', hint: 'nothing was written; the update is refused' },
+  STATE_TAMPERED: {
+    exit: usage,
+    title: 'records were changed outside sluice',
+    hint: 'nothing was written; a person restores the files from version control until they agree with the journal and its anchor (`sluice lifecycle recover` and `sluice anchor` refuse a journal shorter than its anchor)',
+  },
+  ANCHOR_NEEDS_PERSON: {
+    exit: blocked,
+    title: 'anchoring records needs a person at a terminal',
+    hint: 'run `sluice anchor` yourself in a terminal after checking the journals it lists; an agent cannot anchor the records it writes',
+  },
+  JOURNAL_ROLLED_BACK: {
+    exit: usage,
+    title: 'a journal of records is shorter than this machine anchored it',
+    hint: 'nothing was written; a person puts the newest journal back (git restore); a journal shorter than its anchor is never accepted',
+  },
   LOCK_BUSY: { exit: ExitCode.busy, title: 'another process holds the lock', hint: 'wait for it to finish and retry' },
   PATH_OUTSIDE_PROJECT: { exit: usage, title: 'path escapes the project', hint: 'use a path inside the project folder' },
 

@@ -2,6 +2,7 @@ import type { DelegateMode, DelegateResult } from '../delegate/contract.ts';
 import type { HeartbeatEvent } from '../delegate/run-heartbeat.ts';
 import type { Kernel } from '../kernel/kernel-types.ts';
 import type { QueueProgressEvent } from '../queue/job-queue.ts';
+import type { JournalSpec } from '../store/journaled-store.ts';
 import { defineHook } from './define-hook.ts';
 import type { HookSpecs } from './hook-types.ts';
 
@@ -21,6 +22,12 @@ export interface DelegateOutputEvent {
   chunk: string;
 }
 
+/** A journal of records a plugin keeps in a project, for `sluice anchor` (which each plugin's journals are is the plugin's business). */
+export interface RecordJournals {
+  root: string;
+  add(journal: JournalSpec & { label: string }): void;
+}
+
 export interface DelegateFinishEvent extends DelegateResult {
   label?: string;
 }
@@ -29,6 +36,7 @@ export interface DelegateFinishEvent extends DelegateResult {
 export const coreHooks = {
   /** After every plugin has loaded; plugins finish wiring that needs the full registries. */
   'kernel:ready': defineHook.series<[Kernel]>({ timeoutMs: 30_000, description: 'all plugins loaded' }),
+  'records:journals': defineHook.series<[RecordJournals]>({ timeoutMs: 30_000, description: "list the project's journals of records (for `sluice anchor`)" }),
   'queue:progress': defineHook.parallel<[QueueProgressEvent]>({ observer: true, description: 'a job was queued, started, finished, failed or cancelled' }),
   'delegate:start': defineHook.parallel<[DelegateStartEvent]>({ observer: true, description: 'a delegate attempt starts' }),
   'delegate:output': defineHook.parallel<[DelegateOutputEvent]>({ observer: true, description: 'a chunk of delegate output' }),

@@ -4,6 +4,7 @@ import type { Host } from '../host/host.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { CodecError, codecForPath, type Codec } from './codec.ts';
 import { acquireLock } from './file-lock.ts';
+import { createJournaledStore, type JournaledStore } from './journaled-store.ts';
 import { MAX_DATA_FILE_BYTES, parseDataText, readDataText, validateData } from './read-data-file.ts';
 
 /** A state file: where it is, its schema, and the rules every update must keep. */
@@ -29,6 +30,12 @@ export interface UpdateResult<T> {
 }
 
 export interface StateStore {
+  /** The one write path of records (journal + anchor + cache); see journaled-store.ts. */
+  append: JournaledStore['append'];
+  loadJournal: JournaledStore['load'];
+  anchorJournal: JournaledStore['anchor'];
+  extend: JournaledStore['extend'];
+  readonly records: JournaledStore['keeper'];
   read<S extends v.GenericSchema>(file: StateFile<S>): Promise<v.InferOutput<S>>;
   /**
    * lock → read → validate → apply `fn` (pure) → validate → invariant → atomic write → unlock.
@@ -106,7 +113,13 @@ export function createStateStore(options: StateStoreOptions): StateStore {
     await host.writeAtomic(file.path, text);
   }
 
+  const journals = createJournaledStore(options);
   return {
+    append: journals.append,
+    loadJournal: journals.load,
+    anchorJournal: journals.anchor,
+    extend: journals.extend,
+    records: journals.keeper,
     async read(file) {
       const shown = display(file.path);
       const value = await readCurrent(file, shown);

@@ -5,6 +5,7 @@ import { errorsCommand } from './commands/errors-command.ts';
 import { pluginsCommand } from './commands/plugins-command.ts';
 import { schemaCommand } from './commands/schema-command.ts';
 import { trustCommand } from './commands/trust-command.ts';
+import { anchorCommand } from './commands/anchor-command.ts';
 import { cliErrors } from './cli-errors.ts';
 
 /** The CLI's own commands: introspection of the kernel, and the demo. */
@@ -17,6 +18,7 @@ export const cliPlugin = definePlugin({
     ctx.registerCommand(schemaCommand);
     ctx.registerCommand(demoCommand);
     ctx.registerCommand(trustCommand);
+    ctx.registerCommand(anchorCommand);
     ctx.registerCommand(errorsCommand);
     ctx.registerCommand(doctorCommand);
   },

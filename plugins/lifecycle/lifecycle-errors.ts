@@ -20,11 +20,6 @@ export const lifecycleErrors = defineErrorCodes('sluice:lifecycle', {
   COMMIT_DECLINED: { exit: blocked, title: 'a person declined the commit', hint: 'resume with `sluice lifecycle record SLUG commit`' },
   ARTIFACT_INVALID: { exit: usage, title: 'artifact does not match its format', hint: 'fix the named field of the artifact' },
   ARTIFACT_MISSING: { exit: blocked, title: 'authoritative artifact is missing', hint: 'the stage has not produced its evidence yet' },
-  STATE_TAMPERED: {
-    exit: usage,
-    title: 'lifecycle records were changed outside sluice',
-    hint: 'nothing was written; the message says what differs from the journal; a person restores the file',
-  },
   EVIDENCE_STALE: { exit: blocked, title: 'evidence does not describe the current work', hint: 'run the stage again so it writes fresh evidence' },
   COMMIT_UNRECOGNIZED: {
     exit: blocked,

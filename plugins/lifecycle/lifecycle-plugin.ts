@@ -24,6 +24,11 @@ export const lifecyclePlugin = definePlugin({
   setup(ctx) {
     ctx.registerErrorCodes(lifecycleErrors);
     ctx.declareHooks(lifecycleHooks);
+    // `sluice anchor` anchors every requirement's journal (the files are the plugin's; the anchors the kernel's).
+    ctx.hook('records:journals', async (e) => {
+      const { listRequirementJournals } = await import('./journal/requirement-journal.ts');
+      for (const j of await listRequirementJournals(ctx.kernel, e.root)) e.add(j);
+    });
     ctx.registerSchema('workflow-state', WorkflowStateSchema, ".prizmkit/state/workflows/<slug>.json: one requirement's lifecycle state");
     ctx.registerSchema('lifecycle-test-verdict', TestVerdictSchema, '{artifact_dir}/verdict.json (or test-result.json): the authoritative test verdict');
     ctx.registerSchema('lifecycle-retrospective-result', RetrospectiveResultSchema, '{artifact_dir}/retrospective-result.json');

@@ -45,6 +45,18 @@ export const StatusOutput = commandOutput({
     }),
   ),
   historyTotal: Count,
+  records: v.strictObject({
+    journal: v.pipe(
+      v.picklist(['journal', 'foreign', 'unjournaled']),
+      v.description(
+        'journal: state.yaml agrees with .sdlc/journal.jsonl; foreign: it has history another tool wrote (adopted next write); unjournaled: no journal yet',
+      ),
+    ),
+    entries: Count,
+    anchor: v.pipe(v.picklist(['verified', 'unanchored']), v.description("verified against this machine's anchor, or unanchored here (`sluice anchor`)")),
+    unanchoredThrough: v.optional(Count),
+    foreign: v.pipe(Count, v.description('history entries not in the journal (yet)')),
+  }),
 });
 
 export const AuditOutput = v.looseObject({

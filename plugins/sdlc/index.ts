@@ -39,3 +39,5 @@ export type { PhaseStatus, SdlcState } from './state/state-schema.ts';
 export { acceptancesOf, waiversOfResult } from './waivers/waiver-records.ts';
 export { waiverPolicy } from './waivers/waiver-acceptance.ts';
 export type { WaiverPolicy } from './waivers/waiver-acceptance.ts';
+export { historyJournalSpec, judgeHistory, describeRecords, journaledHistory, type HistoryRecords, type HistoryJournalBody } from './state/history-journal.ts';
+export { journaledStateUpdate } from './state/journaled-state-update.ts';

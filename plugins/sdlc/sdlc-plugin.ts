@@ -1,4 +1,6 @@
+import { join } from 'pathe';
 import { definePlugin } from '../../core/index.ts';
+import { historyJournalSpec } from './state/history-journal.ts';
 import { gateCommand } from './commands/gate-command.ts';
 import { initCommand } from './commands/init-command.ts';
 import { nextCommand } from './commands/next-command.ts';
@@ -25,6 +27,11 @@ export const sdlcPlugin = definePlugin({
   setup(ctx) {
     ctx.registerErrorCodes(sdlcErrors);
     ctx.declareHooks(sdlcHooks);
+    // `sluice anchor` anchors the SDLC history's journal too.
+    ctx.hook('records:journals', async (e) => {
+      const spec = historyJournalSpec(ctx.kernel, join(e.root, '.sdlc'), join(e.root, '.sdlc', 'state.yaml'));
+      if (await ctx.host.stat(spec.path)) e.add(spec);
+    });
     ctx.registerSchema('sdlc-state', SdlcStateSchema, '.sdlc/state.yaml: phase progress, gate results and append-only history');
     ctx.registerSchema('sdlc-history-entry', HistoryEntrySchema, 'one entry of history[] in .sdlc/state.yaml');
     ctx.registerSchema('phase-registry', PhaseRegistrySchema, 'phase-registry.yaml: phases, order, exit gates, artifacts');

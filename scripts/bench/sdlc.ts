@@ -18,6 +18,7 @@ import { sdlcPlugin } from '../../plugins/sdlc/index.ts';
 import { openProject } from '../../plugins/sdlc/project/open-project.ts';
 import { safeYamlCodec } from '../../plugins/sdlc/state/safe-yaml-codec.ts';
 import { referencePaired } from './sdlc-parts/reference-paired.ts';
+import { historyScale } from './sdlc-parts/history-scale.ts';
 
 export const name = 'sdlc';
 
@@ -113,7 +114,13 @@ export async function run(): Promise<Record<string, unknown>> {
   try {
     // The reference comparison first, on a quiet process (the others leave work behind).
     const againstReference = await referencePaired();
-    return { againstReference, demoWalk: await demoWalk(root), designGate: await designGate(root), parallelNext: await parallelNext(root) };
+    return {
+      againstReference,
+      historyScale: await historyScale(),
+      demoWalk: await demoWalk(root),
+      designGate: await designGate(root),
+      parallelNext: await parallelNext(root),
+    };
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -249,6 +249,12 @@ async function trust(_command: string, s: Sandbox): Promise<Expectation> {
   return { tty: 'y\n', output: /trusted; recorded in/ };
 }
 
+/** `sluice anchor`: a project sluice set up here has its journal anchored already; `--show` lists it. */
+async function anchor(_command: string, s: Sandbox): Promise<Expectation> {
+  await must('sluice init --profile starter', s);
+  return { output: /SDLC history \(\.sdlc\/journal\.jsonl\): 1 entries, verified here/ };
+}
+
 async function hooks(_command: string, s: Sandbox): Promise<Expectation> {
   await gitRepo(s.dir);
   if (s.example.includes('--remove')) await must('sluice hooks install claude', s);
@@ -344,6 +350,7 @@ export const RECIPES: Record<string, (command: string, s: Sandbox) => Promise<Ex
   demo: async (command, s) => (s.example.includes('--queue') ? queueCommand(command, s) : { output: /sdlc|lifecycle/i }),
   delegate,
   trust,
+  anchor,
   guard: hooks,
   'hooks install': hooks,
   // Exit 1 only when something the project requires is missing, which a fresh repository does not have.

@@ -147,6 +147,8 @@ describe('JSON outputs are an interface', () => {
       { command: 'doctor', args: ['doctor'], dir: fresh },
       { command: 'guard', args: ['guard'], dir: fresh, input: '{"tool_name":"Write","tool_input":{"file_path":".sdlc/state.yaml"}}' },
       { command: 'trust', args: ['trust', '--show'], dir: fresh },
+      { command: 'anchor', args: ['anchor', '--show'], dir: lifecycle },
+      { command: 'anchor', args: ['anchor'], dir: sdlc },
       { command: 'trust', args: ['trust', '--revoke'], dir: fresh },
       { command: 'plugins', args: ['plugins'], dir: fresh },
       { command: 'errors', args: ['errors'], dir: fresh },

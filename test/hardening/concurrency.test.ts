@@ -27,10 +27,11 @@ const out = (r: CliResult) => JSON.parse(r.stdout) as JsonOut;
 
 describe('concurrent invocations on one project', () => {
   it('8 parallel `sluice next --confirmed`: exactly one advances, the others are busy or see the new phase; history gains one entry', async (t) => {
-    const { dir, statePath, oldText, args } = await projectReadyToAdvance('sluice-race-');
+    const { dir, statePath, oldText, args, restoreRecords } = await projectReadyToAdvance('sluice-race-');
     const tally: Record<string, number> = {};
     for (let round = 0; round < scaled(3); round++) {
       writeFileSync(statePath, oldText);
+      restoreRecords();
       // Odd rounds: no waiting for the lock, so racers that find it taken exit 3 at once.
       writeFileSync(join(dir, 'sluice.config.yaml'), round % 2 === 1 ? 'lockWaitMs: 0\n' : '{}\n');
       const runs = await Promise.all(Array.from({ length: 8 }, () => runSluice(dir, args)));

@@ -32,13 +32,14 @@ export interface KillSetup {
 
 /** `sluice next --confirmed` at phase 0: state.yaml is the old file or exactly the advanced one; history never shrinks. */
 export async function nextConfirmedScenario(): Promise<KillSetup> {
-  const { dir, statePath, oldText, args } = await projectReadyToAdvance('sluice-crash-sdlc-');
-  const { expected, ms } = await uncutRuns(dir, { args, statePath, oldText, parse: parseSdlcState });
+  const { dir, statePath, oldText, args, restoreRecords } = await projectReadyToAdvance('sluice-crash-sdlc-');
+  const { expected, ms } = await uncutRuns(dir, { args, statePath, oldText, parse: parseSdlcState, restore: restoreRecords });
   const scenario = oldOrNewScenario({
     name: 'next --confirmed',
     args,
     statePath,
     oldText,
+    restore: restoreRecords,
     parse: parseSdlcState,
     expected,
     keeps(old, now) {

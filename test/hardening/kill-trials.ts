@@ -57,6 +57,8 @@ export function oldOrNewScenario<T>(o: {
   expected: T;
   /** What must never shrink from the old to a new version. */
   keeps(old: T, now: T): void;
+  /** Puts back the records that go with the old file (a journal and its anchor), when there are any. */
+  restore?: () => void;
 }): KillScenario {
   const old = o.parse(o.oldText);
   const current = () => readFileSync(o.statePath, 'utf8');
@@ -66,6 +68,7 @@ export function oldOrNewScenario<T>(o: {
     lockPath: () => `${o.statePath}.lock`,
     async prepare() {
       if (current() !== o.oldText) writeFileSync(o.statePath, o.oldText);
+      o.restore?.();
     },
     async checkKilled() {
       const text = current();
@@ -85,13 +88,14 @@ export function oldOrNewScenario<T>(o: {
 /** Uncut runs from the old file: the new version (timestamps replaced) and how long a run takes. */
 export async function uncutRuns<T>(
   dir: string,
-  o: { args: string[]; statePath: string; oldText: string; parse(text: string): T },
+  o: { args: string[]; statePath: string; oldText: string; parse(text: string): T; restore?: () => void },
 ): Promise<{ expected: T; ms: number }> {
   const first = await runSluice(dir, o.args);
   assert.equal(first.code, 0, first.stderr);
   const expected = withoutTimes(o.parse(readFileSync(o.statePath, 'utf8')));
   const ms = await uncutMs(async () => {
     writeFileSync(o.statePath, o.oldText);
+    o.restore?.();
     return runSluice(dir, o.args);
   });
   return { expected, ms };

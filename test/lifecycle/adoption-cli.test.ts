@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { forgetAnchor } from '../helpers/forget-anchor.ts';
 import { describe, it } from 'node:test';
 import { bwrapMissing, runCliOnTerminal, runCliWithAccountConfig, scriptMissing } from '../helpers/cli-on-terminal.ts';
 import type { CliRun } from '../helpers/run-cli.ts';
@@ -77,6 +78,9 @@ describe('adopting a state without journal trusts nothing it claims (CLI)', { sk
       await rm(join(root, JOURNAL));
       await rm(join(root, STATE));
       await writeFiles(root, { [STATE]: JSON.stringify(seedExample(DIR)) });
+      // On the machine that anchored the journal that is a rollback; adoption is for records never anchored here (a fresh clone).
+      assert.equal(json(await lifecycle(root, 'status', SLUG)).error.code, 'JOURNAL_ROLLED_BACK');
+      await forgetAnchor(join(root, JOURNAL));
       // ... and goes on as if the claim held: a retrospective, a commit request, the commit.
       await writeFiles(root, { [`${DIR}/retrospective-result.json`]: JSON.stringify(retroExample('v2')), ...evidence.commitRequest(SLUG, ['src/calc.js']) });
       const retro = await lifecycle(root, 'record', SLUG, 'retrospective', '--orchestrator', OWNER);
@@ -272,6 +276,7 @@ describe('the records of an adopted state (CLI)', { skip: skipUnlessPrizmkit }, 
     await rm(join(root, JOURNAL));
     await rm(join(root, STATE));
     await writeFiles(root, { [STATE]: JSON.stringify(seedExample(DIR)) });
+    await forgetAnchor(join(root, JOURNAL));
     await writeFiles(root, { [`${DIR}/retrospective-result.json`]: JSON.stringify({ result: 'NO_DOC_CHANGE' }) });
     const retro = await ok(root, 'record', SLUG, 'retrospective', '--orchestrator', OWNER);
     assert.equal(retro.status, 'RETRO_COMPLETE');

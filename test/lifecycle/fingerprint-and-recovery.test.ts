@@ -62,10 +62,16 @@ describe('workspace fingerprint', () => {
 /** A new repository with requirement `feature` recorded through plan, implement, review PASS and test PASS. */
 const throughTest = () => recordedRequirement('feature', throughRetrospective('feature').slice(0, 4));
 
-/** Deletes `feature`'s state file and journal: what recovery must rebuild from artifacts alone. */
-async function removeRecords(root: string) {
+/**
+ * Deletes `feature`'s state file and journal: on the machine that anchored the journal that is a
+ * rollback recover refuses (JOURNAL_ROLLED_BACK); on another machine (a fresh state folder, no anchor)
+ * recovery rebuilds from artifacts alone. Returns that other machine's lifecycle.
+ */
+async function removeRecords(root: string, lc: Awaited<ReturnType<typeof makeLifecycle>>['lc']) {
   await rm(join(root, '.prizmkit/state/workflows/feature.json'));
   await rm(join(root, '.prizmkit/state/journal/feature.jsonl'));
+  await assert.rejects(recoverRequirement(lc, 'feature', null), (e: SluiceError) => e.code === 'JOURNAL_ROLLED_BACK');
+  return (await makeLifecycle(root, { XDG_STATE_HOME: await mkdtemp(join(tmpdir(), 'sluice-other-machine-')) })).lc;
 }
 
 describe('recovery (sluice lifecycle recover)', () => {
@@ -94,8 +100,8 @@ describe('recovery (sluice lifecycle recover)', () => {
   });
 
   it('without state and journal, artifacts alone never establish review or test: resumes at code-review', async () => {
-    const { root, lc } = await throughTest();
-    await removeRecords(root);
+    const { root, lc: here } = await throughTest();
+    const lc = await removeRecords(root, here);
     const r = await recoverRequirement(lc, 'feature', null);
     assert.equal(r.written, true);
     assert.deepEqual(r.state.completed_stages, ['plan', 'implement']);
@@ -121,10 +127,10 @@ describe('recovery (sluice lifecycle recover)', () => {
   });
 
   it("a trailer commit nobody recorded an intent for is not taken as the requirement's commit (COMMIT_UNRECOGNIZED)", async () => {
-    const { root, lc } = await throughTest();
+    const { root, lc: here } = await throughTest();
     gitIn(root, 'add', '-A');
     gitIn(root, 'commit', '-q', '-m', 'feat: feature', '--trailer', 'Lifecycle-Requirement: feature');
-    await removeRecords(root);
+    const lc = await removeRecords(root, here);
     const r = await recoverRequirement(lc, 'feature', null);
     assert.notEqual(r.state.status, 'COMMITTED');
     assert.equal(r.unrecognizedCommit, gitIn(root, 'rev-parse', 'HEAD').trim());

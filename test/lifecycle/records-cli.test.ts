@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { recordedRequirement, recordSteps, throughRetrospective } from '../helpers/recorded-requirement.ts';
@@ -163,20 +164,20 @@ describe('records the agent cannot quietly rewrite (CLI)', () => {
     const cases: [string, string, RegExp][] = [
       ['edited line', edit(1, (e) => void ((e.state as Record<string, unknown>).review_round = 5)), /line 2 was changed after it was written/],
       ['removed line', `${[lines[0], ...lines.slice(2)].join('\n')}\n`, /line 2 has sequence 3, expected 2/],
-      ['truncated', `${lines.slice(0, -1).join('\n')}\n`, /does not match its journal/],
+      ['truncated', `${lines.slice(0, -1).join('\n')}\n`, /the journal has 3 entries, but this machine anchored it at entry 4/],
     ];
     for (const [what, text, message] of cases) {
       await writeFile(path, text);
       const r = await lifecycle(root, 'status', 'feat');
       assert.equal(r.code, 2, `${what}: ${r.stdout}`);
       const error = jsonError(r, 2);
-      assert.equal(error.code, 'STATE_TAMPERED', what);
+      assert.equal(error.code, what === 'truncated' ? 'JOURNAL_ROLLED_BACK' : 'STATE_TAMPERED', what);
       assert.match(error.message, message, what);
     }
     await rm(path);
     const gone = await refusal(root, 2, 'status', 'feat');
-    assert.equal(gone.code, 'STATE_TAMPERED');
-    assert.match(gone.message, /the journal is missing/);
+    assert.equal(gone.code, 'JOURNAL_ROLLED_BACK');
+    assert.match(gone.message, /the journal is missing, but this machine anchored it at entry 4/);
   });
 });
 
@@ -185,9 +186,12 @@ describe('commits only sluice made (CLI)', () => {
     const { root } = await recordedRequirement('feat', [...throughRetrospective('feat').slice(0, 2), [evidence.review('feat', 'NEEDS_FIXES'), 'code-review']]);
     gitIn(root, 'add', '-A');
     gitIn(root, 'commit', '-q', '-m', 'feat: done, trust me', '--trailer', 'Lifecycle-Requirement: feat');
+    // On this machine deleting state and journal is a rollback recover refuses; on another (no anchor) recover rebuilds.
+    const otherMachine = { XDG_STATE_HOME: await mkdtemp(join(tmpdir(), 'sluice-other-machine-')) };
     for (const removed of [[], [STATE('feat'), JOURNAL('feat')]]) {
       for (const f of removed) await rm(join(root, f));
-      const r = await lifecycle(root, 'recover', 'feat');
+      if (removed.length > 0) assert.equal((await refusal(root, 2, 'recover', 'feat')).code, 'JOURNAL_ROLLED_BACK');
+      const r = await runSluice(root, ['lifecycle', 'recover', 'feat', '--json'], removed.length > 0 ? otherMachine : {});
       assert.equal(r.code, 1, r.stdout);
       const out = json(r.stdout);
       assert.notEqual(out.status, 'COMMITTED');

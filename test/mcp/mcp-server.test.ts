@@ -174,7 +174,11 @@ describe('sluice mcp lifecycle_record', () => {
       assert.equal(recorded.isError, false, JSON.stringify(recorded.structuredContent));
       assert.deepEqual(timeless(recorded.structuredContent), timeless(cli));
       const status = await call(session, 'lifecycle_status', { slugs: ['feat'] });
-      assert.deepEqual(timeless(status.structuredContent), timeless(await cliJson(viaCli, ['lifecycle', 'status', 'feat'])));
+      // The copy's journal was started in the other folder, so here it is anchored from the MCP write on.
+      const copied = timeless(status.structuredContent) as { requirements: { records: Record<string, unknown> }[] };
+      assert.equal(copied.requirements[0].records.unanchoredThrough, 1);
+      delete copied.requirements[0].records.unanchoredThrough;
+      assert.deepEqual(copied, timeless(await cliJson(viaCli, ['lifecycle', 'status', 'feat'])));
       const again = await call(session, 'lifecycle_record', { slug: 'feat', stage: 'test' });
       assert.equal(again.isError, false, 'a rule the stage breaks is a blocked answer (exit 1), as in the CLI');
       assert.equal((again.structuredContent as { error: { code: string } }).error.code, 'LIFECYCLE_RULE');

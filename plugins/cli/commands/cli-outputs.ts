@@ -62,3 +62,20 @@ export const DemoOutput = commandOutput({
   queue: v.optional(v.string()),
   workers: v.optional(v.array(v.strictObject({ pid: v.number(), workdir: Path }))),
 });
+
+const AnchoredJournal = v.strictObject({
+  label: v.string(),
+  file: v.string(),
+  entries: v.number(),
+  before: v.pipe(
+    v.picklist(['verified', 'unanchored', 'partly']),
+    v.description('what the journal was here before: partly = accepted unanchored up to `from`'),
+  ),
+  anchored: v.boolean(),
+});
+
+export const AnchorOutput = commandOutput({
+  journals: v.array(AnchoredJournal),
+  anchored: v.pipe(v.number(), v.description('how many journals were anchored by this run')),
+  folder: v.pipe(v.string(), v.description("where this person's anchors and record key are (userFolders().state)")),
+});

@@ -76,7 +76,22 @@ export const LifecycleStatusOutput = commandOutput({
       v.strictObject({
         ...summary,
         freshness: Freshness,
-        records: v.strictObject({ journal: v.picklist(['journal', 'cache-missing', 'cache-behind', 'unjournaled']), entries: Count }),
+        records: v.strictObject({
+          journal: v.picklist(['journal', 'cache-missing', 'cache-behind', 'unjournaled']),
+          entries: Count,
+          anchor: v.pipe(
+            v.picklist(['verified', 'unanchored']),
+            v.description(
+              "verified: the journal agrees with this machine's anchor and every later entry carries this person's HMAC; unanchored: no anchor here (a fresh clone, another machine) until a person runs `sluice anchor`",
+            ),
+          ),
+          unanchoredThrough: v.optional(
+            v.pipe(
+              Count,
+              v.description('entries up to this one were accepted here without an anchor (written elsewhere); `sluice anchor` after checking them'),
+            ),
+          ),
+        }),
         commitUnrecognized: v.optional(
           v.pipe(
             v.strictObject({ head: v.string(), commit: v.string() }),

@@ -40,13 +40,23 @@ export const lifecycleStatusCommand = defineCommand({
               : loaded?.provenance === 'unjournaled'
                 ? await adoptedView(lc, slug, loaded)
                 : await readWorkflowState(lc, slug);
-          const records = { journal: loaded!.provenance, entries: loaded!.journal?.entries.length ?? 0 };
+          const anchoring = loaded!.anchoring;
+          const records = {
+            journal: loaded!.provenance,
+            entries: loaded!.journal?.entries.length ?? 0,
+            anchor: anchoring.state,
+            ...(anchoring.state === 'verified' && anchoring.from > 0 ? { unanchoredThrough: anchoring.from } : {}),
+          };
           // The recorded commit must still be in HEAD's history: an amended or replaced one is not the requirement's any more.
           const foreign = state.status === 'COMMITTED' && state.commit ? await foreignHead(lc, state.commit.sha) : undefined;
           const note =
             records.journal === 'unjournaled'
               ? s.yellow(' · no journal yet: claims re-read from the artifacts (history starts at the next write)')
-              : s.dim(` · journal ${records.entries} entries, verified`);
+              : anchoring.state === 'unanchored'
+                ? s.yellow(` · journal ${records.entries} entries, unanchored here (no anchor on this machine: a person checks it and runs \`sluice anchor\`)`)
+                : s.dim(
+                    ` · journal ${records.entries} entries, verified${anchoring.from > 0 ? ` from entry ${anchoring.from + 1} (entries 1–${anchoring.from} unanchored here until \`sluice anchor\`)` : ''}`,
+                  );
           const unrecognized = foreign
             ? s.red(
                 `\n${''.padEnd(25)}COMMIT_UNRECOGNIZED: HEAD ${foreign.slice(0, 12)} does not contain ${state.commit!.sha.slice(0, 12)}, the commit sluice made; a person decides`,

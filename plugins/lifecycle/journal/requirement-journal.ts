@@ -1,11 +1,20 @@
 import { join } from 'pathe';
 import * as v from 'valibot';
-import { SluiceError } from '../../../core/index.ts';
-import type { LifecycleContext } from '../lifecycle-context.ts';
+import {
+  parseChain,
+  SluiceError,
+  STATE_TAMPERED_HINT,
+  type Anchoring,
+  type ChainEntry,
+  type JournalSpec,
+  type Kernel,
+  type LoadedJournal,
+} from '../../../core/index.ts';
+import { createLifecycleContext, type LifecycleContext } from '../lifecycle-context.ts';
 import { checkSlug } from '../slug.ts';
 import { workflowStateInvariant } from '../state/workflow-state-invariant.ts';
 import { WorkflowStateSchema, type WorkflowState } from '../state/workflow-state-schema.ts';
-import { entryHash, GENESIS, JournalEntrySchema, type JournalEntry } from './journal-entry.ts';
+import { JournalEntrySchema, type JournalEntry } from './journal-entry.ts';
 
 /** Folder of the per-requirement journals, relative to the project root. */
 export const JOURNAL_DIR = '.prizmkit/state/journal';
@@ -20,61 +29,69 @@ export interface Journal {
   /** The state each entry recorded, validated. */
   states: WorkflowState[];
   text: string;
+  /** verified (against this machine's anchor) or unanchored here. */
+  anchoring: Anchoring;
 }
 
-export const tampered = (file: string, message: string) =>
-  new SluiceError('STATE_TAMPERED', {
-    file,
-    message,
-    hint: 'sluice wrote nothing; `sluice lifecycle status` shows the requirement as tampered. A person restores the file (or deletes the state file and runs `sluice lifecycle recover`, which rebuilds it from the journal)',
-  });
+export const tampered = (file: string, message: string) => new SluiceError('STATE_TAMPERED', { file, message, hint: STATE_TAMPERED_HINT });
 
-/** The journal of a requirement, its hash chain and every step checked; null when there is none. */
-export async function readJournal(lc: LifecycleContext, slug: string): Promise<Journal | null> {
+/** Each entry's validated state, kept beside the entry the store caches, so a journal read twice is validated once. */
+const statesOf = new WeakMap<object, WorkflowState>();
+
+/** The rules of one journal line: its schema, a valid state, and the rules between consecutive states. */
+function checkEntry(e: ChainEntry, where: string, before: ChainEntry | undefined, isNew: boolean, shown: string): void {
+  const fail = (message: string) => (isNew ? new SluiceError('INVARIANT_VIOLATED', { file: shown, message }) : tampered(shown, `${where}: ${message}`));
+  const parsed = v.safeParse(JournalEntrySchema, e);
+  if (!parsed.success) throw fail(`not a journal entry (${v.getDotPath(parsed.issues[0]) ?? ''}: ${parsed.issues[0].message})`);
+  const state = v.safeParse(WorkflowStateSchema, e.state);
+  if (!state.success) throw fail(`records an invalid state (${v.getDotPath(state.issues[0]) ?? ''}: ${state.issues[0].message})`);
+  const prior = before && statesOf.get(before);
+  if (prior) {
+    const broken = journalStepBroken(prior, state.output, parsed.output);
+    if (broken) throw fail(broken);
+  }
+  statesOf.set(e, state.output);
+}
+
+/** The journal as the kernel's journaled store sees it. */
+export function journalSpec(lc: LifecycleContext, slug: string): JournalSpec {
   const path = journalPath(lc.root, slug);
-  let text: string;
-  try {
-    text = await lc.host.readText(path);
-  } catch (error) {
-    if ((await lc.host.lstat(path)) === null) return null;
-    throw error;
-  }
-  return { path, text, ...verifyJournal(text, lc.kernel.display(path)) };
+  const shown = lc.kernel.display(path);
+  return { path, purpose: 'sluice lifecycle', check: (e, where, before, isNew) => checkEntry(e, where, before, isNew, shown) };
 }
 
-/** Parses and checks a journal's text: chain, sequence, schema, and the rules between consecutive states. */
+/** Every requirement journal in the project at `root`, for `sluice anchor`. */
+export async function listRequirementJournals(kernel: Kernel, root: string): Promise<(JournalSpec & { label: string })[]> {
+  const lc = createLifecycleContext(kernel, root);
+  const files = await kernel.host.listDir(join(root, JOURNAL_DIR)).catch(() => []);
+  return files
+    .filter((f) => f.kind === 'file' && f.name.endsWith('.jsonl'))
+    .map((f) => f.name.slice(0, -'.jsonl'.length))
+    .sort()
+    .map((slug) => ({ ...journalSpec(lc, slug), label: `requirement ${slug}` }));
+}
+
+/** The journal of a requirement, its hash chain, every step and its anchor checked; null when there is none. */
+export async function readJournal(lc: LifecycleContext, slug: string): Promise<Journal | null> {
+  const loaded = await lc.kernel.store.loadJournal(journalSpec(lc, slug));
+  return loaded && toJournal(loaded);
+}
+
+/** The store's loaded journal with each entry's validated state. */
+export function toJournal(loaded: LoadedJournal): Journal {
+  return {
+    path: loaded.path,
+    text: loaded.text,
+    anchoring: loaded.anchoring,
+    entries: loaded.entries as JournalEntry[],
+    states: loaded.entries.map((e) => statesOf.get(e)!),
+  };
+}
+
+/** Parses and checks a journal's text (a checkpoint's, read from git): chain, sequence, schema, and the rules between consecutive states. */
 export function verifyJournal(text: string, shown: string): { entries: JournalEntry[]; states: WorkflowState[] } {
-  const entries: JournalEntry[] = [];
-  const states: WorkflowState[] = [];
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  for (const [i, line] of lines.entries()) {
-    const where = `line ${i + 1}`;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      throw tampered(shown, `${where} is not JSON`);
-    }
-    const parsed = v.safeParse(JournalEntrySchema, raw);
-    if (!parsed.success) throw tampered(shown, `${where} is not a journal entry (${v.getDotPath(parsed.issues[0]) ?? ''}: ${parsed.issues[0].message})`);
-    const e = parsed.output;
-    const prev = entries.at(-1);
-    if (e.seq !== (prev?.seq ?? 0) + 1)
-      throw tampered(shown, `${where} has sequence ${e.seq}, expected ${(prev?.seq ?? 0) + 1} (a line was removed or reordered)`);
-    if (e.prev !== (prev?.hash ?? GENESIS)) throw tampered(shown, `${where} does not chain to the line before (a line was changed, removed or inserted)`);
-    if (e.hash !== entryHash(e)) throw tampered(shown, `${where} was changed after it was written (its hash does not match)`);
-    const state = v.safeParse(WorkflowStateSchema, e.state);
-    if (!state.success) throw tampered(shown, `${where} records an invalid state (${v.getDotPath(state.issues[0]) ?? ''}: ${state.issues[0].message})`);
-    const before = states.at(-1);
-    if (before) {
-      const broken = journalStepBroken(before, state.output, e);
-      if (broken) throw tampered(shown, `${where}: ${broken}`);
-    }
-    entries.push(e);
-    states.push(state.output);
-  }
-  return { entries, states };
+  const entries = parseChain(text, shown, (e, where, before) => checkEntry(e, where, before, false, shown));
+  return { entries: entries as JournalEntry[], states: entries.map((e) => statesOf.get(e)!) };
 }
 
 /**

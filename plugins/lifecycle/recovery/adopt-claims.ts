@@ -2,7 +2,7 @@ import { isSluiceError, SluiceError } from '../../../core/index.ts';
 import { checkOwnership } from '../apply-event.ts';
 import { loadRequirement, writeJournaled, type LoadedRequirement } from '../journal/journaled-state.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
-import { canonicalJson } from '../journal/journal-entry.ts';
+import { canonicalJson } from '../../../core/index.ts';
 import { completionStatus } from '../state/stage-completion.ts';
 import type { Fingerprint, WorkflowState } from '../state/workflow-state-schema.ts';
 import { STAGES } from '../transition-table.ts';

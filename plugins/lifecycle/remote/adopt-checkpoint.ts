@@ -1,6 +1,6 @@
 import { dirname } from 'pathe';
 import type { QueueKey } from '../../../core/index.ts';
-import { journalPath, verifyJournal } from '../journal/requirement-journal.ts';
+import { journalSpec, verifyJournal } from '../journal/requirement-journal.ts';
 import type { LifecycleContext } from '../lifecycle-context.ts';
 import { workflowStatePath } from '../state/workflow-state-file.ts';
 import { hooklessGit as git, hooklessRunGit as runGit } from '../workspace/hookless-git.ts';
@@ -24,12 +24,11 @@ export async function adoptCheckpoint(lc: LifecycleContext, remote: string, slug
   const journal = await git(lc.host, lc.root, ['show', `${checkpoint}:${journalFile}`]);
   const state = await git(lc.host, lc.root, ['show', `${checkpoint}:${stateFile}`]);
   verifyJournal(journal, `${ref}:${journalFile}`);
-  const localPath = journalPath(lc.root, slug);
-  const local = await lc.host.readText(localPath).catch(() => '');
-  if (!journal.startsWith(local)) return `the local journal of ${slug} changed during the run; kept it (the worker's is ${ref})`;
-  await lc.host.mkdir(dirname(localPath));
-  await lc.host.writeAtomic(localPath, journal);
-  await lc.host.mkdir(dirname(workflowStatePath(lc.root, slug)));
-  await lc.host.writeAtomic(workflowStatePath(lc.root, slug), state);
+  // Through the journaled store: under the journal's lock, checked again, and anchored here at the worker's head.
+  const taken = await lc.kernel.store.extend(journalSpec(lc, slug), journal, async () => {
+    await lc.host.mkdir(dirname(workflowStatePath(lc.root, slug)));
+    await lc.host.writeAtomic(workflowStatePath(lc.root, slug), state);
+  });
+  if (!taken) return `the local journal of ${slug} changed during the run; kept it (the worker's is ${ref})`;
   return undefined;
 }

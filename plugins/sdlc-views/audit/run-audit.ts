@@ -14,6 +14,7 @@ import {
   verifyHistory,
   type SignatureAudit,
   waiverPolicy,
+  describeRecords,
   type WaiverPolicy,
 } from '../../sdlc/index.ts';
 import { auditGates, compareAudits, type GateAudit } from '../model/gate-audit.ts';
@@ -77,7 +78,9 @@ function renderForged(forged: readonly ForgedEntry[], s: Style): string {
 
 /** `sluice audit`: gate effectiveness and every human decision in the history `sluice next` wrote. */
 export async function runAudit(input: CommandInput, ctx: CommandContext): Promise<CommandOutcome> {
-  const project = await openProject(ctx.kernel, { readOnly: true });
+  // A history that contradicts its journal is the audit's first finding (exit 1), not a refusal: the rest is shown too.
+  const project = await openProject(ctx.kernel, { readOnly: true, reportRecords: true });
+  const problem = project.records.problem;
   // Every signature is verified; a bad one (or an unsigned one the profile forbids) makes the audit exit 1.
   const signatures = await verifyHistory(ctx.kernel, project);
   // A forged parse-cache entry, like a bad signature, makes the audit exit 1.
@@ -86,9 +89,15 @@ export async function runAudit(input: CommandInput, ctx: CommandContext): Promis
     ...withCheckedAcceptances(auditGates(project.state), signatures, waiverPolicy(project)),
     frozen: await frozenStatus(ctx, project),
     forgedCache,
+    records: problem
+      ? { ok: false, problem: problem.toJSON() }
+      : { ok: true, journal: project.records.provenance, entries: project.records.entries, anchor: project.records.anchoring.state },
   };
-  const exitCode = signatures.problems > 0 || forgedCache.length > 0 ? 1 : 0;
-  const own = `${renderAudit(audit, ctx.io.style, labelFor(signatures))}\n${renderFrozen(audit.frozen, ctx.io.style)}\n${renderForged(forgedCache, ctx.io.style)}\n${renderSignatures(signatures, ctx.io.style)}`;
+  const exitCode = signatures.problems > 0 || forgedCache.length > 0 || problem ? 1 : 0;
+  const recordsLine = problem
+    ? `\n${ctx.io.style.bold('Records')}\n  ${ctx.io.style.red(`${problem.code}: ${problem.message}`)}\n`
+    : `\n${ctx.io.style.bold('Records')}\n  ${describeRecords(project.records)}\n`;
+  const own = `${recordsLine}${renderAudit(audit, ctx.io.style, labelFor(signatures))}\n${renderFrozen(audit.frozen, ctx.io.style)}\n${renderForged(forgedCache, ctx.io.style)}\n${renderSignatures(signatures, ctx.io.style)}`;
   const other = input.options.compare;
   if (typeof other !== 'string') return { exitCode, data: { ...audit, signatures }, human: own };
   const otherAudit = auditGates(await readOtherState(ctx, other));

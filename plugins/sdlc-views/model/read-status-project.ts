@@ -12,12 +12,16 @@ import {
   type SdlcState,
   parseCacheDir,
   parseWithCache,
+  historyJournalSpec,
+  judgeHistory,
+  type HistoryRecords,
 } from '../../sdlc/index.ts';
 
 export interface StatusProject {
   root: string;
   state: SdlcState;
   model: PhaseModel;
+  records: HistoryRecords;
 }
 
 /**
@@ -31,11 +35,12 @@ async function readCachedYaml<S extends v.GenericSchema>(
   schema: S,
   code: ErrorCode,
   cacheDir: string | undefined,
-): Promise<v.InferOutput<S>> {
+  maxBytes?: number,
+): Promise<{ text: string; value: v.InferOutput<S> }> {
   const display = kernel.display(path);
-  const text = await readDataText(kernel.host, path, { display });
+  const text = await readDataText(kernel.host, path, { display, ...(maxBytes ? { maxBytes } : {}) });
   const { value } = await parseWithCache(kernel.host, cacheDir, code, path, text, (t) => parseDataText(t, safeYamlCodec, display));
-  return validateData(schema, value, display, code);
+  return { text, value: validateData(schema, value, display, code) };
 }
 
 /**
@@ -52,11 +57,16 @@ export async function readStatusProject(kernel: Kernel): Promise<StatusProject> 
     });
   const registryPath = registryInfo ? paths.registry : bundledRegistryPath(kernel.host);
   const cacheDir = parseCacheDir(kernel.host);
-  const [read, registry] = await Promise.all([
-    readCachedYaml(kernel, paths.state, SdlcStateReadSchema, 'STATE_INVALID', cacheDir),
+  // The journal before state.yaml (written first): a concurrent write reads as history not journaled yet.
+  const journal = await kernel.store.loadJournal(historyJournalSpec(kernel, paths.dir, paths.state));
+  const [stateRead, { value: registry }] = await Promise.all([
+    readCachedYaml(kernel, paths.state, SdlcStateReadSchema, 'STATE_INVALID', cacheDir, kernel.config.stateMaxBytes),
     readCachedYaml(kernel, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', cacheDir),
   ]);
+  const read = stateRead.value;
+  // A history that contradicts its journal (or this machine's anchor) is STATE_TAMPERED here as in gate and next.
+  const records = judgeHistory(kernel.host, journal, stateRead.text, read, kernel.display(paths.state));
   const model = createPhaseModel(registry, kernel.display(registryPath));
   const state = readableState(read, model, kernel.display(paths.state));
-  return { root: kernel.projectRoot, state, model };
+  return { root: kernel.projectRoot, state, model, records };
 }

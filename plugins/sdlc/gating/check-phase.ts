@@ -1,3 +1,4 @@
+import { journaledStateUpdate } from '../state/journaled-state-update.ts';
 import type { Kernel } from '../../../core/index.ts';
 import { openProject, type SdlcProject } from '../project/open-project.ts';
 import type { PhaseDefinition } from '../registry/registry-schema.ts';
@@ -24,6 +25,6 @@ export async function checkPhase(kernel: Kernel, o: { phase?: string; signal?: A
   // YAML rewrite and no fsync. The reference's check_gates writes nothing at all.
   const key = phaseKey(phase.id);
   const unchanged = JSON.stringify(recordGateResults(project.state, phase, run.results).phases[key]) === JSON.stringify(project.state.phases[key]);
-  if (!unchanged) await kernel.store.update(project.stateFile, (state) => recordGateResults(state, phase, run.results), { purpose: 'sluice gate' });
+  if (!unchanged) await journaledStateUpdate(kernel, project.paths, (state) => recordGateResults(state, phase, run.results), { purpose: 'sluice gate' });
   return { project, phase, current: phase === project.model.require(project.state.current_phase), run };
 }

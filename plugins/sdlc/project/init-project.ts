@@ -1,3 +1,4 @@
+import { journaledStateUpdate } from '../state/journaled-state-update.ts';
 import { basename } from 'pathe';
 import { readDataText, resolveInside, SluiceError, type Kernel } from '../../../core/index.ts';
 import { loadPack } from '../profile/load-pack.ts';
@@ -122,7 +123,8 @@ export async function initProject(kernel: Kernel, o: InitOptions = {}): Promise<
   if (pack.compliance.length > 0) await host.mkdir(paths.complianceDir);
   for (const f of frozen) await host.writeAtomic(f.path, f.text);
   const { written, folders } = await writeProjectLayout(kernel, paths, { model: pack.model, projectName, profileId, projectType });
-  await kernel.store.create(sdlcStateFile(paths.state), state, { overwrite: exists });
+  // Through the journal: an `init` entry (a re-init is a `reinit` that starts the history again, never a deleted journal).
+  await journaledStateUpdate(kernel, paths, (s) => s, { purpose: 'sluice init', initial: state, reset: true });
   return {
     root: kernel.projectRoot,
     profileId,

@@ -1,4 +1,4 @@
-import { SluiceError, type Kernel } from '../../../core/index.ts';
+import { isSluiceError, SluiceError, type Kernel, type LoadedJournal } from '../../../core/index.ts';
 import { checkCompliance, checkProfile, profileFrameworks } from '../profile/check-profile.ts';
 import { ComplianceFileSchema, type ComplianceFile } from '../profile/compliance-schema.ts';
 import { findComplianceFile, packDirForProfileId } from '../profile/pack-compliance.ts';
@@ -7,6 +7,7 @@ import { ProfileSchema, type Profile } from '../profile/profile-schema.ts';
 import { createPhaseModel, type PhaseModel } from '../registry/phase-model.ts';
 import { PhaseRegistrySchema } from '../registry/registry-schema.ts';
 import { sdlcStateFile, type SdlcStateFile } from '../state/state-file.ts';
+import { historyJournalSpec, judgeHistory, type HistoryRecords } from '../state/history-journal.ts';
 import { SdlcStateReadSchema } from '../state/state-read-schema.ts';
 import { activePhaseProblem } from '../state/state-invariant.ts';
 import type { SdlcState } from '../state/state-schema.ts';
@@ -20,6 +21,8 @@ export interface SdlcProject {
   paths: SdlcPaths;
   stateFile: SdlcStateFile;
   state: SdlcState;
+  /** The history's journal: verified or unanchored here, and history written outside sluice. */
+  records: HistoryRecords;
   profile: Profile;
   profileDisplay: string;
   model: PhaseModel;
@@ -38,20 +41,26 @@ export interface SdlcProject {
  * `readOnly` (the views) accepts a state missing history, version or created_at, with defaults, and
  * does not need the profile's gate types registered (it runs none).
  */
-export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; readOnly?: boolean } = {}): Promise<SdlcProject> {
+export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; readOnly?: boolean; reportRecords?: boolean } = {}): Promise<SdlcProject> {
   const { host } = kernel;
   const paths = sdlcPaths(kernel.projectRoot);
   const stateFile = sdlcStateFile(paths.state);
   await assertProjectExists(kernel, paths);
   // Read as the store reads it (codec, schema, STATE_INVALID), with the parse cached; updates still re-read under the lock.
+  // The journal before state.yaml: state.yaml is written first, so a concurrent write reads as history
+  // not journaled yet, never as a journal ahead of its cache.
+  const journal = await kernel.store.loadJournal(historyJournalSpec(kernel, paths.dir, paths.state)).catch((error: unknown) => error as Error);
   const stateRead = await readYamlParseCached(
     host,
     paths.state,
     o.readOnly ? SdlcStateReadSchema : stateFile.schema,
     'STATE_INVALID',
     kernel.display(paths.state),
+    kernel.config.stateMaxBytes,
   );
   let state: SdlcState = stateRead.value;
+  // The history against its journal and this machine's anchor: a forged or rolled-back history is refused by every command.
+  const records = judgeRecords(kernel, paths, journal, stateRead.text, state, o.reportRecords === true);
   // Before the frozen files are parsed: an edited profile is reported as edited, not as invalid.
   if (o.verifyFrozen) await assertFrozenIntact(kernel, paths, state);
   const profile = await readSdlcFile(host, paths.profile, ProfileSchema, 'PROFILE_INVALID', kernel.display(paths.profile));
@@ -83,6 +92,7 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
     paths,
     stateFile,
     state,
+    records,
     profile: profile.value,
     profileDisplay: kernel.display(paths.profile),
     model,
@@ -91,6 +101,27 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
     compliance,
     missingCompliance,
   };
+}
+
+/**
+ * The history against its journal and anchor. `report` (audit): a tampered or rolled-back history is
+ * returned as the records' `problem`, for the audit to show and fail on, instead of refusing the project.
+ */
+function judgeRecords(
+  kernel: Kernel,
+  paths: SdlcPaths,
+  journal: LoadedJournal | null | Error,
+  text: string,
+  state: SdlcState,
+  report: boolean,
+): HistoryRecords {
+  try {
+    if (journal instanceof Error) throw journal;
+    return judgeHistory(kernel.host, journal, text, state, kernel.display(paths.state));
+  } catch (error) {
+    if (!report || !isSluiceError(error) || (error.code !== 'STATE_TAMPERED' && error.code !== 'JOURNAL_ROLLED_BACK')) throw error;
+    return { provenance: 'journal', entries: 0, anchoring: { state: 'unanchored' }, foreign: 0, journal: null, problem: error };
+  }
 }
 
 /** PROJECT_MISSING (exit 2) when the folder has no `.sdlc/state.yaml`. */

@@ -48,8 +48,9 @@ export async function readYamlParseCached<S extends v.GenericSchema>(
   schema: S,
   code: ErrorCode,
   display: string,
+  maxBytes?: number,
 ): Promise<{ text: string; value: v.InferOutput<S> }> {
-  const text = await readDataText(host, path, { display });
+  const text = await readDataText(host, path, { display, ...(maxBytes ? { maxBytes } : {}) });
   const { value } = await parseWithCache(host, parseCacheDir(host), code, path, text, (t) => parseDataText(t, safeYamlCodec, display));
   return { text, value: validateData(schema, value, display, code) };
 }

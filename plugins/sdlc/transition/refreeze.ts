@@ -1,3 +1,4 @@
+import { journaledStateUpdate } from '../state/journaled-state-update.ts';
 import { relative, resolve } from 'pathe';
 import { parseAllowedSigners, SluiceError, type Kernel } from '../../../core/index.ts';
 import { ComplianceFileSchema } from '../profile/compliance-schema.ts';
@@ -110,7 +111,7 @@ export async function refreezeFiles(kernel: Kernel, o: RefreezeOptions): Promise
   const phase = phaseKey(project.state.current_phase);
   const input = { phase, at, files: Object.fromEntries(files.map((f) => [f.file, f.checksum])), reason, confirmedBy };
   const write = await signedUpdate(kernel, signing, signer, `re-freezing ${files.map((f) => f.file).join(', ')}`, (state) => refreezeState(state, input));
-  const { after } = await kernel.store.update(stateFile, (state) => write(state), {
+  const { after } = await journaledStateUpdate(kernel, paths, (state) => write(state), {
     purpose: `sluice refreeze ${files.map((f) => f.file).join(' ')} (phase ${phase})`,
   });
   return { entry: after.history[after.history.length - 1], files };

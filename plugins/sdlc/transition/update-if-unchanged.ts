@@ -1,6 +1,7 @@
 import type { Kernel } from '../../../core/index.ts';
 import type { SdlcProject } from '../project/open-project.ts';
 import type { SdlcState } from '../state/state-schema.ts';
+import { journaledStateUpdate } from '../state/journaled-state-update.ts';
 import { assertUnchanged, type ExpectedPosition } from './transitions.ts';
 
 /**
@@ -15,8 +16,9 @@ export async function updateIfUnchanged(
   purpose: string,
 ): Promise<SdlcState> {
   const display = kernel.display(project.paths.state);
-  const { after } = await kernel.store.update(
-    project.stateFile,
+  const { after } = await journaledStateUpdate(
+    kernel,
+    project.paths,
     (state) => {
       assertUnchanged(state, expected, display);
       return write(state);
