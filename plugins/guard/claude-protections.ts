@@ -27,7 +27,7 @@ export interface ClaudeProtections {
 }
 
 /** What sluice keeps in `.sdlc/` (files and folders), present or not yet. */
-const SDLC_FILES = ['state.yaml', 'profile.yaml', 'phase-registry.yaml', 'constitution.md', 'allowed_signers'];
+const SDLC_FILES = ['state.yaml', 'state.yaml.lock', 'journal.jsonl', 'profile.yaml', 'phase-registry.yaml', 'constitution.md', 'allowed_signers'];
 const SDLC_FOLDERS = ['compliance', 'context', 'backups'];
 const OPEN_IN_SDLC = new Set(['artifacts', 'reports']);
 const CONFIG_FILES = ['sluice.config.yaml', 'sluice.config.yml', 'sluice.config.json'];

@@ -136,7 +136,16 @@ describe("sluice hooks install claude: Claude Code's sandbox and permission rule
     assert.equal(s.sandbox?.allowUnsandboxedCommands, false);
     const denyWrite = s.sandbox?.filesystem?.denyWrite ?? [];
     const at = (p: string) => `/${join(dir, p)}`;
-    for (const p of ['.sdlc/state.yaml', '.sdlc/profile.yaml', '.prizmkit/state', '.sluice', 'sluice.config.yaml', '.git/config', '.git/hooks'])
+    for (const p of [
+      '.sdlc/state.yaml',
+      '.sdlc/journal.jsonl',
+      '.sdlc/profile.yaml',
+      '.prizmkit/state',
+      '.sluice',
+      'sluice.config.yaml',
+      '.git/config',
+      '.git/hooks',
+    ])
       assert.ok(denyWrite.includes(at(p)), `${p} is read-only in the sandbox`);
     assert.ok(!denyWrite.some((p) => p.includes('.sdlc/artifacts') || p.includes('.sdlc/reports')), "the agent's artifacts stay writable");
     const config = `/${join(home, 'config', 'sluice')}`;
