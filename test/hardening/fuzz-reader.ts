@@ -98,6 +98,8 @@ const WHOLE_FILE = new RegExp(
     'file is empty',
     'not valid UTF-8',
     'byte limit',
+    // A profile whose top level is a list: the whole file is the wrong shape.
+    'expected a map of keys, got a list',
     'Expected (Object|Array) but received',
     'Excessive alias count',
     'Unresolved alias',

@@ -1,6 +1,7 @@
 import { join } from 'pathe';
 import {
   canonicalJson,
+  sha256Hex,
   SluiceError,
   STATE_TAMPERED_HINT,
   type Anchoring,
@@ -160,7 +161,8 @@ export function judgeHistory(
   const last = journal.entries.at(-1) as (ChainEntry & HistoryJournalBody) | undefined;
   if (!last) throw fail('the journal is empty');
   const base = { entries: journal.entries.length, anchoring: journal.anchoring, journal };
-  if (last.cache === host.sha256(text)) return { ...base, provenance: 'journal', foreign: 0 };
+  // sha256Hex, not host.sha256: a repeated gate or status that only reads must not load node:crypto (same digest).
+  if (last.cache === sha256Hex(text)) return { ...base, provenance: 'journal', foreign: 0 };
   const recorded = journaledHistory(journal.entries);
   if (state.history.length < recorded.length)
     throw fail(`the history has ${state.history.length} entries, the journal records ${recorded.length}: entries were removed`);
