@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ACME_GATE_TS, COLLIDING_GATE_MJS, writeAcmePack } from '../helpers/acme-pack.ts';
+import { installApiCopy } from '../helpers/install-api-copy.ts';
+import { runCli } from '../helpers/run-cli.ts';
+import { trustedEnv } from '../helpers/trusted-env.ts';
+
+/**
+ * An org profile pack's own gate plugin (`sluice.plugins` in its profile.yaml), through the built CLI:
+ * frozen into .sdlc/plugins/ by `init`, refused by `gate` until the workspace is trusted, then its gate
+ * type runs as a profile gate and its own error codes are reported with their exit codes.
+ */
+const repo = resolve(import.meta.dirname, '../..');
+
+describe('a profile pack with its own gate plugin', () => {
+  let tmp: string;
+  let env: Record<string, string>;
+  before(async () => {
+    tmp = await mkdtemp(join(tmpdir(), 'sluice-pack-plugins-'));
+    // No trust store of the person running the tests, no CI hash.
+    env = { XDG_CONFIG_HOME: join(tmp, 'config'), HOME: join(tmp, 'home'), SLUICE_TRUSTED_HASH: '' };
+  });
+  after(() => rm(tmp, { recursive: true, force: true }));
+
+  const gateRow = (stdout: string) =>
+    (JSON.parse(stdout) as { results: { gate: string; passed: boolean | null; message: string }[] }).results.find((r) => r.gate === 'ACME-license');
+
+  async function newProject(name: string, plugins?: Record<string, string>): Promise<string> {
+    const pack = join(tmp, `${name}-pack`);
+    const project = join(tmp, name);
+    await mkdir(project, { recursive: true });
+    await writeAcmePack(pack, repo, plugins);
+    // As a consumer's project: an ES module package with sluice installed, so the .ts plugin imports `sluice`.
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
+    await installApiCopy(project);
+    const init = await runCli(['init', '--profile', pack, '--name', name, '--cwd', project], { env });
+    assert.equal(init.code, 0, init.stderr);
+    return project;
+  }
+
+  it('is frozen at init, refused before trust naming the profile field, and runs once trusted', async () => {
+    const project = await newProject('acme');
+    assert.ok(existsSync(join(project, '.sdlc/plugins/gates/acme-gate.ts')), 'the plugin is frozen with the profile');
+
+    const refused = await runCli(['gate', '--cwd', project], { env });
+    assert.equal(refused.code, 2, refused.stderr);
+    const lines = refused.stderr.trim().split('\n');
+    assert.match(lines[0], /WORKSPACE_UNTRUSTED.*\.sdlc\/profile\.yaml.*sluice\.plugins\[0\].*\.\/gates\/acme-gate\.ts/);
+    assert.match(refused.stderr, /sluice trust/);
+
+    const trusted = { ...env, ...(await trustedEnv(project)) };
+    const missing = await runCli(['gate', '--json', '--cwd', project], { env: trusted });
+    assert.equal(gateRow(missing.stdout)?.passed, false, missing.stdout.slice(0, 600) || missing.stderr);
+    assert.equal(gateRow(missing.stdout)?.message, 'acme: LICENSES.md is missing');
+
+    await writeFile(join(project, 'LICENSES.md'), '# licences\n');
+    const present = await runCli(['gate', '--cwd', project], { env: trusted });
+    assert.match(present.stdout, /ACME-license/);
+    const json = await runCli(['gate', '--json', '--cwd', project], { env: trusted });
+    assert.equal(gateRow(json.stdout)?.passed, true);
+
+    // The pack plugin's own error code, with the exit code its catalog gives it.
+    await rm(join(project, 'LICENSES.md'));
+    await mkdir(join(project, 'LICENSES.md'));
+    const own = await runCli(['gate', '--cwd', project], { env: trusted });
+    assert.equal(own.code, 1, own.stderr);
+    assert.match(own.stderr, /ACME_LICENSE_UNREADABLE.*LICENSES\.md is a folder/);
+  });
+
+  it('an edited frozen plugin is refused: it is a frozen file, and no longer the trusted content', async () => {
+    const project = await newProject('edited');
+    const trusted = { ...env, ...(await trustedEnv(project)) };
+    await writeFile(join(project, '.sdlc/plugins/gates/acme-gate.ts'), `${ACME_GATE_TS}\n// changed\n`);
+    const r = await runCli(['gate', '--cwd', project], { env: trusted });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /FROZEN_MODIFIED.*\.sdlc\/plugins\/gates\/acme-gate\.ts was modified/);
+    const stale = await runCli(['trust', '--show', '--json', '--cwd', project], { env: trusted });
+    assert.equal((JSON.parse(stale.stdout) as { trusted: boolean }).trusted, false, 'the trusted hash no longer matches');
+  });
+
+  it('a pack plugin declaring a code sluice already owns is reported at load', async () => {
+    // TODO(lead): after the faces merge (errorPrefix + collision checks in definePlugin) assert its
+    // dedicated collision error here; today the clash surfaces as the plugin failing to load.
+    const project = await newProject('clash', { './gates/acme-gate.ts': ACME_GATE_TS, './gates/clash.mjs': COLLIDING_GATE_MJS });
+    const r = await runCli(['gate', '--cwd', project], { env: { ...env, ...(await trustedEnv(project)) } });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /WORKSPACE_UNTRUSTED.*already declared by sluice/);
+  });
+});
