@@ -5,7 +5,9 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { ACME_GATE_TS, writeAcmePack } from '../helpers/acme-pack.ts';
 
 /**
  * The package as a third party gets it: packed, installed from the file into a fresh project,
@@ -72,6 +74,65 @@ export default definePlugin({
   },
 });
 `;
+
+/** A plugin written against the root entry alone: a command, a gate and its own error codes. */
+const ROOT_ONLY = `import { definePlugin, defineCommand, defineGate, defineErrorCodes, SluiceError, isSluiceError, ExitCode } from 'sluice';
+import type { GateResult, CommandOutcome, PluginContext, Host } from 'sluice';
+
+const codes = defineErrorCodes('root-only', { ROOT_ONLY_BROKEN: { exit: ExitCode.blocked, title: 'broken', hint: 'do not call it' } });
+type RootOnlyCodes = typeof codes;
+declare module 'sluice' {
+  interface ErrorCodes extends RootOnlyCodes {}
+}
+const exists = async (host: Host, path: string) => (await host.stat(path)) !== null;
+
+export default definePlugin({
+  name: 'root-only',
+  setup(ctx: PluginContext) {
+    ctx.registerErrorCodes(codes);
+    ctx.registerCommand(defineCommand({
+      name: 'root-only', summary: 'fails on purpose',
+      async run(): Promise<CommandOutcome> {
+        try { throw new SluiceError('ROOT_ONLY_BROKEN', { message: 'on purpose' }); } catch (e) { if (isSluiceError(e)) throw e; }
+        return { exitCode: 0, human: 'unreachable' };
+      },
+    }));
+    ctx.registerGate(defineGate<{ projectRoot: string; id: string }>({
+      type: 'root-only', id: 'ROOT', description: 'a README exists',
+      async check(input, { host }): Promise<GateResult[]> {
+        const ok = await exists(host, \`\${input.projectRoot}/README.md\`);
+        return [{ gate: input.id, passed: ok, message: ok ? 'ok' : 'no README', severity: 'SHOULD' }];
+      },
+    }));
+  },
+});
+`;
+
+/** A program that embeds sluice: the host and kernel side, from `sluice/kernel`. */
+const KERNEL_SCRIPT = `import { createKernel, createMemoryHost, trustEverything, sha256Hex, type Kernel } from 'sluice/kernel';
+import plugin from './root-only.js';
+
+const kernel: Kernel = await createKernel({ host: createMemoryHost(), projectRoot: '/p', plugins: [plugin], trust: trustEverything });
+console.log(JSON.stringify({ gates: kernel.gates.names(), commands: kernel.commands.names(), hash: sha256Hex('x').length }));
+`;
+
+/** Names that belong to the host and CLI side (`sluice/kernel`), never to the plugin API. */
+const KERNEL_SIDE = [
+  'createKernel',
+  'trustEverything',
+  'createWorkspaceTrust',
+  'sshFindPrincipals',
+  'sshSign',
+  'hmacSha256Hex',
+  'sha256Hex',
+  'createLocalQueue',
+  'createStateStore',
+  'createJournaledStore',
+  'createMemoryHost',
+  'loadConfig',
+  'configSubjects',
+  'bwrapArgs',
+];
 
 describe('the packed package', { skip: built ? false : 'dist/ is not built: run `node scripts/build.mjs` first' }, () => {
   let dir: string;
@@ -156,6 +217,10 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
     await writeFile(join(dir, 'sluice/ts-gates.ts'), TS_GATE);
     await writeFile(join(dir, 'sluice/upper-delegate.ts'), TS_DELEGATE);
     await writeFile(join(dir, 'sluice/ts-hooks.ts'), TS_HOOK);
+    await writeFile(join(dir, 'sluice/root-only.ts'), ROOT_ONLY);
+    await writeFile(join(dir, 'sluice/embed.ts'), KERNEL_SCRIPT);
+    // An org pack's gate plugin, as its author writes it: TypeScript importing only from `sluice`.
+    await writeAcmePack(join(dir, 'sluice/acme-pack'), repo);
     const tsconfig = {
       compilerOptions: {
         strict: true,
@@ -224,6 +289,64 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
     await writeFile(join(dir, 'NOTICE'), 'notice\n');
     const present = await sluice(['gate', '--json']);
     assert.equal(rowOf(present.stdout)?.passed, true);
+  });
+
+  it('the root entry is the plugin API: tens of names, none of the kernel side, which `sluice/kernel` has', async () => {
+    const root = JSON.parse(
+      (await run(process.execPath, ['--input-type=module', '-e', "console.log(JSON.stringify(Object.keys(await import('sluice'))))"], { cwd: dir })).stdout,
+    ) as string[];
+    assert.ok(root.length <= 30, `${root.length} runtime names: ${root.join(', ')}`);
+    for (const name of ['definePlugin', 'defineCommand', 'defineGate', 'defineDelegate', 'defineErrorCodes', 'defineHook', 'SluiceError'])
+      assert.ok(root.includes(name), `sluice exports ${name}`);
+    assert.deepEqual(
+      KERNEL_SIDE.filter((n) => root.includes(n)),
+      [],
+    );
+    // Types too, as a consumer's TypeScript sees the shipped declarations.
+    const ts = (await import(pathToFileURL(join(repo, 'node_modules/typescript5/lib/typescript.js')).href)).default as typeof import('typescript5');
+    const declarations = (entry: string) => {
+      const file = join(dir, 'node_modules/sluice/dist/types/api', entry);
+      const program = ts.createProgram([file], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true, types: [] });
+      const checker = program.getTypeChecker();
+      return checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!).map((s) => s.name);
+    };
+    const named = declarations('index.d.ts');
+    assert.ok(named.length <= 100, `${named.length} names with the types: ${named.join(', ')}`);
+    for (const name of ['PluginDefinition', 'GateDefinition', 'GateResult', 'CommandDefinition', 'Hooks', 'BeforeAdvanceEvent'])
+      assert.ok(named.includes(name), `sluice declares ${name}`);
+    assert.deepEqual(
+      KERNEL_SIDE.filter((n) => named.includes(n)),
+      [],
+    );
+    const kernelNames = declarations('kernel.d.ts');
+    for (const name of KERNEL_SIDE) assert.ok(kernelNames.includes(name), `sluice/kernel exports ${name}`);
+  });
+
+  it('a script built on `sluice/kernel` runs a plugin written against `sluice` alone', async () => {
+    // The files the type-check above read, run as a consumer runs TypeScript (through tsx).
+    const out = await run(process.execPath, ['--import=tsx', join(dir, 'sluice/embed.ts')], { cwd: dir });
+    const shown = JSON.parse(out.stdout) as { gates: string[]; commands: string[]; hash: number };
+    assert.ok(shown.gates.includes('root-only'));
+    assert.ok(shown.commands.includes('root-only'));
+    assert.equal(shown.hash, 64);
+  });
+
+  it("an org pack's own TypeScript gate plugin loads from the pack after `sluice trust`, and runs as a profile gate", async () => {
+    const project = join(dir, 'acme-project');
+    await mkdir(project, { recursive: true });
+    const at = (args: string[], env: Record<string, string> = {}) => sluice([...args, '--cwd', project], env);
+    const init = await at(['init', '--profile', join(dir, 'sluice/acme-pack'), '--name', 'Acme']);
+    assert.equal(init.code, 0, init.stderr);
+    const refused = await at(['gate'], { SLUICE_TRUSTED_HASH: '' });
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /WORKSPACE_UNTRUSTED.*\.sdlc\/profile\.yaml.*sluice\.plugins\[0\]/);
+    const hash = (JSON.parse((await at(['trust', '--show', '--json'])).stdout) as { hash: string }).hash;
+    const gate = await at(['gate', '--json'], { SLUICE_TRUSTED_HASH: hash });
+    const row = (JSON.parse(gate.stdout) as { results: { gate: string; passed: boolean | null; message: string }[] }).results.find(
+      (r) => r.gate === 'ACME-license',
+    );
+    assert.equal(row?.message, 'acme: LICENSES.md is missing', gate.stdout.slice(0, 400) || gate.stderr);
+    assert.equal(ACME_GATE_TS.includes("from 'sluice'") && !/from 'sluice\//.test(ACME_GATE_TS), true, 'the pack plugin imports only the root entry');
   });
 
   it('a .ts plugin without tsx installed fails with an error that says what to do', async () => {

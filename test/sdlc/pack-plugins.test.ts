@@ -45,6 +45,9 @@ describe('a profile pack with its own gate plugin', () => {
   it('is frozen at init, refused before trust naming the profile field, and runs once trusted', async () => {
     const project = await newProject('acme');
     assert.ok(existsSync(join(project, '.sdlc/plugins/gates/acme-gate.ts')), 'the plugin is frozen with the profile');
+    // Validating the pack runs none of its code: the gate type its plugin adds is not an error there.
+    const validated = await runCli(['profile', 'validate', join(tmp, 'acme-pack'), '--cwd', project], { env });
+    assert.equal(validated.code, 0, validated.stdout + validated.stderr);
 
     const refused = await runCli(['gate', '--cwd', project], { env });
     assert.equal(refused.code, 2, refused.stderr);

@@ -38,8 +38,8 @@ export async function loadPack(kernel: Kernel, location: PackLocation): Promise<
   const registry = await readSdlcFile(host, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', kernel.display(registryPath));
   const model = createPhaseModel(registry.value, kernel.display(registryPath));
   const specs = profile.value.sluice?.plugins ?? [];
-  // Gate types the pack's own plugins register are known only once those load (trusted, in the project).
-  checkProfile(profile.value, model, kernel, kernel.display(profilePath), { runsGates: specs.length === 0 });
+  // Gate types the pack's own plugins register are checked once those load (trusted, in the project): see profile-rules.ts.
+  checkProfile(profile.value, model, kernel, kernel.display(profilePath));
   // A re-init from the project reads the frozen copies in .sdlc/plugins/.
   const pluginsDir = location.source === 'project' ? frozenPluginsDir(location.dir) : location.dir;
   const plugins: LoadedPack['plugins'] = [];

@@ -65,6 +65,9 @@ interface AddableRegistry {
 
 const loaded = new WeakMap<Kernel, Promise<void>>();
 
+/** Whether this kernel has loaded the frozen profile's pack plugins (so their gate types are registered). */
+export const packPluginsLoaded = (kernel: Kernel): boolean => loaded.has(kernel);
+
 /**
  * Loads the frozen profile's pack plugins into this kernel (once per kernel): trust first, then each
  * module, set up by a kernel of their own (the kernel's checks, timeouts and error-code registration),
