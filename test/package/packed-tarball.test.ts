@@ -94,7 +94,7 @@ export default definePlugin({
       name: 'root-only', summary: 'fails on purpose',
       async run(): Promise<CommandOutcome> {
         try { throw new SluiceError('ROOT_ONLY_BROKEN', { message: 'on purpose' }); } catch (e) { if (isSluiceError(e)) throw e; }
-        return { exitCode: 0, human: 'unreachable' };
+        return { exitCode: 0, data: null, human: 'unreachable' };
       },
     }));
     ctx.registerGate(defineGate<{ projectRoot: string; id: string }>({
