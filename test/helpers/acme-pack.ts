@@ -51,7 +51,12 @@ export default definePlugin({ name: 'acme-clash', setup(ctx) { ctx.registerError
 `;
 
 /** Writes the pack into `dir` from the bundled starter profile; `plugins` are its `sluice.plugins` files. */
-export async function writeAcmePack(dir: string, repo: string, plugins: Record<string, string> = { './gates/acme-gate.ts': ACME_GATE_TS }): Promise<void> {
+export async function writeAcmePack(
+  dir: string,
+  repo: string,
+  plugins: Record<string, string> = { './gates/acme-gate.ts': ACME_GATE_TS },
+  gateType = 'acme-license',
+): Promise<void> {
   const starter = await readFile(join(repo, 'plugins/sdlc/packs/starter/profile.yaml'), 'utf8');
   const profile = starter.replace(/^(\s*profile_id:\s*).*$/m, '$1acme');
   for (const [spec, text] of Object.entries(plugins)) {
@@ -61,6 +66,6 @@ export async function writeAcmePack(dir: string, repo: string, plugins: Record<s
   }
   await writeFile(
     join(dir, 'profile.yaml'),
-    `${profile}\nsluice:\n  plugins: [${Object.keys(plugins).join(', ')}]\n  gates: [{ id: ACME-license, type: acme-license, phases: [0], severity: MUST }]\n`,
+    `${profile}\nsluice:\n  plugins: [${Object.keys(plugins).join(', ')}]\n  gates: [{ id: ACME-license, type: ${gateType}, phases: [0], severity: MUST }]\n`,
   );
 }

@@ -29,11 +29,11 @@ describe('a profile pack with its own gate plugin', () => {
   const gateRow = (stdout: string) =>
     (JSON.parse(stdout) as { results: { gate: string; passed: boolean | null; message: string }[] }).results.find((r) => r.gate === 'ACME-license');
 
-  async function newProject(name: string, plugins?: Record<string, string>): Promise<string> {
+  async function newProject(name: string, plugins?: Record<string, string>, gateType?: string): Promise<string> {
     const pack = join(tmp, `${name}-pack`);
     const project = join(tmp, name);
     await mkdir(project, { recursive: true });
-    await writeAcmePack(pack, repo, plugins);
+    await writeAcmePack(pack, repo, plugins, gateType);
     // As a consumer's project: an ES module package with sluice installed, so the .ts plugin imports `sluice`.
     await writeFile(join(project, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
     await installApiCopy(project);
@@ -83,6 +83,13 @@ describe('a profile pack with its own gate plugin', () => {
     assert.match(r.stderr, /FROZEN_MODIFIED.*\.sdlc\/plugins\/gates\/acme-gate\.ts was modified/);
     const stale = await runCli(['trust', '--show', '--json', '--cwd', project], { env: trusted });
     assert.equal((JSON.parse(stale.stdout) as { trusted: boolean }).trusted, false, 'the trusted hash no longer matches');
+  });
+
+  it('once its plugins load, a gate type neither they nor sluice register is still an error', async () => {
+    const project = await newProject('typo', undefined, 'acme-licence');
+    const r = await runCli(['gate', '--cwd', project], { env: { ...env, ...(await trustedEnv(project)) } });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /GATE_TYPE_UNKNOWN.*sluice\.gates\.0\.type.*"acme-licence".*acme-license/);
   });
 
   it('a pack plugin declaring a code sluice already owns is reported at load', async () => {
