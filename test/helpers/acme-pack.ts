@@ -59,6 +59,7 @@ export async function writeAcmePack(
 ): Promise<void> {
   const starter = await readFile(join(repo, 'plugins/sdlc/packs/starter/profile.yaml'), 'utf8');
   const profile = starter.replace(/^(\s*profile_id:\s*).*$/m, '$1acme');
+  await mkdir(dir, { recursive: true });
   for (const [spec, text] of Object.entries(plugins)) {
     const file = join(dir, spec);
     await mkdir(join(file, '..'), { recursive: true });

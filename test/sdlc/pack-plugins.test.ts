@@ -85,6 +85,17 @@ describe('a profile pack with its own gate plugin', () => {
     assert.equal((JSON.parse(stale.stdout) as { trusted: boolean }).trusted, false, 'the trusted hash no longer matches');
   });
 
+  it('a plugin path that leaves the pack is refused by init, naming the field', async () => {
+    const pack = join(tmp, 'escape-pack');
+    const project = join(tmp, 'escape');
+    await mkdir(project, { recursive: true });
+    await writeAcmePack(pack, repo, { '../outside.ts': ACME_GATE_TS });
+    const r = await runCli(['init', '--profile', pack, '--cwd', project], { env });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /PROFILE_INVALID.*profile\.yaml.*sluice\.plugins\.0.*a file inside the pack/);
+    assert.equal(existsSync(join(project, '.sdlc')), false, 'nothing was set up');
+  });
+
   it('once its plugins load, a gate type neither they nor sluice register is still an error', async () => {
     const project = await newProject('typo', undefined, 'acme-licence');
     const r = await runCli(['gate', '--cwd', project], { env: { ...env, ...(await trustedEnv(project)) } });
