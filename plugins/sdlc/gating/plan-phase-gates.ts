@@ -23,6 +23,19 @@ export interface PlannedGate {
   input: unknown;
   /** Rows are reports only (the spec backlog): forced to severity INFO so they can never block. */
   infoOnly?: boolean;
+  /** Where a profile configured this gate: a field of the input the gate refuses is named in that file. */
+  origin?: { file: string; field(inputField: string): string };
+}
+
+/** Profile gate entry fields the planner renames on the way into the input. */
+const ENTRY_FIELDS: Record<string, string> = { projectRoot: '', phase: 'phases', id: 'id', severity: 'severity', argv: 'argv', timeoutMs: 'timeout_seconds' };
+
+/** `sluice.gates.<i>` field of the profile that a gate input's field came from (`with.<field>` for a `with:` key). */
+function entryField(i: number, inputField: string): string {
+  const head = inputField.split('.')[0];
+  const entry = ENTRY_FIELDS[head];
+  if (entry === undefined) return `sluice.gates.${i}.with${inputField ? `.${inputField}` : ''}`;
+  return entry ? `sluice.gates.${i}.${entry}${inputField.slice(head.length)}` : `sluice.gates.${i}`;
 }
 
 /** The spec backlog summary the views plugin may register; shown in the Build loop, never blocking. */
@@ -137,11 +150,13 @@ export function planPhaseGates(kernel: Kernel, project: SdlcProject, phase: Phas
   const prose = proseExitConditions(phase);
   if (prose.length > 0) plan.push({ type: 'exit-criteria', input: { conditions: prose } satisfies ExitCriteriaInput });
 
-  for (const g of settings.gates ?? []) {
+  for (const [i, g] of (settings.gates ?? []).entries()) {
     if (!g.phases.some((p) => phaseKey(p) === key)) continue;
+    const origin = { file: project.profileDisplay, field: (f: string) => entryField(i, f) };
     if (g.type === 'command') {
       plan.push({
         type: 'command',
+        origin,
         input: {
           projectRoot: root,
           id: g.id,
@@ -154,6 +169,7 @@ export function planPhaseGates(kernel: Kernel, project: SdlcProject, phase: Phas
     } else {
       plan.push({
         type: g.type,
+        origin,
         input: { ...(g.with ?? {}), projectRoot: root, phase: key, id: g.id, ...(g.severity ? { severity: g.severity } : {}) } satisfies ProfileGateInput,
       });
     }
