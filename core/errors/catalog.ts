@@ -141,7 +141,7 @@ export const errorCatalog = defineErrorCodes('sluice', {
   GATE_INPUT_INVALID: {
     exit: usage,
     title: 'a gate was given an input it does not accept',
-    hint: "fix the named field (for a profile gate, its `with:` entry); `sluice plugins` shows which plugin provides the gate",
+    hint: 'fix the named field (for a profile gate, its `with:` entry); `sluice plugins` shows which plugin provides the gate',
   },
 
   // --- signatures -----------------------------------------------------------------------

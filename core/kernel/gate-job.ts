@@ -38,7 +38,10 @@ export function createGateJob(c: GateJobContext) {
     }
     const checked = parsed.output;
     const command = gate.runs?.(checked);
-    if (command) await c.trust.require(await commandSubjects({ host: c.host, projectRoot: c.projectRoot, pathEnv: c.host.env('PATH') }, command.file, command.what, command.argv));
+    if (command)
+      await c.trust.require(
+        await commandSubjects({ host: c.host, projectRoot: c.projectRoot, pathEnv: c.host.env('PATH') }, command.file, command.what, command.argv),
+      );
     let rows: GateResult[];
     try {
       rows = await gate.check(checked, { host: c.host, projectRoot: c.projectRoot, signal: job.signal });
@@ -51,7 +54,11 @@ export function createGateJob(c: GateJobContext) {
         const data = v.safeParse(gate.data!, row.data);
         if (!data.success) {
           const issue = firstIssue(data.issues);
-          throw new SluiceError('INTERNAL', { plugin, field: `${i}.data.${issue.field}`, message: `gate ${type} returned data it does not declare: ${issue.message}` });
+          throw new SluiceError('INTERNAL', {
+            plugin,
+            field: `${i}.data.${issue.field}`,
+            message: `gate ${type} returned data it does not declare: ${issue.message}`,
+          });
         }
       });
     return rows;
