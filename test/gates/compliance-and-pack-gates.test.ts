@@ -204,9 +204,10 @@ describe('gates a profile pack adds', () => {
     const checked: string[] = [];
     const plugin = gatePlugin(reviewGate(checked), { name: 'acme-gates' });
     const { kernel } = await projectWithGates(
-      '    - {id: later, type: command, phases: [build], argv: [npm, test]}\n    - {id: board, type: acme-review, phases: ["0"], with: {reviewer: Kim}}\n',
+      '    - {id: later, type: command, phases: [build], argv: [npm, test]}\n    - {id: board, type: acme-review, phases: ["0"], with: {reviewers: [Kim]}}\n',
       [plugin],
     );
+    await editFrozen(kernel.projectRoot, '.sdlc/profile.yaml', (t) => t.replace('with: {reviewers: [Kim]}', 'with: {reviewer: Kim}'));
     const out = await sluice(kernel, 'gate');
     assert.equal(out.exitCode, 2);
     assert.deepEqual(

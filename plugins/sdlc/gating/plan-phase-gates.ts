@@ -10,7 +10,7 @@ import type {
   MetricsInput,
   QualityInput,
 } from '../../../gates/index.ts';
-import type { ProfileGateInput } from './profile-gate-input.ts';
+import { entryField, type ProfileGateInput } from './profile-gate-input.ts';
 import type { SdlcProject } from '../project/open-project.ts';
 import type { PhaseDefinition } from '../registry/registry-schema.ts';
 import { proseExitConditions, requiredArtifacts } from '../registry/required-artifacts.ts';
@@ -25,17 +25,6 @@ export interface PlannedGate {
   infoOnly?: boolean;
   /** Where a profile configured this gate: a field of the input the gate refuses is named in that file. */
   origin?: { file: string; field(inputField: string): string };
-}
-
-/** Profile gate entry fields the planner renames on the way into the input. */
-const ENTRY_FIELDS: Record<string, string> = { projectRoot: '', phase: 'phases', id: 'id', severity: 'severity', argv: 'argv', timeoutMs: 'timeout_seconds' };
-
-/** `sluice.gates.<i>` field of the profile that a gate input's field came from (`with.<field>` for a `with:` key). */
-function entryField(i: number, inputField: string): string {
-  const head = inputField.split('.')[0];
-  const entry = ENTRY_FIELDS[head];
-  if (entry === undefined) return `sluice.gates.${i}.with${inputField ? `.${inputField}` : ''}`;
-  return entry ? `sluice.gates.${i}.${entry}${inputField.slice(head.length)}` : `sluice.gates.${i}`;
 }
 
 /** The spec backlog summary the views plugin may register; shown in the Build loop, never blocking. */

@@ -26,5 +26,5 @@ export function checkCompliance(file: ComplianceFile, model: PhaseModel, display
 
 function throwFirst(problems: SemanticProblem[], display: string): void {
   const [first] = problems;
-  if (first) throw new SluiceError(first.code, { file: display, field: first.path, message: first.message });
+  if (first) throw new SluiceError(first.code, { file: display, field: first.path, message: first.message, plugin: first.plugin });
 }
