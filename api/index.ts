@@ -6,7 +6,7 @@
  * hashing, queues, stores) is `sluice/kernel`. README.md "The plugin API" lists these names.
  */
 export { definePlugin, defineGate, defineDelegate, defineWorkflow, defineCommand } from '../core/index.ts';
-// TODO(lead): export `gatePlugin` here once core/plugin/gate-plugin.ts is on main (the gates helper adds it).
+export { gatePlugin, gateData, type GatePluginOptions } from '../core/index.ts';
 export { defineHook } from '../core/index.ts';
 export { defineErrorCodes, SluiceError, isSluiceError, toSluiceError, ExitCode } from '../core/index.ts';
 export type { SluiceErrorDetails, ErrorCode, ErrorCodes, CatalogEntry } from '../core/index.ts';

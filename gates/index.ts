@@ -12,7 +12,7 @@ import { qualityGatePlugin } from './quality-gate.ts';
 export type { CommandGateInput } from './command-gate.ts';
 export type { CompletenessInput } from './completeness-gate.ts';
 export type { ComplianceCheck, ComplianceInput } from './compliance-gate.ts';
-export type { ConsistencyInput, MetricReading } from './consistency-gate.ts';
+export type { ConsistencyData, ConsistencyInput, MetricReading } from './consistency-gate.ts';
 export type { ExitCriteriaInput } from './exit-criteria-gate.ts';
 export type { IntegrityInput } from './integrity-gate.ts';
 export type { MetricsInput } from './metrics-gate.ts';

@@ -138,6 +138,11 @@ export const errorCatalog = defineErrorCodes('sluice', {
 
   // --- SDLC workflow --------------------------------------------------------------------
   GATE_TYPE_UNKNOWN: { exit: usage, title: 'unknown gate type', hint: 'run `sluice plugins` to list gate types' },
+  GATE_INPUT_INVALID: {
+    exit: usage,
+    title: 'a gate was given an input it does not accept',
+    hint: 'fix the named field (for a profile gate, its `with:` entry); `sluice plugins` shows which plugin provides the gate',
+  },
 
   // --- signatures -----------------------------------------------------------------------
   SIGNING_UNAVAILABLE: { exit: usage, title: 'ssh-keygen cannot be run', hint: 'install OpenSSH (ssh-keygen 8.2 or later) to sign or verify approvals' },

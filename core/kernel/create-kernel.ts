@@ -3,7 +3,7 @@ import { defaultConfig, SluiceConfigSchema, type SluiceConfig } from '../config/
 import type { DelegateDefinition } from '../delegate/contract.ts';
 import { createDelegateJob } from '../delegate/delegate-runner.ts';
 import { registerErrorCodes } from '../errors/error-codes.ts';
-import { SluiceError, toSluiceError } from '../errors/sluice-error.ts';
+import { SluiceError } from '../errors/sluice-error.ts';
 import type { Host } from '../host/host.ts';
 import { coreHooks } from '../hooks/core-hooks.ts';
 import { HookDriver } from '../hooks/hook-driver.ts';
@@ -17,7 +17,8 @@ import { createStateStore } from '../store/state-store.ts';
 import type { Kernel, PluginInfo, SchemaEntry } from './kernel-types.ts';
 import { orderPlugins, resolvePlugins, runSetup, type PluginSource } from './load-plugins.ts';
 import { createRegistry } from './registry.ts';
-import { commandSubjects, delegateSubjects, pluginSubjects, sandboxOffSubject } from '../trust/config-subjects.ts';
+import { createGateJob } from './gate-job.ts';
+import { delegateSubjects, pluginSubjects, sandboxOffSubject } from '../trust/config-subjects.ts';
 import type { SandboxMode } from '../sandbox/sandbox-choice.ts';
 import { trustEverything, type WorkspaceTrust } from '../trust/workspace-trust.ts';
 
@@ -123,16 +124,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     if (subjects.length > 0) await trust.require(subjects);
     return runDelegateJob(payload, job);
   });
-  queue.register('gate:check', async ({ type, input }, job) => {
-    const gate = gates.require(type);
-    const command = gate.runs?.(input);
-    if (command) await trust.require(await commandSubjects({ host, projectRoot, pathEnv: host.env('PATH') }, command.file, command.what, command.argv));
-    try {
-      return await gate.check(input, { host, kernel, signal: job.signal });
-    } catch (error) {
-      throw toSluiceError(error, 'INTERNAL', { plugin: gates.entries().find((e) => e.value === gate)?.plugin });
-    }
-  });
+  queue.register('gate:check', createGateJob({ gates, host, projectRoot, trust }));
   schemas.add('config', 'core', { name: 'config', plugin: 'core', description: 'sluice.config.yaml / sluice.config.json', schema: SluiceConfigSchema });
   schemas.add('error-output', 'core', {
     name: 'error-output',

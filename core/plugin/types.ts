@@ -7,47 +7,10 @@ import type { JobHandler, JobName } from '../queue/job-queue.ts';
 import type { Kernel } from '../kernel/kernel-types.ts';
 import type { CatalogEntry } from '../errors/catalog.ts';
 import type { SluiceError } from '../errors/sluice-error.ts';
+import type { GateDefinition } from './gate-types.ts';
 
-export type Severity = 'MUST' | 'SHOULD' | 'MAY';
-
-/** One line of a gate's verdict. `passed: null` means a person has to judge it. */
-export interface GateResult {
-  gate: string;
-  artifact?: string;
-  check?: string;
-  passed: boolean | null;
-  message: string;
-  severity: Severity | 'INFO';
-  [key: string]: unknown;
-}
-
-export interface GateContext {
-  host: Host;
-  kernel: Kernel;
-  signal: AbortSignal;
-}
-
-/** A gate type. Its input is plain JSON (gates run as queue jobs). */
-export interface GateDefinition<I = unknown> {
-  type: string;
-  /** Gate id as it appears in results, e.g. `G1-integrity`. */
-  id: string;
-  description: string;
-  check(input: I, ctx: GateContext): Promise<GateResult[]>;
-  /**
-   * The project command this check would run (argv from a project file), if any. The kernel runs
-   * the check only when the workspace is trusted with exactly that command.
-   */
-  runs?(input: I): GateCommand | undefined;
-}
-
-/** A command a gate runs, and where in the project it was configured. */
-export interface GateCommand {
-  file: string;
-  /** Field in that file, e.g. `sluice.gates.lint`. */
-  what: string;
-  argv: readonly string[];
-}
+/** The gate types live in gate-types.ts; re-exported so `plugin/types.ts` imports keep working. */
+export type { Severity, GateResult, GateContext, GateDefinition, GateCommand } from './gate-types.ts';
 
 export interface WorkflowDefinition {
   name: string;

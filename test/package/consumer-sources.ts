@@ -1,20 +1,19 @@
 /** The files a third party writes against the packed package: plugins, an embedding script, and what the root entry must not export. */
 
-export const TS_GATE = `import { definePlugin, defineGate, type GateResult } from 'sluice';
-import type { ProfileGateInput } from 'sluice/sdlc';
+export const TS_GATE = `import { gatePlugin, defineGate, type GateResult } from 'sluice';
+import { profileGateInput } from 'sluice/sdlc';
+import * as v from 'valibot';
 
-export default definePlugin({
-  name: 'ts-gates',
-  setup(ctx) {
-    ctx.registerGate(defineGate<ProfileGateInput<{ file: string }>>({
-      type: 'file-present', id: 'TS-file', description: 'a named file exists',
-      async check(input, { host }): Promise<GateResult[]> {
-        const ok = (await host.stat(\`\${input.projectRoot}/\${input.file}\`)) !== null;
-        return [{ gate: input.id, artifact: input.file, passed: ok, message: ok ? 'present' : \`\${input.file} is missing\`, severity: input.severity ?? 'MUST' }];
-      },
-    }));
+const filePresent = defineGate({
+  type: 'file-present', id: 'TS-file', description: 'a named file exists',
+  input: profileGateInput({ file: v.string() }),
+  async check(input, { host }): Promise<GateResult[]> {
+    const ok = (await host.stat(\`\${input.projectRoot}/\${input.file}\`)) !== null;
+    return [{ gate: input.id, artifact: input.file, passed: ok, message: ok ? 'present' : \`\${input.file} is missing\`, severity: input.severity ?? 'MUST' }];
   },
 });
+
+export default gatePlugin(filePresent, { name: 'ts-gates' });
 `;
 
 export const TS_DELEGATE = `import { cliDelegatePlugin, runCliProcess, processFailure, createLineSplitter } from 'sluice/delegates';
