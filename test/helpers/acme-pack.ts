@@ -4,10 +4,11 @@ import { join } from 'node:path';
 /**
  * An org profile pack with its own gate plugin, as a third party writes one: `profile.yaml` (the
  * starter profile plus a `type: acme-license` gate) lists `plugins: [./gates/acme-gate.ts]`, a
- * TypeScript plugin that imports only from `sluice` and declares its error codes.
+ * TypeScript plugin that imports only from `sluice` (and valibot, for its input schema) and declares its error codes.
  * TODO(lead): once definePlugin takes `errorPrefix` (faces helper), give this plugin `errorPrefix: 'ACME'`.
  */
 export const ACME_GATE_TS = `import { definePlugin, defineErrorCodes, defineGate, SluiceError, type GateResult } from 'sluice';
+import * as v from 'valibot';
 
 const acmeErrors = defineErrorCodes('acme-pack', {
   ACME_LICENSE_UNREADABLE: { exit: 1, title: 'the licence list cannot be read', hint: 'make LICENSES.md a file' },
@@ -17,21 +18,24 @@ declare module 'sluice' {
   interface ErrorCodes extends AcmeErrors {}
 }
 
-interface LicenseInput {
-  projectRoot: string;
-  id: string;
-  severity?: 'MUST' | 'SHOULD' | 'MAY';
-  file?: string;
-}
+// What a profile entry passes (projectRoot, phase, id, severity) and the one \`with:\` key it takes.
+const LicenseInput = v.strictObject({
+  projectRoot: v.string(),
+  phase: v.string(),
+  id: v.string(),
+  severity: v.optional(v.picklist(['MUST', 'SHOULD', 'MAY'])),
+  file: v.optional(v.string()),
+});
 
 export default definePlugin({
   name: 'acme-pack',
   setup(ctx) {
     ctx.registerErrorCodes(acmeErrors);
-    ctx.registerGate(defineGate<LicenseInput>({
+    ctx.registerGate(defineGate({
       type: 'acme-license',
       id: 'ACME-license',
       description: 'third-party licences are recorded',
+      input: LicenseInput,
       async check(input, { host }): Promise<GateResult[]> {
         const name = input.file ?? 'LICENSES.md';
         const found = await host.stat(\`\${input.projectRoot}/\${name}\`);

@@ -49,6 +49,7 @@ export default definePlugin({
 /** A plugin written against the root entry alone: a command, a gate and its own error codes. */
 export const ROOT_ONLY = `import { definePlugin, defineCommand, defineGate, defineErrorCodes, SluiceError, isSluiceError, ExitCode } from 'sluice';
 import type { GateResult, CommandOutcome, PluginContext, Host } from 'sluice';
+import * as v from 'valibot';
 
 const codes = defineErrorCodes('root-only', { ROOT_ONLY_BROKEN: { exit: ExitCode.blocked, title: 'broken', hint: 'do not call it' } });
 type RootOnlyCodes = typeof codes;
@@ -68,8 +69,9 @@ export default definePlugin({
         return { exitCode: 0, data: null, human: 'unreachable' };
       },
     }));
-    ctx.registerGate(defineGate<{ projectRoot: string; id: string }>({
+    ctx.registerGate(defineGate({
       type: 'root-only', id: 'ROOT', description: 'a README exists',
+      input: v.object({ projectRoot: v.string(), id: v.string() }),
       async check(input, { host }): Promise<GateResult[]> {
         const ok = await exists(host, \`\${input.projectRoot}/README.md\`);
         return [{ gate: input.id, passed: ok, message: ok ? 'ok' : 'no README', severity: 'SHOULD' }];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -37,6 +37,8 @@ describe('a profile pack with its own gate plugin', () => {
     // As a consumer's project: an ES module package with sluice installed, so the .ts plugin imports `sluice`.
     await writeFile(join(project, 'package.json'), JSON.stringify({ name, private: true, type: 'module' }));
     await installApiCopy(project);
+    // The pack plugin's one other import, installed as the consumer would.
+    await symlink(join(repo, 'node_modules/valibot'), join(project, 'node_modules/valibot'), 'dir');
     const init = await runCli(['init', '--profile', pack, '--name', name, '--cwd', project], { env });
     assert.equal(init.code, 0, init.stderr);
     return project;
