@@ -5,9 +5,8 @@ import { join } from 'node:path';
  * An org profile pack with its own gate plugin, as a third party writes one: `profile.yaml` (the
  * starter profile plus a `type: acme-license` gate) lists `plugins: [./gates/acme-gate.ts]`, a
  * TypeScript plugin that imports only from `sluice` (and valibot, for its input schema) and declares its error codes.
- * TODO(lead): once definePlugin takes `errorPrefix` (faces helper), give this plugin `errorPrefix: 'ACME'`.
  */
-export const ACME_GATE_TS = `import { definePlugin, defineErrorCodes, defineGate, SluiceError, type GateResult } from 'sluice';
+export const ACME_GATE_TS = `import { definePlugin, defineErrorCodes, defineGate, SluiceError, type GateResult, type PluginContext } from 'sluice';
 import * as v from 'valibot';
 
 const acmeErrors = defineErrorCodes('acme-pack', {
@@ -27,9 +26,12 @@ const LicenseInput = v.strictObject({
   file: v.optional(v.string()),
 });
 
-export default definePlugin({
+// Its codes carry the plugin's prefix (ACME_). The face is a value first so \`errorPrefix\` type-checks
+// before and after definePlugin declares the field (TODO(lead): inline it once the faces branch is in).
+const face = {
   name: 'acme-pack',
-  setup(ctx) {
+  errorPrefix: 'ACME',
+  setup(ctx: PluginContext) {
     ctx.registerErrorCodes(acmeErrors);
     ctx.registerGate(defineGate({
       type: 'acme-license',
@@ -45,7 +47,8 @@ export default definePlugin({
       },
     }));
   },
-});
+};
+export default definePlugin(face);
 `;
 
 /** A second pack plugin whose error code is one sluice already owns: loading it must be refused. */
