@@ -2,6 +2,7 @@ import type { ErrorCode, Kernel } from '../../../core/index.ts';
 import type { PhaseModel } from '../registry/phase-model.ts';
 import { phaseKey } from '../state/phase-id.ts';
 import { profileEntryInputProblem } from '../gating/profile-gate-input.ts';
+import { packPluginSpecs, packPluginsLoaded } from './pack-plugins.ts';
 
 /** A finding beyond the schema: the dotted path it is about, what is wrong, and its error code. */
 export interface SemanticProblem {
@@ -35,9 +36,12 @@ export function profileProblems(profile: unknown, model: PhaseModel, kernel: Ker
     list(record(c).phases).forEach((id, j) => phaseProblem(`quality.evaluation_criteria.${i}.phases.${j}`, id)),
   );
   const seen = new Set<string>();
+  // The pack's own plugins register their gate types when a command that runs gates loads them
+  // (trusted, from .sdlc/plugins/); until then (init, profile validate) a type they may add is not known yet.
+  const typesKnown = packPluginSpecs(profile).length === 0 || packPluginsLoaded(kernel);
   list(record(p.sluice).gates).forEach((g, i) => {
     const gate = record(g);
-    if (typeof gate.type === 'string' && !kernel.gates.has(gate.type))
+    if (typesKnown && typeof gate.type === 'string' && !kernel.gates.has(gate.type))
       out.push({
         path: `sluice.gates.${i}.type`,
         code: 'GATE_TYPE_UNKNOWN',
