@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { errorCodeEntry, SluiceError } from '../../core/index.ts';
-import { loadBuiltinErrorCodes } from '../../plugins/cli/builtin-manifest.ts';
 import { runSluice } from '../sdlc/sluice-cli.ts';
 import { installApiCopy } from '../helpers/install-api-copy.ts';
 import { trustedEnv } from '../helpers/trusted-env.ts';
@@ -18,6 +17,7 @@ describe('error codes resolved when printed', () => {
     // Nothing in this test process has loaded the lifecycle plugin or its catalog.
     assert.equal(errorCodeEntry('COMMIT_DECLINED'), undefined);
     const early = new SluiceError('COMMIT_DECLINED', { file: '.prizmkit/state/workflows/r1.json' });
+    const { loadBuiltinErrorCodes } = await import('../../plugins/cli/builtin-manifest.ts');
     await loadBuiltinErrorCodes();
     assert.equal(early.exitCode, 1);
     assert.equal(early.message, 'COMMIT_DECLINED: .prizmkit/state/workflows/r1.json: a person declined the commit');
@@ -33,7 +33,7 @@ describe('error codes resolved when printed', () => {
       await writeFile(
         join(dir, 'acme.mjs'),
         `import { definePlugin, SluiceError } from 'sluice';
-        export default definePlugin({ name: 'acme-quota', setup(ctx) {
+        export default definePlugin({ name: 'acme-quota', errorPrefix: 'ACME', setup(ctx) {
           ctx.registerErrorCodes({ ACME_QUOTA_USED: { exit: 1, title: 'the AI quota is used up', hint: 'wait for the next hour' } });
           ctx.registerCommand({ name: 'acme-quota', summary: 'raises the registered code', async run() {
             throw new SluiceError('ACME_QUOTA_USED', { file: 'quota.json' }); } });

@@ -16,7 +16,7 @@ export async function collectPlugins(kernel: Kernel): Promise<PluginsReport> {
   const delegates = await Promise.all(
     kernel.delegates.entries().map(async ({ plugin, value }) => {
       const a = await value
-        .available({ host: kernel.host, settings: kernel.config.delegates?.[value.name] ?? {} })
+        .available({ host: kernel.host, kernel, settings: kernel.config.delegates?.[value.name] ?? {} })
         .catch((e: unknown) => ({ ok: false, reason: String(e) }));
       return { name: value.name, plugin, description: value.description, available: a.ok, ...(a.reason ? { reason: a.reason } : {}) };
     }),
