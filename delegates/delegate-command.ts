@@ -52,7 +52,7 @@ export const delegateCommand = defineCommand({
     let reset: string | undefined;
     if (options.reset) {
       if (backend !== 'script') throw new SluiceError('USAGE', { message: '--reset applies only to --to script' });
-      const { resetSequences } = await import('./script/script-sequence.ts');
+      const { resetSequences } = await import('./script/index.ts');
       reset = kernel.display(await resetSequences(kernel));
     }
     const raw = args[0] as string | undefined;

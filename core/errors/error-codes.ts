@@ -28,6 +28,7 @@ const prefixes: Map<string, string> = ((globalThis as Record<symbol, unknown>)[P
 
 /** Plugins shipped with sluice (`sluice:*`) keep their unprefixed codes; every other plugin prefixes its own. */
 export const isBuiltinPlugin = (name: string): boolean => name.startsWith('sluice:');
+const isSluiceOwner = (owner: string) => owner === 'sluice' || isBuiltinPlugin(owner);
 
 /** Why a plugin's codes cannot be registered: which rule they break, as one line naming the plugins involved. */
 export interface ErrorCodeProblem {
@@ -57,7 +58,8 @@ export function registerErrorCodes(plugin: string, codes: Record<string, Catalog
 function checkCodes(plugin: string, codes: Record<string, CatalogEntry>, prefix: string | undefined): ErrorCodeProblem | undefined {
   const names = Object.keys(codes);
   if (prefix !== undefined) {
-    const owner = prefixes.get(prefix) ?? [...table.values()].find((e) => e.owner !== plugin && e.code.startsWith(`${prefix}_`))?.owner;
+    // A prefix is another plugin's once it declared it, and sluice's where its own codes begin so (STATE_, LIFECYCLE_).
+    const owner = prefixes.get(prefix) ?? [...table.values()].find((e) => isSluiceOwner(e.owner) && e.code.startsWith(`${prefix}_`))?.owner;
     if (owner !== undefined && owner !== plugin)
       return { kind: 'collision', field: 'errorPrefix', message: `error code prefix ${prefix} of plugin ${plugin} is already owned by plugin ${owner}` };
   }

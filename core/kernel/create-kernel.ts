@@ -161,7 +161,12 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
   }
   const ordered = orderByNeeds(resolved);
   const wanted = options.commands ?? 'all';
-  if (wanted !== 'all') checkCommandNeeds(ordered.map((r) => r.plugin), wanted, seen);
+  if (wanted !== 'all')
+    checkCommandNeeds(
+      ordered.map((r) => r.plugin),
+      wanted,
+      seen,
+    );
   // What plugins say they provide exists before any setup runs: every hook is declared, every code known.
   const targets: DeclarationTargets = { kernel, hooks, gates, delegates, workflows, commands, schemas, queue, dispatcher };
   for (const { plugin } of ordered) registerDeclarations(plugin, targets);

@@ -19,7 +19,8 @@ export function checkPluginShape(value: unknown, source: string): PluginDefiniti
   const isFunction = (x: unknown) => typeof x === 'function';
   if (p.setup !== undefined && !isFunction(p.setup)) bad('setup', 'must be a function');
   if (p.enforce !== undefined && p.enforce !== 'pre' && p.enforce !== 'post') bad('enforce', `must be "pre" or "post", got ${JSON.stringify(p.enforce)}`);
-  if (p.needs !== undefined && !(Array.isArray(p.needs) && p.needs.every((n) => typeof n === 'string' && n !== ''))) bad('needs', 'must be a list of plugin names');
+  if (p.needs !== undefined && !(Array.isArray(p.needs) && p.needs.every((n) => typeof n === 'string' && n !== '')))
+    bad('needs', 'must be a list of plugin names');
   if (p.errorPrefix !== undefined && !(typeof p.errorPrefix === 'string' && /^[A-Z][A-Z0-9]*$/.test(p.errorPrefix)))
     bad('errorPrefix', `must be upper-case letters and digits (e.g. ACME), got ${JSON.stringify(p.errorPrefix)}`);
   for (const field of ['errorCodes', 'hooks', 'schemas', 'commands', 'jobs', 'durableJobs', 'workflow'] as const)

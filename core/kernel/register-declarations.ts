@@ -111,7 +111,12 @@ async function loadCommand(plugin: string, command: string, load: () => Promise<
     return await load();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new SluiceError('PLUGIN_LOAD_FAILED', { plugin, field: `commands.${command}`, message: `plugin ${plugin}: command ${command} failed to load: ${message}`, cause: error });
+    throw new SluiceError('PLUGIN_LOAD_FAILED', {
+      plugin,
+      field: `commands.${command}`,
+      message: `plugin ${plugin}: command ${command} failed to load: ${message}`,
+      cause: error,
+    });
   }
 }
 

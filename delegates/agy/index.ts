@@ -1,10 +1,10 @@
-import { cliDelegatePlugin } from '../cli-process/define-cli-delegate.ts';
+import { cliDelegatePlugin } from '../cli-delegate/index.ts';
 
 /** The `agy` backend: Google Antigravity CLI in print mode with JSON output. */
 export const agyDelegatePlugin = cliDelegatePlugin({
   name: 'agy',
   description: 'Google Antigravity CLI (agy -p --output-format json); analysis runs in plan mode',
   defaultCommand: 'agy',
-  settingsSchema: async () => (await import('../cli-process/cli-settings-schema.ts')).AgySettingsSchema,
+  settingsSchema: async () => (await import('../cli-process/index.ts')).AgySettingsSchema,
   run: async (request, ctx, command, kernel) => (await import('./run-agy.ts')).runAgy(request, ctx, command, kernel),
 });

@@ -1,4 +1,4 @@
-import { defineDelegate, definePlugin } from '../../core/index.ts';
+import { defineDelegate, definePlugin, type Kernel } from '../../core/index.ts';
 import { scriptErrors } from './script-errors.ts';
 
 /** The `script` backend: replays scripted answers from a YAML file, matched by prompt pattern. */
@@ -18,6 +18,11 @@ export const scriptDelegate = defineDelegate({
     return runScript(ctx.kernel, request, ctx);
   },
 });
+
+/** `sluice delegate --to script --reset`: forgets where each scripted sequence is (the module loads only then). */
+export async function resetSequences(kernel: Kernel): Promise<string> {
+  return (await import('./script-sequence.ts')).resetSequences(kernel);
+}
 
 export const scriptDelegatePlugin = definePlugin({
   name: 'sluice:delegate-script',

@@ -58,8 +58,7 @@ export function planCommand(words: readonly string[], faces: readonly PluginDefi
   if (commands === undefined) return { plugins: [...faces], commands: 'all' };
   const roots = new Set<string>();
   for (const p of faces)
-    for (const [name, d] of Object.entries(p.commands ?? {}))
-      if (commands.includes(name)) for (const need of [p.name, ...(d.needs ?? [])]) roots.add(need);
+    for (const [name, d] of Object.entries(p.commands ?? {})) if (commands.includes(name)) for (const need of [p.name, ...(d.needs ?? [])]) roots.add(need);
   if (roots.has('*')) return { plugins: [...faces], commands: 'all' };
   const wanted = needsClosure(faces, roots);
   return { plugins: faces.filter((p) => wanted.has(p.name)), commands };

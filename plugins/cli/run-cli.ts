@@ -116,6 +116,8 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
       onNotice: (line) => io.warn(line),
     });
     kernelRef = kernel;
+    // For the test that checks each command sets up exactly the plugins its declarations name.
+    if (process.env.SLUICE_TRACE_PLUGINS === '1') process.stderr.write(`sluice trace: plugins ${kernel.plugins.map((p) => p.name).join(' ')}\n`);
     const stopProgress = watchQueueProgress(kernel, statusLine);
     printDelegateHeartbeats(kernel, io);
     const result: ProgramResult = {};

@@ -41,7 +41,10 @@ export const sdlcPlugin = definePlugin({
       description: 'phase-registry.yaml: phases, order, exit gates, artifacts',
       load: async () => (await import('./registry/registry-schema.ts')).PhaseRegistrySchema,
     },
-    profile: { description: 'profile.yaml: company profile (profiles/_schema.yaml)', load: async () => (await import('./profile/profile-schema.ts')).ProfileSchema },
+    profile: {
+      description: 'profile.yaml: company profile (profiles/_schema.yaml)',
+      load: async () => (await import('./profile/profile-schema.ts')).ProfileSchema,
+    },
     compliance: {
       description: 'compliance/<framework>-gates.yaml: framework checks by phase',
       load: async () => (await import('./profile/compliance-schema.ts')).ComplianceFileSchema,

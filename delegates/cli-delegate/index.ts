@@ -1,3 +1,7 @@
+/**
+ * The face factory of the CLI-backed delegates (claude, agy, codex, shell): a plugin description whose
+ * delegate and settings schema are plain data, and whose process code (cli-process) loads on first use.
+ */
 import {
   defineDelegate,
   definePlugin,
@@ -33,14 +37,14 @@ export interface CliDelegateOptions {
 export function defineCliDelegate(o: CliDelegateOptions): DelegateDefinition {
   const settingsSchema = typeof o.settingsSchema === 'function' ? o.settingsSchema : async () => o.settingsSchema as v.GenericSchema;
   const check = async (settings: DelegateRunContext['settings']) => {
-    const [{ checkSettings }, schema] = await Promise.all([import('./cli-settings-schema.ts'), settingsSchema()]);
+    const [{ checkSettings }, schema] = await Promise.all([import('../cli-process/index.ts'), settingsSchema()]);
     checkSettings(o.name, schema, settings);
   };
   const locate = async (kernel: Kernel, settings: DelegateRunContext['settings']) => {
     const command = typeof settings.command === 'string' && settings.command !== '' ? settings.command : o.defaultCommand;
     const pathEnv = settings.env?.PATH ?? kernel.host.env('PATH');
     if (command === undefined) return { command, found: undefined };
-    const { findExecutable } = await import('./find-executable.ts');
+    const { findExecutable } = await import('../cli-process/index.ts');
     return { command, found: await findExecutable(kernel.host, command, pathEnv, kernel.projectRoot) };
   };
   return defineDelegate({
