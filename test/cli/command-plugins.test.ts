@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { builtinFaces, planCommand } from '../../plugins/cli/builtin-manifest.ts';
-import { runProcess } from '../helpers/run-cli.ts';
+import { runCli, runProcess } from '../helpers/run-cli.ts';
 
 /**
  * Which plugins each command sets up, from the declarations alone, and what a real command line loads.
@@ -58,6 +58,17 @@ describe('the plugins each command sets up', () => {
     assert.deepEqual(plan('errors'), ['sluice:cli']);
     assert.deepEqual(plan('anchor'), ['sluice:cli', 'sluice:lifecycle', 'sluice:sdlc']);
     for (const line of ['plugins', 'mcp', 'worker', 'nonsense', '']) assert.deepEqual(plan(line), ALL, `${line || 'help'} sets up everything`);
+  });
+
+  it("`sluice plugins` lists each workflow's commands and schemas as its plugin's fields say them", async () => {
+    const r = await runCli(['plugins', '--json', '--cwd', tmpdir()]);
+    assert.equal(r.code, 0, r.stderr);
+    const { workflows } = JSON.parse(r.stdout) as { workflows: { name: string; plugin: string; commands: string[]; schemas: string[] }[] };
+    const lifecycle = workflows.find((w) => w.name === 'lifecycle');
+    const face = byName.get('sluice:lifecycle');
+    assert.deepEqual(lifecycle?.commands, Object.keys(face?.commands ?? {}));
+    assert.deepEqual(lifecycle?.schemas, Object.keys(face?.schemas ?? {}));
+    assert.equal(lifecycle?.schemas.length, 12);
   });
 
   describe('through the CLI from source, with every loaded module traced', () => {

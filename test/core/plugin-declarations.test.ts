@@ -9,6 +9,12 @@ import { errorCodeEntry } from '../../core/errors/error-codes.ts';
 import type { SluiceError } from '../../core/errors/sluice-error.ts';
 import type { PluginDefinition } from '../../core/plugin/types.ts';
 
+declare module '../../core/queue/job-queue.ts' {
+  interface Jobs {
+    'acme:count': { payload: { n: number }; result: number };
+  }
+}
+
 const host = () => createMemoryHost({ files: { '/project/.keep': '' } });
 const kernelOf = (...plugins: PluginDefinition[]) => createKernel({ host: host(), plugins });
 const rejectsWith = (plugins: unknown[], code: string, message: RegExp) =>
@@ -148,6 +154,24 @@ describe('plugin descriptions', () => {
       });
       await rejectsWith([p], 'PLUGIN_INVALID', /plugin acme-misnamed: commands.report loads command "reports", not "report"/);
     });
+  });
+
+  it("a declared job's module is imported on its first run, with the kernel it runs in", async () => {
+    let loads = 0;
+    const p = definePlugin({
+      name: 'acme-jobs',
+      jobs: {
+        'acme:count': async (kernel) => {
+          loads++;
+          return async ({ n }) => n + kernel.plugins.length;
+        },
+      },
+    });
+    const k = await kernelOf(p);
+    assert.equal(loads, 0);
+    assert.equal(await k.queue.run('acme:count', { n: 1 }), 2);
+    assert.equal(await k.queue.run('acme:count', { n: 2 }), 3);
+    assert.equal(loads, 1, 'loaded once');
   });
 
   it('registers what the fields say: commands loaded on demand, lazy schemas, gates, the workflow from its own fields', async () => {
