@@ -173,7 +173,8 @@ export interface PluginContext {
   /**
    * The error codes this plugin raises (made with `defineErrorCodes`, or a plain object owned by this
    * plugin): in the catalog from then on, for `sluice errors` and for the exit code and hint of any
-   * error with one of them, wherever it was thrown.
+   * error with one of them, wherever it was thrown. A plugin outside sluice declares `errorPrefix` and
+   * names every code with it. Prefer the `errorCodes` field, which is there before any setup runs.
    */
   registerErrorCodes(codes: Record<string, CatalogEntry>): void;
 }
