@@ -1,4 +1,4 @@
-import type { PluginDefinition } from '../core/index.ts';
+import { definePlugin, type PluginDefinition } from '../core/index.ts';
 import { commandGatePlugin } from './command-gate.ts';
 import { completenessGatePlugin } from './completeness-gate.ts';
 import { complianceGatePlugin } from './compliance-gate.ts';
@@ -19,7 +19,7 @@ export type { MetricsInput } from './metrics-gate.ts';
 export type { QualityInput } from './quality-gate.ts';
 
 /** The built-in gate types, one plugin each. */
-export const gatePlugins: PluginDefinition[] = [
+export const gateTypePlugins: PluginDefinition[] = [
   integrityGatePlugin,
   completenessGatePlugin,
   metricsGatePlugin,
@@ -29,3 +29,12 @@ export const gatePlugins: PluginDefinition[] = [
   exitCriteriaGatePlugin,
   commandGatePlugin,
 ];
+
+/** `sluice:gates` names every built-in gate type: a command that checks a phase's gates `needs` it. */
+export const gatesPlugin = definePlugin({
+  name: 'sluice:gates',
+  needs: gateTypePlugins.map((p) => p.name),
+});
+
+/** Every built-in gate plugin, in load order. */
+export const gatePlugins: PluginDefinition[] = [...gateTypePlugins, gatesPlugin];

@@ -13,10 +13,7 @@ export function gatePlugin<I, D>(gate: GateDefinition<I, D>, o: GatePluginOption
   return definePlugin({
     name: o.name ?? `sluice:gate-${gate.type}`,
     ...(o.version ? { version: o.version } : {}),
-    // Becomes the declarative `gates: [gate]` once definePlugin takes declared fields.
-    setup(ctx) {
-      ctx.registerGate(gate);
-    },
+    gates: [gate],
   });
 }
 

@@ -136,15 +136,61 @@ export interface PluginContext {
   /**
    * The error codes this plugin raises (made with `defineErrorCodes`, or a plain object owned by this
    * plugin): in the catalog from then on, for `sluice errors` and for the exit code and hint of any
-   * error with one of them, wherever it was thrown.
+   * error with one of them, wherever it was thrown. A plugin outside sluice declares `errorPrefix` and
+   * names every code with it. Prefer the `errorCodes` field, which is there before any setup runs.
    */
   registerErrorCodes(codes: Record<string, CatalogEntry>): void;
 }
 
+/** A file format a plugin owns, for `sluice schema NAME`: the schema itself, or a loader for it (imported only when asked). */
+export interface SchemaDeclaration {
+  description: string;
+  schema?: v.GenericSchema;
+  load?: () => Promise<v.GenericSchema>;
+}
+
+/** A command a plugin provides, by name (`status`, `lifecycle start`); its module is imported only when it runs or help lists it. */
+export interface CommandDeclaration {
+  /**
+   * Plugins this command uses besides its own plugin and that plugin's `needs` (`sluice next` runs the
+   * gate plugins). `'*'` means every plugin (a command that lists or serves all of them).
+   */
+  needs?: readonly string[];
+  load: () => Promise<CommandDefinition>;
+}
+
+/** Job handlers by name, each made on first use from the kernel it runs in (so the module loads only then). */
+export type JobDeclarations = { [N in JobName]?: (kernel: Kernel) => Promise<JobHandler<N>> };
+
+/**
+ * A plugin is a description: what it provides and needs are fields the kernel and the CLI read
+ * without running it; `setup` holds behaviour only (hook handlers).
+ */
 export interface PluginDefinition {
   name: string;
   version?: string;
   /** `pre` plugins load first, `post` last; others in the order given. */
   enforce?: 'pre' | 'post';
-  setup(ctx: PluginContext): void | Promise<void>;
+  /** Plugins this one uses at run time: set up before it; a missing one is an error naming this plugin. */
+  needs?: readonly string[];
+  /**
+   * The owner prefix of this plugin's error codes (`ACME` for `ACME_BAD_INPUT`), as Fastify's `FST_ERR_*`.
+   * Required of a plugin outside sluice that declares codes.
+   */
+  errorPrefix?: string;
+  /** The error codes this plugin raises, in the catalog before its setup runs (see `registerErrorCodes`). */
+  errorCodes?: Record<string, CatalogEntry>;
+  /** Hooks this plugin declares (made with `defineHook`), declared before any setup runs. */
+  hooks?: HookDeclarations;
+  schemas?: Record<string, SchemaDeclaration>;
+  commands?: Record<string, CommandDeclaration>;
+  /** Leaf jobs on `kernel.queue`. */
+  jobs?: JobDeclarations;
+  /** Top-level durable jobs on `kernel.dispatcher` (see `registerDurableJob`). */
+  durableJobs?: JobDeclarations;
+  gates?: readonly GateDefinition[];
+  delegates?: readonly DelegateDefinition[];
+  /** The workflow this plugin is, for `sluice plugins`: its commands and schemas are this plugin's. */
+  workflow?: { description: string };
+  setup?(ctx: PluginContext): void | Promise<void>;
 }

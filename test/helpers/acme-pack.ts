@@ -6,7 +6,7 @@ import { join } from 'node:path';
  * starter profile plus a `type: acme-license` gate) lists `plugins: [./gates/acme-gate.ts]`, a
  * TypeScript plugin that imports only from `sluice` (and valibot, for its input schema) and declares its error codes.
  */
-export const ACME_GATE_TS = `import { definePlugin, defineErrorCodes, defineGate, SluiceError, type GateResult, type PluginContext } from 'sluice';
+export const ACME_GATE_TS = `import { definePlugin, defineErrorCodes, defineGate, SluiceError, type GateResult } from 'sluice';
 import * as v from 'valibot';
 
 const acmeErrors = defineErrorCodes('acme-pack', {
@@ -26,14 +26,13 @@ const LicenseInput = v.strictObject({
   file: v.optional(v.string()),
 });
 
-// Its codes carry the plugin's prefix (ACME_). The face is a value first so \`errorPrefix\` type-checks
-// before and after definePlugin declares the field (TODO(lead): inline it once the faces branch is in).
-const face = {
+// What it provides is data: its codes (carrying its prefix, ACME_) and its gate type.
+export default definePlugin({
   name: 'acme-pack',
   errorPrefix: 'ACME',
-  setup(ctx: PluginContext) {
-    ctx.registerErrorCodes(acmeErrors);
-    ctx.registerGate(defineGate({
+  errorCodes: acmeErrors,
+  gates: [
+    defineGate({
       type: 'acme-license',
       id: 'ACME-license',
       description: 'third-party licences are recorded',
@@ -45,16 +44,18 @@ const face = {
         const ok = found !== null;
         return [{ gate: input.id, artifact: name, passed: ok, message: ok ? 'acme licences recorded' : \`acme: \${name} is missing\`, severity: input.severity ?? 'MUST' }];
       },
-    }));
-  },
-};
-export default definePlugin(face);
+    }),
+  ],
+});
 `;
 
-/** A second pack plugin whose error code is one sluice already owns: loading it must be refused. */
-export const COLLIDING_GATE_MJS = `import { definePlugin, defineErrorCodes } from 'sluice';
-const codes = defineErrorCodes('acme-clash', { WORKSPACE_UNTRUSTED: { exit: 1, title: 'mine now' } });
-export default definePlugin({ name: 'acme-clash', setup(ctx) { ctx.registerErrorCodes(codes); } });
+/** A second pack plugin claiming the first one's prefix and code: loading it must be refused, naming both. */
+export const COLLIDING_GATE_MJS = `import { definePlugin } from 'sluice';
+export default definePlugin({
+  name: 'acme-clash',
+  errorPrefix: 'ACME',
+  errorCodes: { ACME_LICENSE_UNREADABLE: { exit: 1, title: 'mine now' } },
+});
 `;
 
 /** Writes the pack into `dir` from the bundled starter profile; `plugins` are its `sluice.plugins` files. */

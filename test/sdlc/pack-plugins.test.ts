@@ -105,12 +105,10 @@ describe('a profile pack with its own gate plugin', () => {
     assert.match(r.stderr, /GATE_TYPE_UNKNOWN.*sluice\.gates\.0\.type.*"acme-licence".*acme-license/);
   });
 
-  it('a pack plugin declaring a code sluice already owns is reported at load', async () => {
-    // TODO(lead): after the faces merge (errorPrefix + collision checks in definePlugin) assert its
-    // dedicated collision error here; today the clash surfaces as the plugin failing to load.
+  it("a pack plugin claiming another plugin's prefix and code is reported at load, naming both", async () => {
     const project = await newProject('clash', { './gates/acme-gate.ts': ACME_GATE_TS, './gates/clash.mjs': COLLIDING_GATE_MJS });
     const r = await runCli(['gate', '--cwd', project], { env: { ...env, ...(await trustedEnv(project)) } });
     assert.notEqual(r.code, 0);
-    assert.match(r.stderr, /WORKSPACE_UNTRUSTED.*already declared by sluice/);
+    assert.match(r.stderr, /PLUGIN_ERROR_CODE_(COLLISION|PREFIX).*acme-clash.*acme-pack|PLUGIN_ERROR_CODE_(COLLISION|PREFIX).*acme-pack.*acme-clash/);
   });
 });

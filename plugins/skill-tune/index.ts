@@ -1,0 +1,2 @@
+/** sluice:skill-tune's face: the plugin description. */
+export { skillTunePlugin } from './skill-tune-plugin.ts';
