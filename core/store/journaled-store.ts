@@ -2,7 +2,7 @@ import { SluiceError } from '../errors/sluice-error.ts';
 import type { Host } from '../host/host.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { acquireLock } from './file-lock.ts';
-import { appendLines, chainNext, parseChain, type ChainEntry } from './journal-chain.ts';
+import { appendLines, chainNext, parseChain, scanChain, type ChainEntry } from './journal-chain.ts';
 import { createRecordKeeper, judgeAnchor, type Anchor, type Anchoring, type RecordKeeper } from './record-anchors.ts';
 
 /** One journal of records: its file, its lock, and the rules each entry keeps (checked on replay and on append alike). */
@@ -24,7 +24,11 @@ export interface JournalSpec {
 export interface LoadedJournal {
   path: string;
   text: string;
-  entries: ChainEntry[];
+  /** How many entries, and the last: what a write and the state's check need, without holding every entry. */
+  count: number;
+  last: ChainEntry | undefined;
+  /** Every entry, parsed on first use (the text was verified when it was loaded). */
+  readonly entries: ChainEntry[];
   anchoring: Anchoring;
   anchor: Anchor | null;
 }
@@ -68,6 +72,31 @@ export interface JournaledStore {
   extend(spec: JournalSpec, text: string, cache?: () => Promise<void>): Promise<boolean>;
 }
 
+/** A journal's text as verified, with the entries kept from `keptFrom` on. */
+interface Verified {
+  text: string;
+  count: number;
+  last: ChainEntry | undefined;
+  kept: ChainEntry[];
+  keptFrom: number;
+}
+
+function loaded(path: string, chain: Verified, anchoring: Anchoring, anchor: Anchor | null): LoadedJournal {
+  let all: ChainEntry[] | undefined = chain.keptFrom === 0 ? chain.kept : undefined;
+  return {
+    path,
+    text: chain.text,
+    count: chain.count,
+    last: chain.last,
+    anchoring,
+    anchor,
+    get entries() {
+      all ??= parseChain(chain.text, path);
+      return all;
+    },
+  };
+}
+
 export interface JournaledStoreOptions {
   host: Host;
   queue?: Pick<JobQueue, 'exclusive'>;
@@ -81,7 +110,7 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
   const keeper = createRecordKeeper(host);
   const exclusive = <T>(key: string, fn: () => Promise<T>) => (options.queue ? options.queue.exclusive(key, fn) : fn());
   // A command that reads a journal several times (check, then write under the lock) verifies it once.
-  const verified = new Map<string, { text: string; entries: ChainEntry[] }>();
+  const verified = new Map<string, Verified>();
 
   /** The anchor key of a journal: its real folder, so a symlinked or relative route names the same journal. */
   async function identity(path: string): Promise<string> {
@@ -107,16 +136,23 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
     // The anchor before the journal: a writer moves the anchor after the journal, so a reader never sees an anchor ahead of the journal it read.
     const anchor = await keeper.anchorOf(await identity(spec.path));
     const text = await readText(spec.path);
-    let entries: ChainEntry[] | null = null;
+    let chain: Verified | null = null;
     if (text !== null) {
       const seen = verified.get(spec.path);
-      entries = seen && seen.text === text ? seen.entries : parseChain(text, shown, spec.check && ((e, w, b) => spec.check!(e, w, b, false)));
-      verified.set(spec.path, { text, entries });
+      // Entries before the anchored one are fixed by its hash: only it and the ones after are kept (for their macs).
+      const keepFrom = Math.max(0, (anchor?.seq ?? 1) - 1);
+      if (seen && seen.text === text && seen.keptFrom <= keepFrom) chain = seen;
+      else {
+        const scan = scanChain(text, shown, spec.check && ((e, w, b) => spec.check!(e, w, b, false)), keepFrom);
+        chain = { text, count: scan.count, last: scan.last, kept: scan.kept, keptFrom: keepFrom };
+      }
+      verified.set(spec.path, chain);
     }
     const key = anchor === null ? undefined : await keeper.existingKey();
-    const anchoring = judgeAnchor(entries, anchor, key, shown, o);
+    const keptAt = chain;
+    const anchoring = judgeAnchor(keptAt && { count: keptAt.count, entry: (i: number) => keptAt.kept[i - keptAt.keptFrom] }, anchor, key, shown, o);
     if (text === null) return null;
-    return { path: spec.path, text, entries: entries!, anchoring, anchor };
+    return loaded(spec.path, chain!, anchoring, anchor);
   }
 
   async function withLock<T>(spec: JournalSpec, fn: () => Promise<T>): Promise<T> {
@@ -144,7 +180,7 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
         }
         const key = await keeper.key();
         const appended: ChainEntry[] = [];
-        let last = current?.entries.at(-1);
+        let last = current?.last;
         for (const [i, body] of plan.entries.entries()) {
           const entry = chainNext(last, body, key) as ChainEntry;
           spec.check?.(entry, `new entry ${i + 1}`, last, true);
@@ -156,7 +192,7 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
         await host.mkdir(spec.path.slice(0, spec.path.lastIndexOf('/')));
         await host.writeAtomic(spec.path, appendLines(text, appended));
         const head = appended.at(-1)!;
-        const accepted = current === null ? 0 : current.anchoring.state === 'verified' ? current.anchoring.from : current.entries.length;
+        const accepted = current === null ? 0 : current.anchoring.state === 'verified' ? current.anchoring.from : current.count;
         await keeper.setAnchor({
           journal: await identity(spec.path),
           seq: head.seq,
@@ -164,7 +200,8 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
           from: accepted,
           at: String(head.at ?? new Date().toISOString()),
         });
-        verified.set(spec.path, { text: appendLines(text, appended), entries: [...(current?.entries ?? []), ...appended] });
+        const count = (current?.count ?? 0) + appended.length;
+        verified.set(spec.path, { text: appendLines(text, appended), count, last: head, kept: [head], keptFrom: count - 1 });
         if (!spec.cacheFirst) await cache?.(current, appended, plan.result);
         return { current, appended, result: plan.result };
       });
@@ -176,10 +213,10 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
         const entries = parseChain(text, display(spec.path), spec.check && ((e, w, b) => spec.check!(e, w, b, false)));
         await host.mkdir(spec.path.slice(0, spec.path.lastIndexOf('/')));
         await host.writeAtomic(spec.path, text);
-        verified.set(spec.path, { text, entries });
+        verified.set(spec.path, { text, count: entries.length, last: entries.at(-1), kept: entries, keptFrom: 0 });
         const head = entries.at(-1);
         if (head) {
-          const from = current?.anchoring.state === 'verified' ? current.anchoring.from : (current?.entries.length ?? 0);
+          const from = current?.anchoring.state === 'verified' ? current.anchoring.from : (current?.count ?? 0);
           await keeper.setAnchor({ journal: await identity(spec.path), seq: head.seq, hash: head.hash, from, at: new Date(host.now()).toISOString() });
         }
         await cache?.();
@@ -190,11 +227,11 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
       return withLock(spec, async () => {
         const current = await load(spec, { acceptUnkeyedTail: true });
         if (current === null) return null;
-        const head = current.entries.at(-1);
+        const head = current.last;
         if (!head) throw new SluiceError('STATE_TAMPERED', { file: display(spec.path), message: 'the journal is empty: there is nothing to anchor' });
         const after: Anchor = { journal: await identity(spec.path), seq: head.seq, hash: head.hash, from: 0, at: new Date(host.now()).toISOString() };
         await keeper.setAnchor(after);
-        return { before: current.anchor, after, entries: current.entries.length };
+        return { before: current.anchor, after, entries: current.count };
       });
     },
   };

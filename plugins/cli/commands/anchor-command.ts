@@ -28,7 +28,7 @@ export const anchorCommand = defineCommand({
       if (!loaded) continue;
       const a = loaded.anchoring;
       const before = a.state === 'unanchored' ? ('unanchored' as const) : a.from > 0 ? ('partly' as const) : ('verified' as const);
-      rows.push({ spec: j, label: j.label, file: kernel.display(j.path), entries: loaded.entries.length, before, anchored: false });
+      rows.push({ spec: j, label: j.label, file: kernel.display(j.path), entries: loaded.count, before, anchored: false });
     }
     const s = ctx.io.style;
     const folder = kernel.store.records.folder;
