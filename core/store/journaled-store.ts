@@ -63,7 +63,7 @@ export interface JournaledStore {
    * A person's acceptance of a journal this machine has no anchor for (a fresh clone, another machine):
    * anchors its head. A journal that contradicts an anchor it has is refused as on every read.
    */
-  anchor(spec: JournalSpec): Promise<{ before: Anchor | null; after: Anchor; entries: number } | null>;
+  anchor(spec: JournalSpec, expect?: { seq: number; hash: string }): Promise<{ before: Anchor | null; after: Anchor; entries: number } | null>;
   /**
    * Takes a longer copy of the journal that an authenticated source wrote (a worker's signed checkpoint):
    * under the lock, only when the local journal is a prefix of it; checked, written, anchored at its head.
@@ -223,12 +223,18 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
         return true;
       });
     },
-    anchor(spec) {
+    anchor(spec, expect) {
       return withLock(spec, async () => {
         const current = await load(spec, { acceptUnkeyedTail: true });
         if (current === null) return null;
         const head = current.last;
         if (!head) throw new SluiceError('STATE_TAMPERED', { file: display(spec.path), message: 'the journal is empty: there is nothing to anchor' });
+        // A person accepted one head (a signed statement): a journal that moved since is not what they accepted.
+        if (expect && (head.seq !== expect.seq || head.hash !== expect.hash))
+          throw new SluiceError('ANCHOR_NEEDS_PERSON', {
+            file: display(spec.path),
+            message: `the journal's head is entry ${head.seq} (${head.hash.slice(0, 12)}), not the entry ${expect.seq} (${expect.hash.slice(0, 12)}) that was accepted: nothing was anchored`,
+          });
         const after: Anchor = { journal: await identity(spec.path), seq: head.seq, hash: head.hash, from: 0, at: new Date(host.now()).toISOString() };
         await keeper.setAnchor(after);
         return { before: current.anchor, after, entries: current.count };

@@ -35,7 +35,7 @@ async function measured(dir: string, command: string): Promise<{ code: number; r
   });
   const rss = /maxrss-kb (\d+)/.exec(r.stderr);
   assert.ok(rss, r.stderr);
-  return { code: r.code, rssKb: Number(rss[1]), stdout: r.stdout };
+  return { code: r.code ?? -1, rssKb: Number(rss[1]), stdout: r.stdout };
 }
 
 /** A starter project whose history holds `n` entries another tool wrote, adopted into the journal by one gate run. */
