@@ -19,6 +19,12 @@ export interface JournalSpec {
    * reader takes as history written outside sluice, never a journal one write ahead of its cache.
    */
   cacheFirst?: boolean;
+  /**
+   * Verify it line by line and keep only the anchored entry and those after (`count` and `last` say the
+   * rest); `entries` is then parsed again on first use. For a journal read mostly for its head (the SDLC
+   * history, 10,000 entries and more); a journal whose every entry is used keeps them (the default).
+   */
+  headOnly?: boolean;
 }
 
 export interface LoadedJournal {
@@ -81,17 +87,18 @@ interface Verified {
   keptFrom: number;
 }
 
-function loaded(path: string, chain: Verified, anchoring: Anchoring, anchor: Anchor | null): LoadedJournal {
+function loaded(spec: JournalSpec, shown: string, chain: Verified, anchoring: Anchoring, anchor: Anchor | null): LoadedJournal {
   let all: ChainEntry[] | undefined = chain.keptFrom === 0 ? chain.kept : undefined;
   return {
-    path,
+    path: spec.path,
     text: chain.text,
     count: chain.count,
     last: chain.last,
     anchoring,
     anchor,
     get entries() {
-      all ??= parseChain(chain.text, path);
+      // The same checks again: a spec's check may note what it read about each entry (the lifecycle's states).
+      all ??= parseChain(chain.text, shown, spec.check && ((e, w, b) => spec.check!(e, w, b, false)));
       return all;
     },
   };
@@ -140,7 +147,7 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
     if (text !== null) {
       const seen = verified.get(spec.path);
       // Entries before the anchored one are fixed by its hash: only it and the ones after are kept (for their macs).
-      const keepFrom = Math.max(0, (anchor?.seq ?? 1) - 1);
+      const keepFrom = spec.headOnly ? Math.max(0, (anchor?.seq ?? 1) - 1) : 0;
       if (seen && seen.text === text && seen.keptFrom <= keepFrom) chain = seen;
       else {
         const scan = scanChain(text, shown, spec.check && ((e, w, b) => spec.check!(e, w, b, false)), keepFrom);
@@ -152,7 +159,7 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
     const keptAt = chain;
     const anchoring = judgeAnchor(keptAt && { count: keptAt.count, entry: (i: number) => keptAt.kept[i - keptAt.keptFrom] }, anchor, key, shown, o);
     if (text === null) return null;
-    return loaded(spec.path, chain!, anchoring, anchor);
+    return loaded(spec, shown, chain!, anchoring, anchor);
   }
 
   async function withLock<T>(spec: JournalSpec, fn: () => Promise<T>): Promise<T> {
@@ -201,7 +208,12 @@ export function createJournaledStore(options: JournaledStoreOptions): JournaledS
           at: String(head.at ?? new Date().toISOString()),
         });
         const count = (current?.count ?? 0) + appended.length;
-        verified.set(spec.path, { text: appendLines(text, appended), count, last: head, kept: [head], keptFrom: count - 1 });
+        verified.set(
+          spec.path,
+          spec.headOnly
+            ? { text: appendLines(text, appended), count, last: head, kept: [head], keptFrom: count - 1 }
+            : { text: appendLines(text, appended), count, last: head, kept: [...(current?.entries ?? []), ...appended], keptFrom: 0 },
+        );
         if (!spec.cacheFirst) await cache?.(current, appended, plan.result);
         return { current, appended, result: plan.result };
       });

@@ -66,6 +66,8 @@ export function historyJournalSpec(kernel: Kernel, dir: string, statePath: strin
     // The lock of state.yaml: one writer for the journal and its cache.
     lockPath: `${statePath}.lock`,
     cacheFirst: true,
+    // Read for its head by every command; only a history written outside sluice needs every entry.
+    headOnly: true,
     purpose: 'sluice sdlc',
     check(e, where, _before, isNew) {
       const b = e as ChainEntry & Partial<HistoryJournalBody>;
