@@ -24,11 +24,8 @@ export const anchorCommand = defineCommand({
       description: `anchor without a terminal: FILE is \`sluice anchor --statement | ssh-keygen -Y sign -f KEY -n ${ANCHOR_NAMESPACE}\`, by a key in your config folder's allowed_signers`,
     },
   ],
-  examples: [
-    'sluice anchor --show',
-    'sluice anchor',
-    `sluice anchor --statement | ssh-keygen -Y sign -f ~/.ssh/id_ed25519 -n ${ANCHOR_NAMESPACE} > anchor.sig && sluice anchor --signature anchor.sig`,
-  ],
+  // The signature route needs a person's key: README shows it whole (`--statement | ssh-keygen -Y sign ... && --signature`).
+  examples: ['sluice anchor --show', 'sluice anchor'],
   output: AnchorOutput,
   async run({ options }, ctx) {
     const { kernel } = ctx;
