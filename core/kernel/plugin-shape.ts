@@ -13,7 +13,7 @@ export function checkPluginShape(value: unknown, source: string): PluginDefiniti
   }
   const name = p.name;
   const bad = (field: string, what: string): never => {
-    throw new SluiceError('PLUGIN_INVALID', { plugin: name, field, message: `plugin ${name}: ${field} ${what}` });
+    throw new SluiceError('PLUGIN_INVALID', { plugin: name, field, message: `${field} ${what}` });
   };
   const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
   const isFunction = (x: unknown) => typeof x === 'function';

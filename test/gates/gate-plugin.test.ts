@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import * as v from 'valibot';
 import { createKernel, createMemoryHost, defineGate, gateData, gatePlugin, type GateContext, type GateResult } from '../../core/index.ts';
 import { consistencyGate, type ConsistencyData } from '../../gates/consistency-gate.ts';
-import { gatePlugins } from '../../gates/index.ts';
+import { gateTypePlugins } from '../../gates/index.ts';
 
 const memoryKernel = (plugins: Parameters<typeof createKernel>[0]['plugins']) =>
   createKernel({ host: createMemoryHost({ cwd: '/project', files: { '/project/.keep': '' } }), projectRoot: '/project', plugins });
@@ -20,9 +20,9 @@ describe('gatePlugin', () => {
   });
 
   it('every built-in gate is its own plugin, named after the one gate type it provides', async () => {
-    const kernel = await memoryKernel(gatePlugins);
+    const kernel = await memoryKernel(gateTypePlugins);
     const byPlugin = kernel.gates.entries().map((e) => [e.plugin, `sluice:gate-${e.value.type}`]);
-    assert.equal(byPlugin.length, gatePlugins.length);
+    assert.equal(byPlugin.length, gateTypePlugins.length);
     for (const [plugin, expected] of byPlugin) assert.equal(plugin, expected);
   });
 });

@@ -54,7 +54,7 @@ export const COLLIDING_GATE_MJS = `import { definePlugin } from 'sluice';
 export default definePlugin({
   name: 'acme-clash',
   errorPrefix: 'ACME',
-  errorCodes: { ACME_LICENSE_UNREADABLE: { exit: 1, title: 'mine now' } },
+  errorCodes: { ACME_LICENSE_UNREADABLE: { exit: 1, title: 'mine now', hint: 'none' } },
 });
 `;
 
