@@ -48,7 +48,7 @@ export async function walkSteps<C, N extends string>(
 
 /**
  * What is wrong with a table, for its tests: a route to a step that does not exist, a step named END,
- * a step no entry point reaches, a step from which END cannot be reached. Empty when sound.
+ * an entry point that is not a step, a step no entry point reaches, a step from which END cannot be reached. Empty when sound.
  */
 export function tableProblems<C, N extends string>(table: StepTable<C, N>, entries: readonly (N | End)[]): string[] {
   const names = Object.keys(table) as N[];
@@ -57,6 +57,7 @@ export function tableProblems<C, N extends string>(table: StepTable<C, N>, entri
   for (const n of names)
     for (const [outcome, to] of Object.entries<string>(table[n].next))
       if (to !== END && !(names as string[]).includes(to)) problems.push(`${n}: outcome "${outcome}" leads to undeclared step "${to}"`);
+  for (const e of entries) if (e !== END && !(names as string[]).includes(e)) problems.push(`entry point "${e}" is not a step`);
   const reached = new Set<string>();
   const queue: string[] = entries.filter((e) => e !== END);
   while (queue.length) {

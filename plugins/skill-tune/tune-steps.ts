@@ -1,11 +1,7 @@
-import { join } from 'pathe';
-import { SluiceError } from '../../core/index.ts';
 import { evaluateIteration } from './evaluate-step.ts';
 import { executeIteration } from './execute-step.ts';
 import { improveIteration } from './improve-step.ts';
 import type { IterationState } from './iteration-state-schema.ts';
-import { checkSkillFolder } from './read-skill.ts';
-import { copyTree } from './skill-folders.ts';
 import {
   beginIteration,
   markSetupComplete,
@@ -17,7 +13,7 @@ import {
   terminationOf,
 } from './state-transitions.ts';
 import { END, step, type End, type StepTable } from './step-machine.ts';
-import { inRun, skillDirOf, updateState, workspacePaths as P, type TuneRun } from './tune-workspace.ts';
+import { copySkills, updateState, workspacePaths as P, type TuneRun } from './tune-workspace.ts';
 
 /** What the steps share: the run, and its state as last written. */
 export interface TuneStepContext {
@@ -138,22 +134,6 @@ export function positionOf(state: IterationState): TunePosition {
   if (state.termination) return 'terminated';
   if (state.status === 'setup') return 'setup';
   return state.iterations.at(-1)?.phase ?? 'none';
-}
-
-/** Copies each skill somewhere in the run, refusing one that is no longer valid (edited or moved by hand mid-run). */
-async function copySkills(run: TuneRun, state: IterationState, target: (id: string) => string): Promise<void> {
-  const { kernel } = run;
-  for (const s of state.skills) {
-    const dir = await skillDirOf(kernel, s);
-    const check = await checkSkillFolder(kernel.host, dir);
-    if (!check.ok)
-      throw new SluiceError('SKILL_INVALID', {
-        file: kernel.display(join(dir, 'SKILL.md')),
-        field: check.field,
-        message: `${check.message} (the skill changed outside the run)`,
-      });
-    await copyTree(kernel.host, dir, inRun(run, target(s.id)), { display: kernel.display });
-  }
 }
 
 export async function announce(run: TuneRun, state: IterationState, resumed: boolean): Promise<void> {
