@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { END, step, tableProblems, walkSteps, type StepTable } from '../../plugins/skill-tune/step-machine.ts';
 import { RESUME_AT, TUNE_STEPS, type TuneStepName } from '../../plugins/skill-tune/tune-steps.ts';
@@ -15,6 +16,20 @@ describe('tune steps: the table', () => {
     for (const [position, name] of Object.entries(RESUME_AT)) assert.ok(name === END || name in TUNE_STEPS, `${position} → ${name}`);
     assert.equal(RESUME_AT.terminated, END);
     assert.equal(RESUME_AT.setup, 'backup');
+  });
+
+  it('is the table the README shows', () => {
+    const readme = readFileSync(new URL('../../plugins/skill-tune/README.md', import.meta.url), 'utf8');
+    const shown: Record<string, Record<string, string>> = {};
+    for (const [, name, routes] of readme.matchAll(/^\| (\w+) \| [^|]+ \| ([^|]+) \| [^|]+ \|$/gm)) {
+      if (name === 'step') continue;
+      shown[name] = {};
+      for (const route of routes.trim().split(', ')) {
+        const [outcomes, to] = route.split(' → ');
+        for (const o of outcomes.split(' / ')) shown[name][o] = to;
+      }
+    }
+    assert.deepEqual(shown, Object.fromEntries(Object.entries(TUNE_STEPS).map(([name, s]) => [name, { ...s.next }])));
   });
 
   it('says what each step does', () => {
