@@ -8,16 +8,16 @@ import { type ArtifactHashes, withArtifacts } from './evidence/artifact-hashes.t
 import { forceProductionRoute, productionChanges } from './evidence/production-route.ts';
 import type { Blocker, Fingerprint, Reroute, WorkflowState } from './state/workflow-state-schema.ts';
 import {
-  PRODUCTION_GUARDS,
-  type ProductionGuard,
   BLOCKED_RESULTS,
   CODE_SENSITIVE_STAGES,
   LIMITS,
+  PRODUCTION_GUARDS,
   REPAIR_ROUTES,
   RULES,
   STAGE_SKILLS,
   findRow,
   firstIncompleteStage,
+  type ProductionGuard,
   type RepairScope,
   type RuleId,
   type Stage,
