@@ -2,22 +2,18 @@
  * The lifecycle's machine: applies one event (a verdict, a block, an unblock) to a requirement's state by
  * the rows and rules of transition-table.ts. Pure functions, no I/O: callers read evidence from
  * artifacts, pass it in as an event, and write whatever `applyEvent` (or, for a stage's evidence,
- * `applyEvidence`) returns through the state store. Every refusal names its rule.
+ * `applyEvidence` of apply-evidence.ts) returns through the state store. Every refusal names its rule.
  */
-import { type ArtifactHashes, withArtifacts } from './evidence/artifact-hashes.ts';
-import { forceProductionRoute, productionChanges } from './evidence/production-route.ts';
 import type { Blocker, Fingerprint, Reroute, WorkflowState } from './state/workflow-state-schema.ts';
 import {
   BLOCKED_RESULTS,
   CODE_SENSITIVE_STAGES,
   LIMITS,
-  PRODUCTION_GUARDS,
   REPAIR_ROUTES,
   RULES,
   STAGE_SKILLS,
   findRow,
   firstIncompleteStage,
-  type ProductionGuard,
   type RepairScope,
   type RuleId,
   type Stage,
@@ -106,47 +102,6 @@ export function applyEvent(state: WorkflowState, event: LifecycleEvent, ctx: Eve
   const row = findRow(event.stage, event.verdict);
   if (!row) return refuse('stage-order', `${event.verdict} is not a verdict of stage ${event.stage}`);
   return applyRow(state, row, event, ctx);
-}
-
-/** What a stage's evidence adds to its event: the hashes of its artifacts, and whether the requirement is alone in the workspace. */
-export interface EvidenceContext extends EventContext {
-  artifacts: ArtifactHashes;
-  alone: boolean;
-}
-
-/**
- * Applies a stage's result read from its evidence: the event, the artifact hashes on its record, and the
- * production guards of the table (PRODUCTION_GUARDS), which send production edits made where only test
- * infrastructure may change onto the production route.
- */
-export function applyEvidence(state: WorkflowState, event: Exclude<LifecycleEvent, { kind: 'unblock' }>, ctx: EvidenceContext): TransitionOutcome {
-  const guards = ctx.alone ? PRODUCTION_GUARDS.filter((g) => g.stage === event.stage && guardApplies(g, state)) : [];
-  const instead = guards.find((g) => g.order === 'instead');
-  if (instead && checkCanRecord(state, event.stage, ctx.caller) === undefined) {
-    const forced = productionRoute(state, state, instead, ctx);
-    if (forced) return forced;
-  }
-  const out = applyEvent(state, event, ctx);
-  if (!out.ok) return out;
-  const recorded = withArtifacts(out.state, event.stage, ctx.artifacts, ctx.now);
-  for (const g of guards.filter((x) => x.order === 'after')) {
-    const forced = productionRoute(recorded, state, g, ctx);
-    if (forced) return forced;
-  }
-  return { ...out, state: recorded };
-}
-
-function guardApplies(g: ProductionGuard, state: WorkflowState): boolean {
-  if ('status' in g.on) return state.status === g.on.status;
-  const last = state.reroutes.at(-1);
-  return last?.kind === 'test-repair' && last.repair_scope === g.on.route && state.completed_stages.includes('code-review');
-}
-
-/** The production route from `state`, when production files changed since `before`'s last test. */
-function productionRoute(state: WorkflowState, before: WorkflowState, g: ProductionGuard, ctx: EventContext): TransitionOutcome | undefined {
-  const changed = productionChanges(before.results.test?.fingerprint, ctx.fingerprint);
-  const forced = forceProductionRoute(state, changed, { now: ctx.now, fingerprint: ctx.fingerprint, why: g.why });
-  return forced && ok(forced, 'production-route');
 }
 
 function applyRow(state: WorkflowState, row: TransitionRow, event: Extract<LifecycleEvent, { kind: 'verdict' }>, ctx: EventContext): TransitionOutcome {

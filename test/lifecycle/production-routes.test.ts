@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as v from 'valibot';
-import { applyEvent, applyEvidence, type EvidenceContext, type LifecycleEvent } from '../../plugins/lifecycle/apply-event.ts';
+import { applyEvent, type LifecycleEvent } from '../../plugins/lifecycle/apply-event.ts';
+import { applyEvidence, type EvidenceContext } from '../../plugins/lifecycle/apply-evidence.ts';
 import { newWorkflowState } from '../../plugins/lifecycle/state/new-workflow-state.ts';
 import { workflowStateInvariant } from '../../plugins/lifecycle/state/workflow-state-invariant.ts';
 import { type Fingerprint, WorkflowStateSchema, type WorkflowState } from '../../plugins/lifecycle/state/workflow-state-schema.ts';
