@@ -1,8 +1,8 @@
 /**
  * The lifecycle's machine: applies one event (a verdict, a block, an unblock) to a requirement's state by
  * the rows and rules of transition-table.ts. Pure functions, no I/O: callers read evidence from
- * artifacts, pass it in as an event, and write whatever `applyEvent` returns through the state store.
- * Every refusal names its rule.
+ * artifacts, pass it in as an event, and write whatever `applyEvent` (or, for a stage's evidence,
+ * `applyEvidence` of apply-evidence.ts) returns through the state store. Every refusal names its rule.
  */
 import type { Blocker, Fingerprint, Reroute, WorkflowState } from './state/workflow-state-schema.ts';
 import {

@@ -1,6 +1,6 @@
 import { SluiceError } from '../../core/index.ts';
-import { hashArtifacts, staleEvidence, withArtifacts } from './evidence/artifact-hashes.ts';
-import { forceProductionRoute, onTestInfrastructureRoute, othersOpen, productionChanges } from './evidence/production-route.ts';
+import { hashArtifacts, staleEvidence } from './evidence/artifact-hashes.ts';
+import { othersOpen } from './evidence/production-route.ts';
 import { readStageEvidence, type EvidenceStage } from './evidence/read-stage-evidence.ts';
 import type { LifecycleContext } from './lifecycle-context.ts';
 import type { ArtifactRef } from './readers/read-artifact.ts';
@@ -8,8 +8,9 @@ import type { LifecycleTransitionEvent } from './lifecycle-hooks.ts';
 import { loadRequirement, writeJournaled } from './journal/journaled-state.ts';
 import { workflowStateFile } from './state/workflow-state-file.ts';
 import type { WorkflowState } from './state/workflow-state-schema.ts';
-import { type Stage } from './transition-table.ts';
+import { productionGuarded, type Stage } from './transition-table.ts';
 import { applyEvent, checkCanRecord, checkOwnership, type TransitionOutcome } from './apply-event.ts';
+import { applyEvidence } from './apply-evidence.ts';
 import { authorize, type AuthorizeOptions } from './commit/authorize-commit.ts';
 import { adoptedView, adoptUnjournaled } from './recovery/adopt-claims.ts';
 import { sameFingerprint } from './workspace/workspace-fingerprint.ts';
@@ -159,31 +160,11 @@ export async function recordStage(lc: LifecycleContext, slug: string, stage: Evi
   const fingerprint = await lc.fingerprint();
   const now = lc.now();
   // Alone in the workspace, a production edit is this requirement's; with others open the commit checks its own files.
-  const productionCheck = (stage === 'implement' || stage === 'test') && !(await othersOpen(lc, slug));
+  const alone = productionGuarded(stage) && !(await othersOpen(lc, slug));
   const result = await applyTransition(lc, slug, caller, (s) => {
     const stale = event.kind === 'verdict' ? staleEvidence(s, stage, artifacts, fingerprint) : undefined;
     if (stale) throw new SluiceError('EVIDENCE_STALE', { file: event.evidence ?? undefined, message: stale, data: { stage } });
-    // TEST_BLOCKED allows environment recovery only: production edits meanwhile take the production route.
-    if (productionCheck && stage === 'test' && s.status === 'TEST_BLOCKED' && checkCanRecord(s, stage, caller) === undefined) {
-      const forced = forceProductionRoute(s, productionChanges(s.results.test?.fingerprint, fingerprint), {
-        now,
-        fingerprint,
-        why: 'production files edited while the tests were blocked',
-      });
-      if (forced) return { ok: true, state: forced, row: 'production-route' };
-    }
-    const out = applyEvent(s, event, { now, fingerprint, caller });
-    if (!out.ok) return out;
-    const recorded = withArtifacts(out.state, stage, artifacts, now);
-    if (productionCheck && stage === 'implement' && onTestInfrastructureRoute(s)) {
-      const forced = forceProductionRoute(recorded, productionChanges(s.results.test?.fingerprint, fingerprint), {
-        now,
-        fingerprint,
-        why: 'production files edited on the test-infrastructure route',
-      });
-      if (forced) return { ok: true, state: forced, row: 'production-route' };
-    }
-    return { ...out, state: recorded };
+    return applyEvidence(s, event, { now, fingerprint, caller, artifacts, alone });
   });
   return { ...result, artifact: { format: event.format, files: refs } };
 }

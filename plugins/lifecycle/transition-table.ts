@@ -126,6 +126,41 @@ export const REPAIR_ROUTES: Readonly<Record<RepairScope | 'review-fixes', readon
   unknown: ['implement', 'code-review', 'test'],
 };
 
+/**
+ * Production routes are the routes that run code review again; a route that skips it (test-infrastructure)
+ * may change only tests and documentation, and so may a TEST_BLOCKED requirement (environment recovery).
+ * Each row below names such a place, the stage whose record is checked there, and what happens when that
+ * record finds production files changed since the last test: the production route instead (code review
+ * and every later stage again, recorded as a reroute; row `production-route`). `instead` drops the
+ * recorded result; `after` keeps it and reroutes from there. Checked only when the requirement is alone in
+ * the workspace: with others open an edit may be theirs, and the commit checks the files it carries.
+ */
+export interface ProductionGuard {
+  id: string;
+  stage: Stage;
+  /** Where only test infrastructure may change: a status, or the repair route the requirement is on. */
+  on: { status: Status } | { route: RepairScope };
+  order: 'instead' | 'after';
+  why: string;
+}
+
+export const PRODUCTION_GUARDS: readonly ProductionGuard[] = [
+  { id: 'test-blocked', stage: 'test', on: { status: 'TEST_BLOCKED' }, order: 'instead', why: 'production files edited while the tests were blocked' },
+  {
+    id: 'test-infrastructure-route',
+    stage: 'implement',
+    on: { route: 'test-infrastructure' },
+    order: 'after',
+    why: 'production files edited on the test-infrastructure route',
+  },
+];
+
+/** Whether a repair route is a production route: it reviews the code again. */
+export const isProductionRoute = (route: readonly Stage[]): boolean => route.includes('code-review');
+
+/** Whether recording `stage` can meet a production guard (so the recorder looks whether it is alone in the workspace). */
+export const productionGuarded = (stage: Stage): boolean => PRODUCTION_GUARDS.some((g) => g.stage === stage);
+
 /** What a blocked stage records as its result (PrizmKit v3/v4 names); code-review and test keep their last one. */
 export const BLOCKED_RESULTS: Partial<Record<Stage, StageResult>> = {
   plan: 'PLAN_BLOCKED',

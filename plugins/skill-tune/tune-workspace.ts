@@ -1,6 +1,8 @@
 import { join } from 'pathe';
-import { realPathInside, type Kernel, type StateFile } from '../../core/index.ts';
+import { realPathInside, SluiceError, type Kernel, type StateFile } from '../../core/index.ts';
 import { iterationStateInvariant, IterationStateSchema, type IterationState } from './iteration-state-schema.ts';
+import { checkSkillFolder } from './read-skill.ts';
+import { copyTree } from './skill-folders.ts';
 
 /**
  * Layout of a run folder `<run_dir>/skill-tune-<timestamp>/`:
@@ -65,3 +67,19 @@ export async function updateState(run: TuneRun, fn: (s: IterationState, now: str
 
 /** A skill's folder from the state's project-relative path; it must still lead inside the project (symlinks included) before anything is copied into it. */
 export const skillDirOf = (kernel: Kernel, skill: { path: string }) => realPathInside(kernel.host, kernel.projectRoot, skill.path, 'skill path');
+
+/** Copies each skill somewhere in the run, refusing one that is no longer valid (edited or moved by hand mid-run). */
+export async function copySkills(run: TuneRun, state: IterationState, target: (id: string) => string): Promise<void> {
+  const { kernel } = run;
+  for (const s of state.skills) {
+    const dir = await skillDirOf(kernel, s);
+    const check = await checkSkillFolder(kernel.host, dir);
+    if (!check.ok)
+      throw new SluiceError('SKILL_INVALID', {
+        file: kernel.display(join(dir, 'SKILL.md')),
+        field: check.field,
+        message: `${check.message} (the skill changed outside the run)`,
+      });
+    await copyTree(kernel.host, dir, inRun(run, target(s.id)), { display: kernel.display });
+  }
+}

@@ -13,9 +13,9 @@ export function productionChanges(before: Fingerprint | null | undefined, now: F
 }
 
 /**
- * Production edits where only test infrastructure may change (the test-infrastructure route skips review;
- * TEST_BLOCKED allows environment recovery only): the production route instead, back to code review,
- * recorded as a reroute. Returns the rerouted state, or undefined when nothing forces it.
+ * The production route for production edits made where only test infrastructure may change (where, is
+ * PRODUCTION_GUARDS in transition-table.ts; apply-event.ts applies it): back to code review, recorded as a
+ * reroute. Returns the rerouted state, or undefined when nothing forces it.
  */
 export function forceProductionRoute(
   state: WorkflowState,
@@ -28,12 +28,6 @@ export function forceProductionRoute(
     ...ctx,
     note: `${ctx.why}: ${changed.slice(0, 10).join(', ')}${changed.length > 10 ? ', …' : ''} changed; production route (code review) instead`,
   });
-}
-
-/** Whether the requirement is on the test-infrastructure route: its last reroute skipped review. */
-export function onTestInfrastructureRoute(state: WorkflowState): boolean {
-  const last = state.reroutes.at(-1);
-  return last?.kind === 'test-repair' && last.repair_scope === 'test-infrastructure' && state.completed_stages.includes('code-review');
 }
 
 /**
