@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCachedCli } from './build-cli-cache.mjs';
+import { lazyPackages } from './lazy-builtins.mjs';
 import { parserPatches } from './guard-parser-patches.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -67,6 +68,11 @@ const sourceOnly = (importer, spec) => ({
     );
   },
 });
+/**
+ * The kernel gets the yaml library from its Host (the Node host loads dist/yaml.cjs on first use); only a
+ * caller that made no Host reaches core's plain `yaml` import, so the bundles require it on first read.
+ */
+const plainYamlOnFirstUse = lazyPackages(['yaml']);
 const runnerFromSource = sourceOnly(/plugins[\\/]cli[\\/]cli-loader\.ts$/, './run-cli.ts');
 const shellGuardFromSource = sourceOnly(/plugins[\\/]guard[\\/]shell-guard-loader\.ts$/, './shell-guard.ts');
 
@@ -139,7 +145,7 @@ const result = await build({
     loadAtRunTime(/plugins[\\/]cli[\\/]main\.ts$/, '../guard/guard-main.ts', './guard.cjs'),
     // Commands run dist/sluice-cli.cjs through V8's code cache (built below by build-cli-cache.mjs): cli-loader.ts finds it at run time.
     runnerFromSource,
-    yamlAsEsm,
+    plainYamlOnFirstUse,
   ],
   logLevel: 'warning',
 });
@@ -184,7 +190,7 @@ metafiles.cli = await buildCachedCli({
     runnerFromSource,
     // `sluice hooks` and a `guard` with arguments judge shell commands with the guard's own dist/guard-shell.cjs (and its cache), not a second copy of the parser.
     shellGuardFromSource,
-    yamlAsEsm,
+    plainYamlOnFirstUse,
   ],
 });
 // What each build bundled, for test/layout (the bundle holds exactly the modules the source imports reach). Not shipped (package.json `files`).
