@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { createRequire as moduleRequire } from 'node:module';
 import { builtBeside } from '../host-node/built-beside.ts';
 import { loadCached, saveCodeCache } from '../host-node/code-cache.ts';
 import type * as RunCli from './run-cli.ts';
@@ -21,7 +21,7 @@ export async function runSluice(argv: readonly string[]): Promise<number> {
     return runCli(argv);
   }
   const cacheFile = file.replace(/\.cjs$/, '.cache');
-  const loaded = loadCached<typeof RunCli>(file, cacheFile, createRequire(file));
+  const loaded = loadCached<typeof RunCli>(file, cacheFile, moduleRequire(file));
   try {
     return await loaded.exports.runCli(argv);
   } finally {
