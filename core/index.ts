@@ -2,7 +2,10 @@
 export { createKernel, type KernelOptions } from './kernel/create-kernel.ts';
 export type { Kernel, PluginInfo, Registry, SchemaEntry, RunOptions } from './kernel/kernel-types.ts';
 export { kernelRootedAt } from './kernel/rooted-kernel.ts';
+export { schemaOf } from './kernel/register-declarations.ts';
+export { needsClosure } from './kernel/plugin-needs.ts';
 export { definePlugin, defineGate, defineDelegate, defineWorkflow, defineCommand } from './plugin/define.ts';
+export { gatePlugin, gateData, type GatePluginOptions } from './plugin/gate-plugin.ts';
 export { plainStyle, quietIO } from './plugin/quiet-io.ts';
 export { commandOutput, commandDocumentSchema, ErrorOutputSchema, jsonEnvelope, outputSchemaName } from './plugin/command-output.ts';
 export type * from './plugin/types.ts';

@@ -1,17 +1,19 @@
-import { defineGate, definePlugin, redactSecrets, type GateResult, type Severity } from '../core/index.ts';
+import * as v from 'valibot';
+import { defineGate, gatePlugin, redactSecrets, type GateResult } from '../core/index.ts';
 
-export interface CommandGateInput {
-  projectRoot: string;
+export const CommandGateInputSchema = v.object({
+  projectRoot: v.string(),
   /** The gate id from the profile pack (`lint`, `acme-sast`); the `gate` field of the result. */
-  id: string;
+  id: v.string(),
   /** Program and arguments; run directly, never through a shell. */
-  argv: string[];
-  severity?: Severity;
-  description?: string;
-  timeoutMs?: number;
+  argv: v.array(v.string()),
+  severity: v.optional(v.picklist(['MUST', 'SHOULD', 'MAY'])),
+  description: v.optional(v.string()),
+  timeoutMs: v.optional(v.number()),
   /** The file the gate is configured in, for trust errors (default `.sdlc/profile.yaml`). */
-  source?: string;
-}
+  source: v.optional(v.string()),
+});
+export type CommandGateInput = v.InferOutput<typeof CommandGateInputSchema>;
 
 /** Output kept for the message: the end of it, where tools print their verdict. */
 const TAIL_BYTES = 2048;
@@ -40,10 +42,11 @@ const lastLine = (s: string) =>
  * The `command` gate: runs one program (shell-free argv) in the project root through the Host and
  * passes on exit 0. For org gate packs: `sluice.gates: [{id: lint, type: command, phases: [build], argv: [npm, run, lint]}]`.
  */
-export const commandGate = defineGate<CommandGateInput>({
+export const commandGate = defineGate({
   type: 'command',
   id: 'command',
   description: 'runs a command without a shell; passes on exit 0',
+  input: CommandGateInputSchema,
   // The argv comes from a project file: the kernel runs it only in a trusted workspace.
   runs: (input) => ({ file: input.source ?? '.sdlc/profile.yaml', what: `sluice.gates.${input.id}`, argv: input.argv }),
   async check(input, { host, signal }) {
@@ -81,9 +84,4 @@ export const commandGate = defineGate<CommandGateInput>({
   },
 });
 
-export const commandGatePlugin = definePlugin({
-  name: 'sluice:gate-command',
-  setup(ctx) {
-    ctx.registerGate(commandGate);
-  },
-});
+export const commandGatePlugin = gatePlugin(commandGate);

@@ -1,15 +1,17 @@
-import { defineGate, definePlugin, type GateResult, type Host } from '../core/index.ts';
+import * as v from 'valibot';
+import { defineGate, gatePlugin, type GateResult, type Host } from '../core/index.ts';
 import { DEFAULT_PLACEHOLDER_MARKERS, markdownCodeLines, scanPlaceholders, type PlaceholderScan } from './completeness/placeholder-scan.ts';
 import { notRequiredRow } from './integrity-gate.ts';
-import type { ArtifactRef } from './shared/artifact-ref.ts';
+import { ArtifactRefSchema } from './shared/artifact-ref.ts';
 import { isTextArtifact, listFilesUnder, projectFile, readTextFile } from './shared/project-file.ts';
 
-export interface CompletenessInput {
-  projectRoot: string;
-  artifacts: ArtifactRef[];
+export const CompletenessInputSchema = v.object({
+  projectRoot: v.string(),
+  artifacts: v.array(ArtifactRefSchema),
   /** Profile `sluice.placeholder_markers`; the defaults when absent. */
-  markers?: string[];
-}
+  markers: v.optional(v.array(v.string())),
+});
+export type CompletenessInput = v.InferOutput<typeof CompletenessInputSchema>;
 
 export const G2 = 'G2-completeness';
 
@@ -96,10 +98,11 @@ export async function checkArtifactCompleteness(
 }
 
 /** G2: required artifacts have content and no placeholder markers (outside code, unless waived). MUST. */
-export const completenessGate = defineGate<CompletenessInput>({
+export const completenessGate = defineGate({
   type: 'completeness',
   id: G2,
   description: 'required artifacts are non-empty and free of placeholder markers',
+  input: CompletenessInputSchema,
   async check(input, { host }) {
     return Promise.all(
       input.artifacts.map(async (a): Promise<GateResult> => {
@@ -121,9 +124,4 @@ export const completenessGate = defineGate<CompletenessInput>({
   },
 });
 
-export const completenessGatePlugin = definePlugin({
-  name: 'sluice:gate-completeness',
-  setup(ctx) {
-    ctx.registerGate(completenessGate);
-  },
-});
+export const completenessGatePlugin = gatePlugin(completenessGate);

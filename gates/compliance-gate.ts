@@ -1,38 +1,41 @@
-import { defineGate, definePlugin, type GateResult, type Host, type Severity } from '../core/index.ts';
+import * as v from 'valibot';
+import { defineGate, gatePlugin, type GateResult, type Host } from '../core/index.ts';
 import { DEFAULT_COVERAGE_REPORTS, readCoverage } from './coverage/read-coverage.ts';
 import { coverageProblem } from './metrics-gate.ts';
 import { checkArtifactCompleteness } from './completeness-gate.ts';
 import { isTextArtifact, listFilesUnder, projectFile, readTextFile } from './shared/project-file.ts';
 
 /** One check of a frozen compliance file, as the planner passes it (threshold already looked up in the profile). */
-export interface ComplianceCheck {
-  framework: string;
-  file: string;
-  id: string;
-  name: string;
-  criteria?: string;
-  description?: string;
-  check_type: 'artifact_exists' | 'artifact_content' | 'manual' | 'metric';
-  severity: Severity;
-  artifact?: string;
+export const ComplianceCheckSchema = v.object({
+  framework: v.string(),
+  file: v.string(),
+  id: v.string(),
+  name: v.string(),
+  criteria: v.optional(v.string()),
+  description: v.optional(v.string()),
+  check_type: v.picklist(['artifact_exists', 'artifact_content', 'manual', 'metric']),
+  severity: v.picklist(['MUST', 'SHOULD', 'MAY']),
+  artifact: v.optional(v.string()),
   /** Project-relative path of `artifact` in the phase folder. */
-  artifactRel?: string;
-  required_content?: string[];
-  metric?: 'coverage';
-  threshold_key?: string;
+  artifactRel: v.optional(v.string()),
+  required_content: v.optional(v.array(v.string())),
+  metric: v.optional(v.literal('coverage')),
+  threshold_key: v.optional(v.string()),
   /** The profile value at `threshold_key`; absent when the profile does not set it. */
-  threshold?: number;
-}
+  threshold: v.optional(v.number()),
+});
+export type ComplianceCheck = v.InferOutput<typeof ComplianceCheckSchema>;
 
-export interface ComplianceInput {
-  projectRoot: string;
-  checks: ComplianceCheck[];
+export const ComplianceInputSchema = v.object({
+  projectRoot: v.string(),
+  checks: v.array(ComplianceCheckSchema),
   /** Frameworks the profile lists whose frozen gate file is missing: each a MUST failure. */
-  missing: { framework: string; file: string }[];
-  coverageReports?: string[];
+  missing: v.array(v.object({ framework: v.string(), file: v.string() })),
+  coverageReports: v.optional(v.array(v.string())),
   /** G2's markers (profile `sluice.placeholder_markers`): an `artifact_content` check needs the artifact complete. */
-  markers?: string[];
-}
+  markers: v.optional(v.array(v.string())),
+});
+export type ComplianceInput = v.InferOutput<typeof ComplianceInputSchema>;
 
 export const G4 = 'G4-compliance';
 
@@ -107,10 +110,11 @@ async function runCheck(host: Host, input: ComplianceInput, c: ComplianceCheck):
 }
 
 /** G4: the checks of the frozen compliance files (soc2, hipaa, gdpr...) for this phase. Severity per check. */
-export const complianceGate = defineGate<ComplianceInput>({
+export const complianceGate = defineGate({
   type: 'compliance',
   id: G4,
   description: 'checks of the frozen compliance files for the phase (artifact_exists, artifact_content, manual, metric)',
+  input: ComplianceInputSchema,
   async check(input, { host }) {
     const missing = input.missing.map(
       (m): GateResult => ({
@@ -126,9 +130,4 @@ export const complianceGate = defineGate<ComplianceInput>({
   },
 });
 
-export const complianceGatePlugin = definePlugin({
-  name: 'sluice:gate-compliance',
-  setup(ctx) {
-    ctx.registerGate(complianceGate);
-  },
-});
+export const complianceGatePlugin = gatePlugin(complianceGate);

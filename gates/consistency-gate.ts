@@ -1,26 +1,33 @@
-import { defineGate, definePlugin, type GateResult, type Host } from '../core/index.ts';
+import * as v from 'valibot';
+import { defineGate, gatePlugin, type GateResult, type Host } from '../core/index.ts';
 import { readArtifactMetrics } from './consistency/artifact-metrics.ts';
 import { readFrozenLayers } from './consistency/frozen-layers.ts';
 import { projectFile, readTextFile } from './shared/project-file.ts';
 
-export type MetricValue = string | number | boolean | (string | number)[];
+const MetricValueSchema = v.union([v.string(), v.number(), v.boolean(), v.array(v.union([v.string(), v.number()]))]);
+export type MetricValue = v.InferOutput<typeof MetricValueSchema>;
 
-export interface MetricReading {
-  value: MetricValue;
-  source: string;
-}
+const MetricReadingSchema = v.object({ value: MetricValueSchema, source: v.string() });
+export type MetricReading = v.InferOutput<typeof MetricReadingSchema>;
 
-export interface ConsistencyInput {
-  projectRoot: string;
+export const ConsistencyInputSchema = v.object({
+  projectRoot: v.string(),
   /** Values locked at earlier phase exits (latest lock per key), with the phase that locked them. */
-  locked: Record<string, MetricReading & { phase: string }>;
+  locked: v.record(v.string(), v.object({ ...MetricReadingSchema.entries, phase: v.string() })),
   /** Current values from the frozen profile (quality thresholds, compliance frameworks). */
-  profileMetrics: Record<string, MetricReading>;
+  profileMetrics: v.record(v.string(), MetricReadingSchema),
   /** Artifact folders of the phases reached so far, in phase order; their top-level markdown is read. */
-  artifactDirs: string[];
+  artifactDirs: v.array(v.string()),
   /** Frozen layers of earlier phases (`.sdlc/context/layers/phase<ID>-*.md`) whose `## Locked Metrics` also lock values. */
-  layers?: { dir: string; priorPhases: string[] };
-}
+  layers: v.optional(v.object({ dir: v.string(), priorPhases: v.array(v.string()) })),
+});
+export type ConsistencyInput = v.InferOutput<typeof ConsistencyInputSchema>;
+
+/** What G5 hands `sluice next` (on its `metrics to lock` row): the values this phase's exit locks. */
+export const ConsistencyDataSchema = v.object({
+  metrics: v.pipe(v.record(v.string(), MetricReadingSchema), v.description('Metric key → current value and where it is stated.')),
+});
+export type ConsistencyData = v.InferOutput<typeof ConsistencyDataSchema>;
 
 export const G5 = 'G5-consistency';
 
@@ -55,16 +62,19 @@ async function readArtifacts(host: Host, input: ConsistencyInput) {
 /**
  * G5: the metrics locked when earlier phases were left (quality thresholds, compliance frameworks,
  * budget/timeline lines of the artifacts) against their values now; drift is reported with both
- * values. SHOULD. Its INFO row carries the current values, which `sluice next` locks at this exit.
+ * values. SHOULD. Its `metrics to lock` row carries the current values as `data.metrics`, which
+ * `sluice next` locks at this exit.
  */
-export const consistencyGate = defineGate<ConsistencyInput>({
+export const consistencyGate = defineGate({
   type: 'consistency',
   id: G5,
   description: 'locked metrics of earlier phase exits have not drifted',
+  input: ConsistencyInputSchema,
+  data: ConsistencyDataSchema,
   async check(input, { host }) {
     const artifacts = await readArtifacts(host, input);
     const current: Record<string, MetricReading> = { ...input.profileMetrics, ...artifacts.current };
-    const rows: GateResult[] = [];
+    const rows: GateResult<ConsistencyData>[] = [];
     const lockedKeys = Object.keys(input.locked).sort();
     let unchanged = 0;
     for (const key of lockedKeys) {
@@ -122,7 +132,7 @@ export const consistencyGate = defineGate<ConsistencyInput>({
       passed: true,
       message: `${count} metric${count === 1 ? '' : 's'} will be locked when this phase is left`,
       severity: 'INFO',
-      metrics: current,
+      data: { metrics: current },
     });
     return rows;
   },
@@ -132,11 +142,11 @@ export const consistencyGate = defineGate<ConsistencyInput>({
  * What the frozen layers lock: a metric the artifacts state differently is drift (SHOULD, both values
  * and the decision log named); a person confirms the rest, as the reference asks (passed null).
  */
-async function layerRows(host: Host, input: ConsistencyInput, current: Record<string, MetricReading>): Promise<GateResult[]> {
+async function layerRows(host: Host, input: ConsistencyInput, current: Record<string, MetricReading>): Promise<GateResult<ConsistencyData>[]> {
   if (!input.layers) return [];
   const layers = (await readFrozenLayers(host, input.projectRoot, input.layers.dir, input.layers.priorPhases)).filter((l) => l.locks);
   if (layers.length === 0) return [];
-  const rows: GateResult[] = [];
+  const rows: GateResult<ConsistencyData>[] = [];
   let compared = 0;
   for (const m of layers.flatMap((l) => l.metrics)) {
     const now = current[m.key];
@@ -166,9 +176,4 @@ async function layerRows(host: Host, input: ConsistencyInput, current: Record<st
   return rows;
 }
 
-export const consistencyGatePlugin = definePlugin({
-  name: 'sluice:gate-consistency',
-  setup(ctx) {
-    ctx.registerGate(consistencyGate);
-  },
-});
+export const consistencyGatePlugin = gatePlugin(consistencyGate);

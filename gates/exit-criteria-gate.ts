@@ -1,9 +1,11 @@
-import { defineGate, definePlugin, resultId, type GateResult } from '../core/index.ts';
+import * as v from 'valibot';
+import { defineGate, gatePlugin, resultId, type GateResult } from '../core/index.ts';
 
-export interface ExitCriteriaInput {
+export const ExitCriteriaInputSchema = v.object({
   /** The prose `exit_gate.conditions` of the phase. */
-  conditions: string[];
-}
+  conditions: v.array(v.string()),
+});
+export type ExitCriteriaInput = v.InferOutput<typeof ExitCriteriaInputSchema>;
 
 export const G7 = 'G7-exit-criteria';
 
@@ -11,10 +13,11 @@ export const G7 = 'G7-exit-criteria';
  * G7: the registry's prose exit conditions ("Scope boundaries are unambiguous") put in front of the
  * person signing, one manual MUST result each, so the approval is of the questions, not of a file list.
  */
-export const exitCriteriaGate = defineGate<ExitCriteriaInput>({
+export const exitCriteriaGate = defineGate({
   type: 'exit-criteria',
   id: G7,
   description: 'prose exit conditions of the phase, for manual review',
+  input: ExitCriteriaInputSchema,
   async check(input) {
     const taken = new Set<string>();
     return input.conditions.map(
@@ -30,9 +33,4 @@ export const exitCriteriaGate = defineGate<ExitCriteriaInput>({
   },
 });
 
-export const exitCriteriaGatePlugin = definePlugin({
-  name: 'sluice:gate-exit-criteria',
-  setup(ctx) {
-    ctx.registerGate(exitCriteriaGate);
-  },
-});
+export const exitCriteriaGatePlugin = gatePlugin(exitCriteriaGate);

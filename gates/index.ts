@@ -1,4 +1,4 @@
-import type { PluginDefinition } from '../core/index.ts';
+import { definePlugin, type PluginDefinition } from '../core/index.ts';
 import { commandGatePlugin } from './command-gate.ts';
 import { completenessGatePlugin } from './completeness-gate.ts';
 import { complianceGatePlugin } from './compliance-gate.ts';
@@ -12,14 +12,14 @@ import { qualityGatePlugin } from './quality-gate.ts';
 export type { CommandGateInput } from './command-gate.ts';
 export type { CompletenessInput } from './completeness-gate.ts';
 export type { ComplianceCheck, ComplianceInput } from './compliance-gate.ts';
-export type { ConsistencyInput, MetricReading } from './consistency-gate.ts';
+export type { ConsistencyData, ConsistencyInput, MetricReading } from './consistency-gate.ts';
 export type { ExitCriteriaInput } from './exit-criteria-gate.ts';
 export type { IntegrityInput } from './integrity-gate.ts';
 export type { MetricsInput } from './metrics-gate.ts';
 export type { QualityInput } from './quality-gate.ts';
 
 /** The built-in gate types, one plugin each. */
-export const gatePlugins: PluginDefinition[] = [
+export const gateTypePlugins: PluginDefinition[] = [
   integrityGatePlugin,
   completenessGatePlugin,
   metricsGatePlugin,
@@ -29,3 +29,12 @@ export const gatePlugins: PluginDefinition[] = [
   exitCriteriaGatePlugin,
   commandGatePlugin,
 ];
+
+/** `sluice:gates` names every built-in gate type: a command that checks a phase's gates `needs` it. */
+export const gatesPlugin = definePlugin({
+  name: 'sluice:gates',
+  needs: gateTypePlugins.map((p) => p.name),
+});
+
+/** Every built-in gate plugin, in load order. */
+export const gatePlugins: PluginDefinition[] = [...gateTypePlugins, gatesPlugin];

@@ -1,11 +1,10 @@
-import { defineGate, definePlugin, type GateResult } from '../core/index.ts';
-import type { ArtifactRef } from './shared/artifact-ref.ts';
+import * as v from 'valibot';
+import { defineGate, gatePlugin, type GateResult } from '../core/index.ts';
+import { ArtifactRefSchema, type ArtifactRef } from './shared/artifact-ref.ts';
 import { projectFile } from './shared/project-file.ts';
 
-export interface IntegrityInput {
-  projectRoot: string;
-  artifacts: ArtifactRef[];
-}
+export const IntegrityInputSchema = v.object({ projectRoot: v.string(), artifacts: v.array(ArtifactRefSchema) });
+export type IntegrityInput = v.InferOutput<typeof IntegrityInputSchema>;
 
 export const G1 = 'G1-integrity';
 
@@ -15,10 +14,11 @@ export function notRequiredRow(gate: string, a: ArtifactRef): GateResult {
 }
 
 /** G1: every required artifact exists on disk (a folder artifact as a folder). MUST. */
-export const integrityGate = defineGate<IntegrityInput>({
+export const integrityGate = defineGate({
   type: 'integrity',
   id: G1,
   description: 'required artifacts exist on disk',
+  input: IntegrityInputSchema,
   async check(input, { host }) {
     return Promise.all(
       input.artifacts.map(async (a): Promise<GateResult> => {
@@ -43,9 +43,4 @@ export const integrityGate = defineGate<IntegrityInput>({
   },
 });
 
-export const integrityGatePlugin = definePlugin({
-  name: 'sluice:gate-integrity',
-  setup(ctx) {
-    ctx.registerGate(integrityGate);
-  },
-});
+export const integrityGatePlugin = gatePlugin(integrityGate);

@@ -1,16 +1,18 @@
-import { defineGate, definePlugin, type GateResult } from '../core/index.ts';
+import * as v from 'valibot';
+import { defineGate, gatePlugin, type GateResult } from '../core/index.ts';
 import { percent } from './coverage/coverage-report.ts';
 import { coverageUnder, DEFAULT_COVERAGE_REPORTS, readCoverage, type CoverageLookup } from './coverage/read-coverage.ts';
 
-export interface MetricsInput {
-  projectRoot: string;
+export const MetricsInputSchema = v.object({
+  projectRoot: v.string(),
   /** Profile `sluice.coverage_reports`; the usual locations when absent. */
-  reports?: string[];
-  coverageMinimum: number;
-  coverageCritical?: number;
+  reports: v.optional(v.array(v.string())),
+  coverageMinimum: v.number(),
+  coverageCritical: v.optional(v.number()),
   /** Profile `sluice.critical_paths`: source prefixes coverage_critical applies to. */
-  criticalPaths?: string[];
-}
+  criticalPaths: v.optional(v.array(v.string())),
+});
+export type MetricsInput = v.InferOutput<typeof MetricsInputSchema>;
 
 export const G3 = 'G3-metrics';
 
@@ -28,10 +30,11 @@ export function coverageProblem(lookup: CoverageLookup): string | undefined {
  * measured elsewhere) the row is a manual judgement a person signs off with `next --approve`,
  * never a pass and never a dead end; an unreadable report fails.
  */
-export const metricsGate = defineGate<MetricsInput>({
+export const metricsGate = defineGate({
   type: 'metrics',
   id: G3,
   description: 'line coverage from lcov / json-summary / Cobertura meets the profile thresholds',
+  input: MetricsInputSchema,
   async check(input, { host }) {
     const lookup = await readCoverage(host, input.projectRoot, input.reports ?? DEFAULT_COVERAGE_REPORTS);
     const problem = coverageProblem(lookup);
@@ -105,9 +108,4 @@ export const metricsGate = defineGate<MetricsInput>({
   },
 });
 
-export const metricsGatePlugin = definePlugin({
-  name: 'sluice:gate-metrics',
-  setup(ctx) {
-    ctx.registerGate(metricsGate);
-  },
-});
+export const metricsGatePlugin = gatePlugin(metricsGate);

@@ -1,10 +1,12 @@
-import { defineGate, definePlugin, resultId, type GateResult } from '../core/index.ts';
+import * as v from 'valibot';
+import { defineGate, gatePlugin, resultId, type GateResult } from '../core/index.ts';
 
-export interface QualityInput {
-  phase: string;
+export const QualityInputSchema = v.object({
+  phase: v.string(),
   /** Profile `quality.evaluation_criteria` that apply to the phase (no `phases` means build). */
-  criteria: { name: string; description: string; severity?: 'fail' | 'warn' }[];
-}
+  criteria: v.array(v.object({ name: v.string(), description: v.string(), severity: v.optional(v.picklist(['fail', 'warn'])) })),
+});
+export type QualityInput = v.InferOutput<typeof QualityInputSchema>;
 
 export const G6 = 'G6-quality';
 
@@ -13,10 +15,11 @@ export const G6 = 'G6-quality';
  * the options considered", so every criterion is a manual judgement (passed: null) with a stable id to
  * approve; never a pass by default. `fail` criteria are MUST, `warn` SHOULD.
  */
-export const qualityGate = defineGate<QualityInput>({
+export const qualityGate = defineGate({
   type: 'quality',
   id: G6,
   description: 'profile evaluation criteria for the phase, as manual judgements',
+  input: QualityInputSchema,
   async check(input) {
     const taken = new Set<string>();
     return input.criteria.map(
@@ -32,9 +35,4 @@ export const qualityGate = defineGate<QualityInput>({
   },
 });
 
-export const qualityGatePlugin = definePlugin({
-  name: 'sluice:gate-quality',
-  setup(ctx) {
-    ctx.registerGate(qualityGate);
-  },
-});
+export const qualityGatePlugin = gatePlugin(qualityGate);

@@ -114,6 +114,7 @@ const result = await build({
   entryPoints: {
     sluice: 'plugins/cli/main.ts',
     index: 'api/index.ts',
+    kernel: 'api/kernel.ts',
     gates: 'api/gates.ts',
     delegates: 'api/delegates.ts',
     sdlc: 'api/sdlc.ts',

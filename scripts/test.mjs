@@ -5,7 +5,9 @@
 // A leg that leaves a process running counts as a failure (see scripts/test/leftover-processes.mjs);
 // Ctrl-C or a CI cancel stops the running leg's whole process group.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { newRunMarker, reapLeftovers } from './test/leftover-processes.mjs';
 import { tapFailures } from './test/tap-failures.mjs';
 
@@ -16,6 +18,10 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const marker = newRunMarker();
+// sluice's user state folder (record key, journal anchors) for this run only: tests never write the
+// person's real ~/.local/state/sluice. A test that plays "another machine" sets its own XDG_STATE_HOME.
+const stateHome = mkdtempSync(join(tmpdir(), 'sluice-test-state-'));
+process.on('exit', () => rmSync(stateHome, { recursive: true, force: true }));
 const suiteStarted = Date.now();
 /** The whole suite on an idle 2-core machine; over it, the summary says so (timing is not a test result). */
 const BUDGET_S = 600;
@@ -47,7 +53,15 @@ function run(label, command, args, { capture = false, env = {}, showLine } = {})
       detached: true,
       // No global or system git config: a CI host often has no git identity, and a developer's
       // (identity, commit.gpgsign, hooksPath) must not make the suite pass or fail. Tests set what they need.
-      env: { ...process.env, NO_COLOR: '1', SLUICE_TEST_RUN: marker, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', ...env },
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        SLUICE_TEST_RUN: marker,
+        XDG_STATE_HOME: stateHome,
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_CONFIG_NOSYSTEM: '1',
+        ...env,
+      },
     });
     running = child;
     let out = '';

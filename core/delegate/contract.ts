@@ -1,3 +1,4 @@
+import type { Kernel } from '../kernel/kernel-types.ts';
 import type { FileWriter, Host } from '../host/host.ts';
 import type { SandboxUse } from '../sandbox/sandbox-choice.ts';
 
@@ -90,7 +91,12 @@ export interface DelegateSettings {
   [key: string]: unknown;
 }
 
-export interface DelegateRunContext {
+/** What a delegate learns about where it runs: the kernel it serves (project root, display, the unsandboxed host). */
+export interface DelegatePlace {
+  kernel: Kernel;
+}
+
+export interface DelegateRunContext extends DelegatePlace {
   host: Host;
   settings: DelegateSettings;
   signal: AbortSignal;
@@ -113,6 +119,6 @@ export interface DelegateDefinition {
   /** The backend starts no program (the script backend): no OS sandbox applies, and none is recorded. */
   inProcess?: boolean;
   /** Whether the backend can run here (its CLI is installed, its script file exists). */
-  available(ctx: { host: Host; settings: DelegateSettings }): Promise<DelegateAvailability>;
+  available(ctx: DelegatePlace & { host: Host; settings: DelegateSettings }): Promise<DelegateAvailability>;
   run(request: DelegateRequest, ctx: DelegateRunContext): Promise<DelegateAttempt>;
 }

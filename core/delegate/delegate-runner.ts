@@ -41,7 +41,7 @@ export function createDelegateJob(kernel: Kernel) {
   const ensureAvailable = (name: string, def: DelegateDefinition, settings: DelegateSettings) => {
     let pending = availability.get(name);
     if (!pending) {
-      pending = def.available({ host: kernel.host, settings }).then((a) => {
+      pending = def.available({ host: kernel.host, settings, kernel }).then((a) => {
         if (!a.ok)
           throw new SluiceError('DELEGATE_UNAVAILABLE', {
             message: `delegate ${name} is not available: ${a.reason ?? 'unknown reason'}`,
@@ -122,6 +122,7 @@ export function createDelegateJob(kernel: Kernel) {
         const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
         attempt = await runAttempt(def, request, {
           host: backendHost,
+          kernel,
           settings,
           signal: job.signal,
           transcript,

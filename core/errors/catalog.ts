@@ -41,6 +41,22 @@ export const errorCatalog = defineErrorCodes('sluice', {
   },
   PLUGIN_LOAD_TIMEOUT: { exit: usage, title: 'plugin did not finish loading in time', hint: 'the named plugin setup() hangs; fix it or raise pluginTimeoutMs' },
   PLUGIN_DUPLICATE: { exit: usage, title: 'two plugins register the same name', hint: 'remove one of them from sluice.config' },
+  PLUGIN_NEED_MISSING: {
+    exit: usage,
+    title: 'a plugin needs another plugin that is not loaded',
+    hint: 'add the plugin it names to sluice.config plugins (before it), or remove the plugin that needs it',
+  },
+  PLUGIN_NEED_CYCLE: { exit: usage, title: 'plugins need each other in a cycle', hint: 'the message lists the cycle; one of them must not need the other' },
+  PLUGIN_ERROR_CODE_PREFIX: {
+    exit: usage,
+    title: "a plugin's error codes lack its prefix",
+    hint: 'a plugin outside sluice declares errorPrefix (e.g. ACME) and names every code it raises ACME_…',
+  },
+  PLUGIN_ERROR_CODE_COLLISION: {
+    exit: usage,
+    title: 'two plugins declare the same error code or prefix',
+    hint: 'the message names both plugins; rename the codes (or the prefix) of one of them',
+  },
   HOOK_UNDECLARED: { exit: usage, title: 'hook is not declared', hint: 'declare the hook with ctx.declareHook() before using it' },
   HOOK_FAILED: { exit: usage, title: 'a hook handler failed', hint: 'the named plugin threw inside the named hook' },
   HOOK_TIMEOUT: { exit: usage, title: 'a hook handler timed out', hint: 'the named plugin did not answer the named hook in time' },
@@ -138,6 +154,11 @@ export const errorCatalog = defineErrorCodes('sluice', {
 
   // --- SDLC workflow --------------------------------------------------------------------
   GATE_TYPE_UNKNOWN: { exit: usage, title: 'unknown gate type', hint: 'run `sluice plugins` to list gate types' },
+  GATE_INPUT_INVALID: {
+    exit: usage,
+    title: 'a gate was given an input it does not accept',
+    hint: 'fix the named field (for a profile gate, its `with:` entry); `sluice plugins` shows which plugin provides the gate',
+  },
 
   // --- signatures -----------------------------------------------------------------------
   SIGNING_UNAVAILABLE: { exit: usage, title: 'ssh-keygen cannot be run', hint: 'install OpenSSH (ssh-keygen 8.2 or later) to sign or verify approvals' },

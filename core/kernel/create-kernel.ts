@@ -2,22 +2,24 @@ import { relative } from 'pathe';
 import { defaultConfig, SluiceConfigSchema, type SluiceConfig } from '../config/config-schema.ts';
 import type { DelegateDefinition } from '../delegate/contract.ts';
 import { createDelegateJob } from '../delegate/delegate-runner.ts';
-import { registerErrorCodes } from '../errors/error-codes.ts';
-import { SluiceError, toSluiceError } from '../errors/sluice-error.ts';
+import { SluiceError } from '../errors/sluice-error.ts';
 import type { Host } from '../host/host.ts';
 import { coreHooks } from '../hooks/core-hooks.ts';
 import { HookDriver } from '../hooks/hook-driver.ts';
 import type { HookName } from '../hooks/hook-types.ts';
 import { isInside, resolveInside } from '../paths/inside.ts';
-import type { CommandDefinition, GateDefinition, GateResult, PluginContext, WorkflowDefinition } from '../plugin/types.ts';
-import { commandDocumentSchema, ErrorOutputSchema, outputSchemaName } from '../plugin/command-output.ts';
+import type { CommandDefinition, GateDefinition, GateResult, PluginContext, PluginDefinition, WorkflowDefinition } from '../plugin/types.ts';
+import { ErrorOutputSchema } from '../plugin/command-output.ts';
 import type { JobQueue } from '../queue/job-queue.ts';
 import { createLocalQueue } from '../queue/local-queue.ts';
 import { createStateStore } from '../store/state-store.ts';
 import type { Kernel, PluginInfo, SchemaEntry } from './kernel-types.ts';
 import { orderPlugins, resolvePlugins, runSetup, type PluginSource } from './load-plugins.ts';
 import { createRegistry } from './registry.ts';
-import { commandSubjects, delegateSubjects, pluginSubjects, sandboxOffSubject } from '../trust/config-subjects.ts';
+import { createGateJob } from './gate-job.ts';
+import { orderByNeeds } from './plugin-needs.ts';
+import { addCommand, addErrorCodes, loadDeclaredCommands, registerDeclarations, type DeclarationTargets } from './register-declarations.ts';
+import { delegateSubjects, pluginSubjects, sandboxOffSubject } from '../trust/config-subjects.ts';
 import type { SandboxMode } from '../sandbox/sandbox-choice.ts';
 import { trustEverything, type WorkspaceTrust } from '../trust/workspace-trust.ts';
 
@@ -49,6 +51,11 @@ export interface KernelOptions {
   trust?: WorkspaceTrust;
   /** The config file as errors name it (default `sluice.config.yaml`). */
   configFile?: string;
+  /**
+   * Which declared commands (`commands` fields) to import: all of them (the default), or the named ones
+   * (the CLI imports only the command it runs). Commands registered in setup are always there.
+   */
+  commands?: 'all' | readonly string[];
   /** Called for each isolated observer failure. */
   onWarning?(error: SluiceError): void;
   /** Lines for the person that are not errors (`kernel.notice`), such as a run going unsandboxed. */
@@ -123,16 +130,7 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     if (subjects.length > 0) await trust.require(subjects);
     return runDelegateJob(payload, job);
   });
-  queue.register('gate:check', async ({ type, input }, job) => {
-    const gate = gates.require(type);
-    const command = gate.runs?.(input);
-    if (command) await trust.require(await commandSubjects({ host, projectRoot, pathEnv: host.env('PATH') }, command.file, command.what, command.argv));
-    try {
-      return await gate.check(input, { host, kernel, signal: job.signal });
-    } catch (error) {
-      throw toSluiceError(error, 'INTERNAL', { plugin: gates.entries().find((e) => e.value === gate)?.plugin });
-    }
-  });
+  queue.register('gate:check', createGateJob({ gates, host, projectRoot, trust }));
   schemas.add('config', 'core', { name: 'config', plugin: 'core', description: 'sluice.config.yaml / sluice.config.json', schema: SluiceConfigSchema });
   schemas.add('error-output', 'core', {
     name: 'error-output',
@@ -152,6 +150,19 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
     if (previous !== undefined)
       throw new SluiceError('PLUGIN_DUPLICATE', { plugin: plugin.name, message: `plugin ${plugin.name} is loaded twice (${previous} and ${source})` });
     seen.set(plugin.name, source);
+  }
+  const ordered = orderByNeeds(resolved);
+  const wanted = options.commands ?? 'all';
+  if (wanted !== 'all')
+    checkCommandNeeds(
+      ordered.map((r) => r.plugin),
+      wanted,
+      seen,
+    );
+  // What plugins say they provide exists before any setup runs: every hook is declared, every code known.
+  const targets: DeclarationTargets = { kernel, hooks, gates, delegates, workflows, commands, schemas, queue, dispatcher };
+  for (const { plugin } of ordered) registerDeclarations(plugin, targets);
+  for (const { plugin, source } of ordered) {
     const name = plugin.name;
     const ctx: PluginContext = {
       name,
@@ -164,28 +175,37 @@ export async function createKernel(options: KernelOptions): Promise<Kernel> {
       registerGate: (gate) => gates.add(gate.type, name, gate as GateDefinition),
       registerDelegate: (d) => delegates.add(d.name, name, d),
       registerWorkflow: (w) => workflows.add(w.name, name, w),
-      registerCommand: (c) => {
-        commands.add(c.name, name, c);
-        if (c.output) {
-          const schemaName = outputSchemaName(c.name);
-          schemas.add(schemaName, name, {
-            name: schemaName,
-            plugin: name,
-            description: `\`sluice ${c.name} --json\` output`,
-            schema: commandDocumentSchema(c.output),
-            kind: 'output',
-          });
-        }
-      },
+      registerCommand: (c) => addCommand(targets, name, c),
       registerJob: (job, handler) => queue.register(job, handler, name),
       registerDurableJob: (job, handler) => dispatcher.register(job, handler, name),
       registerSchema: (schemaName, schema, description) => schemas.add(schemaName, name, { name: schemaName, plugin: name, description, schema }),
-      registerErrorCodes: (codes) => registerErrorCodes(name, codes),
+      registerErrorCodes: (codes) => addErrorCodes(name, codes, plugin.errorPrefix),
     };
     const started = elapsedMs();
-    await runSetup(plugin, () => plugin.setup(ctx), config.pluginTimeoutMs);
+    const setup = plugin.setup;
+    if (setup) await runSetup(plugin, () => setup(ctx), config.pluginTimeoutMs);
     plugins.push({ name, version: plugin.version, enforce: plugin.enforce, source, loadMs: Math.round((elapsedMs() - started) * 100) / 100 });
   }
+  await loadDeclaredCommands(
+    ordered.map((r) => r.plugin),
+    wanted,
+    targets,
+  );
   await hooks.call('kernel:ready', kernel);
   return kernel;
+}
+
+/** The plugins a command to be imported names in its own `needs` must be loaded too (`*` asks for all of them). */
+function checkCommandNeeds(list: readonly PluginDefinition[], wanted: readonly string[], loaded: ReadonlyMap<string, string>): void {
+  for (const plugin of list)
+    for (const [command, d] of Object.entries(plugin.commands ?? {})) {
+      if (!wanted.includes(command)) continue;
+      const missing = (d.needs ?? []).find((need) => need !== '*' && !loaded.has(need));
+      if (missing !== undefined)
+        throw new SluiceError('PLUGIN_NEED_MISSING', {
+          plugin: plugin.name,
+          field: `commands.${command}.needs`,
+          message: `plugin ${plugin.name}: command ${command} needs plugin ${missing}, which is not loaded`,
+        });
+    }
 }

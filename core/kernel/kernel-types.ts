@@ -36,7 +36,9 @@ export interface SchemaEntry {
   name: string;
   description: string;
   plugin: string;
-  schema: v.GenericSchema;
+  /** The schema, or (declared lazily) `load` to import it: read it with `schemaOf(entry)`. */
+  schema?: v.GenericSchema;
+  load?: () => Promise<v.GenericSchema>;
   /** A file format (the default), or a command's --json document. */
   kind?: 'file' | 'output';
 }

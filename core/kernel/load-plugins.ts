@@ -1,6 +1,7 @@
 import { SluiceError, isSluiceError } from '../errors/sluice-error.ts';
 import { HostNotFoundError, type Host } from '../host/host.ts';
 import type { PluginDefinition } from '../plugin/types.ts';
+import { checkPluginShape } from './plugin-shape.ts';
 
 export type PluginSource = PluginDefinition | string;
 
@@ -15,7 +16,7 @@ export async function resolvePlugins(host: Host, projectRoot: string, sources: r
   const out: ResolvedPlugin[] = [];
   for (const source of sources) {
     if (typeof source !== 'string') {
-      out.push({ plugin: checkShape(source, 'builtin'), source: 'builtin' });
+      out.push({ plugin: checkPluginShape(source, 'builtin'), source: 'builtin' });
       continue;
     }
     let mod: Record<string, unknown>;
@@ -29,20 +30,9 @@ export async function resolvePlugins(host: Host, projectRoot: string, sources: r
     }
     const candidate = mod.default ?? mod.plugin;
     const plugin = typeof candidate === 'function' && !('setup' in candidate) ? (candidate as () => unknown)() : candidate;
-    out.push({ plugin: checkShape(plugin, source), source });
+    out.push({ plugin: checkPluginShape(plugin, source), source });
   }
   return out;
-}
-
-function checkShape(value: unknown, source: string): PluginDefinition {
-  const p = value as Partial<PluginDefinition> | undefined;
-  if (!p || typeof p !== 'object' || typeof p.name !== 'string' || p.name === '' || typeof p.setup !== 'function') {
-    throw new SluiceError('PLUGIN_INVALID', { plugin: source, message: `${source} does not export a plugin ({ name, setup })` });
-  }
-  if (p.enforce !== undefined && p.enforce !== 'pre' && p.enforce !== 'post') {
-    throw new SluiceError('PLUGIN_INVALID', { plugin: p.name, field: 'enforce', message: `enforce must be "pre" or "post", got ${JSON.stringify(p.enforce)}` });
-  }
-  return p as PluginDefinition;
 }
 
 /** `pre` plugins first, then the rest, then `post`; stable within each group. */

@@ -6,7 +6,8 @@ import type { CommandDefinition, GateDefinition, PluginDefinition, WorkflowDefin
  * and one obvious way to write each extension point.
  */
 export const definePlugin = (plugin: PluginDefinition): PluginDefinition => plugin;
-export const defineGate = <I>(gate: GateDefinition<I>): GateDefinition<I> => gate;
+/** Infer the input and data types from the gate's `input` and `data` schemas. */
+export const defineGate = <I, D = unknown>(gate: GateDefinition<I, D>): GateDefinition<I, D> => gate;
 export const defineDelegate = (delegate: DelegateDefinition): DelegateDefinition => delegate;
 export const defineWorkflow = (workflow: WorkflowDefinition): WorkflowDefinition => workflow;
 export const defineCommand = (command: CommandDefinition): CommandDefinition => command;

@@ -7,47 +7,10 @@ import type { JobHandler, JobName } from '../queue/job-queue.ts';
 import type { Kernel } from '../kernel/kernel-types.ts';
 import type { CatalogEntry } from '../errors/catalog.ts';
 import type { SluiceError } from '../errors/sluice-error.ts';
+import type { GateDefinition } from './gate-types.ts';
 
-export type Severity = 'MUST' | 'SHOULD' | 'MAY';
-
-/** One line of a gate's verdict. `passed: null` means a person has to judge it. */
-export interface GateResult {
-  gate: string;
-  artifact?: string;
-  check?: string;
-  passed: boolean | null;
-  message: string;
-  severity: Severity | 'INFO';
-  [key: string]: unknown;
-}
-
-export interface GateContext {
-  host: Host;
-  kernel: Kernel;
-  signal: AbortSignal;
-}
-
-/** A gate type. Its input is plain JSON (gates run as queue jobs). */
-export interface GateDefinition<I = unknown> {
-  type: string;
-  /** Gate id as it appears in results, e.g. `G1-integrity`. */
-  id: string;
-  description: string;
-  check(input: I, ctx: GateContext): Promise<GateResult[]>;
-  /**
-   * The project command this check would run (argv from a project file), if any. The kernel runs
-   * the check only when the workspace is trusted with exactly that command.
-   */
-  runs?(input: I): GateCommand | undefined;
-}
-
-/** A command a gate runs, and where in the project it was configured. */
-export interface GateCommand {
-  file: string;
-  /** Field in that file, e.g. `sluice.gates.lint`. */
-  what: string;
-  argv: readonly string[];
-}
+/** The gate types live in gate-types.ts; re-exported so `plugin/types.ts` imports keep working. */
+export type { Severity, GateResult, GateContext, GateDefinition, GateCommand } from './gate-types.ts';
 
 export interface WorkflowDefinition {
   name: string;
@@ -173,15 +136,61 @@ export interface PluginContext {
   /**
    * The error codes this plugin raises (made with `defineErrorCodes`, or a plain object owned by this
    * plugin): in the catalog from then on, for `sluice errors` and for the exit code and hint of any
-   * error with one of them, wherever it was thrown.
+   * error with one of them, wherever it was thrown. A plugin outside sluice declares `errorPrefix` and
+   * names every code with it. Prefer the `errorCodes` field, which is there before any setup runs.
    */
   registerErrorCodes(codes: Record<string, CatalogEntry>): void;
 }
 
+/** A file format a plugin owns, for `sluice schema NAME`: the schema itself, or a loader for it (imported only when asked). */
+export interface SchemaDeclaration {
+  description: string;
+  schema?: v.GenericSchema;
+  load?: () => Promise<v.GenericSchema>;
+}
+
+/** A command a plugin provides, by name (`status`, `lifecycle start`); its module is imported only when it runs or help lists it. */
+export interface CommandDeclaration {
+  /**
+   * Plugins this command uses besides its own plugin and that plugin's `needs` (`sluice next` runs the
+   * gate plugins). `'*'` means every plugin (a command that lists or serves all of them).
+   */
+  needs?: readonly string[];
+  load: () => Promise<CommandDefinition>;
+}
+
+/** Job handlers by name, each made on first use from the kernel it runs in (so the module loads only then). */
+export type JobDeclarations = { [N in JobName]?: (kernel: Kernel) => Promise<JobHandler<N>> };
+
+/**
+ * A plugin is a description: what it provides and needs are fields the kernel and the CLI read
+ * without running it; `setup` holds behaviour only (hook handlers).
+ */
 export interface PluginDefinition {
   name: string;
   version?: string;
   /** `pre` plugins load first, `post` last; others in the order given. */
   enforce?: 'pre' | 'post';
-  setup(ctx: PluginContext): void | Promise<void>;
+  /** Plugins this one uses at run time: set up before it; a missing one is an error naming this plugin. */
+  needs?: readonly string[];
+  /**
+   * The owner prefix of this plugin's error codes (`ACME` for `ACME_BAD_INPUT`), as Fastify's `FST_ERR_*`.
+   * Required of a plugin outside sluice that declares codes.
+   */
+  errorPrefix?: string;
+  /** The error codes this plugin raises, in the catalog before its setup runs (see `registerErrorCodes`). */
+  errorCodes?: Record<string, CatalogEntry>;
+  /** Hooks this plugin declares (made with `defineHook`), declared before any setup runs. */
+  hooks?: HookDeclarations;
+  schemas?: Record<string, SchemaDeclaration>;
+  commands?: Record<string, CommandDeclaration>;
+  /** Leaf jobs on `kernel.queue`. */
+  jobs?: JobDeclarations;
+  /** Top-level durable jobs on `kernel.dispatcher` (see `registerDurableJob`). */
+  durableJobs?: JobDeclarations;
+  gates?: readonly GateDefinition[];
+  delegates?: readonly DelegateDefinition[];
+  /** The workflow this plugin is, for `sluice plugins`: its commands and schemas are this plugin's. */
+  workflow?: { description: string };
+  setup?(ctx: PluginContext): void | Promise<void>;
 }

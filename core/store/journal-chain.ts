@@ -48,7 +48,29 @@ export function tampered(file: string, message: string, hint?: string): SluiceEr
  * each entry (and the one before) for what the records' own rules say. STATE_TAMPERED names the line.
  */
 export function parseChain(text: string, shown: string, check?: (entry: ChainEntry, where: string, before: ChainEntry | undefined) => void): ChainEntry[] {
-  const entries: ChainEntry[] = [];
+  return scanChain(text, shown, check, 0).kept;
+}
+
+export interface ChainScan {
+  count: number;
+  last: ChainEntry | undefined;
+  /** The entries from index `keepFrom` on (all of them for 0). */
+  kept: ChainEntry[];
+}
+
+/**
+ * The same checks as parseChain, line by line, keeping only the last entry and those from index
+ * `keepFrom` on: verifying a journal of 10,000 entries holds one entry at a time, not all of them.
+ */
+export function scanChain(
+  text: string,
+  shown: string,
+  check: ((entry: ChainEntry, where: string, before: ChainEntry | undefined) => void) | undefined,
+  keepFrom: number,
+): ChainScan {
+  const kept: ChainEntry[] = [];
+  let before: ChainEntry | undefined;
+  let count = 0;
   let start = 0;
   for (let n = 1; start < text.length; n++) {
     let end = text.indexOf('\n', start);
@@ -67,15 +89,16 @@ export function parseChain(text: string, shown: string, check?: (entry: ChainEnt
     if (typeof e.seq !== 'number' || typeof e.prev !== 'string' || typeof e.hash !== 'string' || !HEX64.test(e.prev) || !HEX64.test(e.hash))
       throw tampered(shown, `${where} is not a journal entry (seq, prev and hash are required)`);
     if (e.mac !== undefined && (typeof e.mac !== 'string' || !HEX64.test(e.mac))) throw tampered(shown, `${where} has a malformed mac`);
-    const before = entries.at(-1);
     const expected = (before?.seq ?? 0) + 1;
     if (e.seq !== expected) throw tampered(shown, `${where} has sequence ${e.seq}, expected ${expected} (a line was removed or reordered)`);
     if (e.prev !== (before?.hash ?? GENESIS)) throw tampered(shown, `${where} does not chain to the line before (a line was changed, removed or inserted)`);
     if (e.hash !== linkHash(e)) throw tampered(shown, `${where} was changed after it was written (its hash does not match)`);
     check?.(e, where, before);
-    entries.push(e);
+    if (count >= keepFrom) kept.push(e);
+    count++;
+    before = e;
   }
-  return entries;
+  return { count, last: before, kept };
 }
 
 /** Lines for `entries`, appended to `text` (which may lack its final newline). */

@@ -16,6 +16,8 @@ export interface DataFileOptions {
   /** Name shown in errors; defaults to the path. */
   display?: string;
   maxBytes?: number;
+  /** The config key that sets `maxBytes` (e.g. stateMaxBytes), named by the error at the cap. */
+  limitKey?: string;
 }
 
 /** Reads raw text with the catalogued errors for missing and oversized files. */
@@ -28,7 +30,10 @@ export async function readDataText(host: Host, path: string, o: DataFileOptions 
     if (error instanceof HostTooLargeError)
       throw new SluiceError('FILE_TOO_LARGE', {
         file: display,
-        message: `file is ${error.size} bytes, over the ${o.maxBytes ?? MAX_DATA_FILE_BYTES} byte limit`,
+        ...(o.limitKey
+          ? { field: o.limitKey, hint: `the limit is the config key ${o.limitKey} (sluice.config.yaml): raise it if the file is what it should be` }
+          : {}),
+        message: `file is ${error.size} bytes, over the ${o.maxBytes ?? MAX_DATA_FILE_BYTES} byte limit${o.limitKey ? ` (config ${o.limitKey})` : ''}`,
       });
     const system = systemErrorAsCatalogued(error);
     if (system) throw new SluiceError(system.code, { file: display, message: system.message, cause: error });

@@ -98,25 +98,25 @@ export function createRecordKeeper(host: Host): RecordKeeper {
  * STATE_TAMPERED: the anchored entry differs (rewritten, reordered, a recomputed chain), or a later one is not keyed.
  */
 export function judgeAnchor(
-  entries: readonly ChainEntry[] | null,
+  chain: { count: number; entry(index: number): ChainEntry } | null,
   anchor: Anchor | null,
   key: string | undefined,
   shown: string,
   o: { acceptUnkeyedTail?: boolean } = {},
 ): Anchoring {
   if (anchor === null) return { state: 'unanchored' };
-  const count = entries?.length ?? 0;
+  const count = chain?.count ?? 0;
   if (count < anchor.seq) {
     throw new SluiceError('JOURNAL_ROLLED_BACK', {
       file: shown,
       message:
-        entries === null
+        chain === null
           ? `the journal is missing, but this machine anchored it at entry ${anchor.seq} (${anchor.at}): state and journal were deleted`
           : `the journal has ${count} entries, but this machine anchored it at entry ${anchor.seq} (${anchor.at}): it was cut short or an older copy was put back`,
       hint: ROLLED_BACK_HINT,
     });
   }
-  if (anchor.seq > 0 && entries![anchor.seq - 1].hash !== anchor.hash)
+  if (anchor.seq > 0 && chain!.entry(anchor.seq - 1).hash !== anchor.hash)
     throw tampered(
       shown,
       `entry ${anchor.seq} is not the one this machine anchored (the journal was rewritten, reordered or its chain recomputed)`,
@@ -124,7 +124,7 @@ export function judgeAnchor(
     );
   // `sluice anchor` (a person) may accept entries after the anchored one that another machine keyed (a teammate's, pulled with git).
   for (let i = anchor.seq; i < count; i++) {
-    if (key !== undefined && macMatches(key, entries![i])) continue;
+    if (key !== undefined && macMatches(key, chain!.entry(i))) continue;
     if (o.acceptUnkeyedTail) return { state: 'unanchored' };
     throw tampered(
       shown,

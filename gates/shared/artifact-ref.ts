@@ -1,12 +1,16 @@
+import * as v from 'valibot';
+
 /** An artifact as gates receive it in their (JSON) input: resolved by the SDLC planner from the registry. */
-export interface ArtifactRef {
+export const ArtifactRefSchema = v.object({
   /** As the registry names it (`README.md`, `adrs/`). */
-  name: string;
+  name: v.string(),
   /** Relative to the project root. */
-  rel: string;
+  rel: v.string(),
   /** A folder (`adrs/`) rather than a file. */
-  dir: boolean;
+  dir: v.boolean(),
   /** False when `required_for` excludes the project type: reported as INFO, not checked. */
-  applies: boolean;
-  note?: string;
-}
+  applies: v.boolean(),
+  note: v.optional(v.string()),
+});
+
+export type ArtifactRef = v.InferOutput<typeof ArtifactRefSchema>;

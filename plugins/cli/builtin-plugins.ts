@@ -1,7 +1,7 @@
-import { loadBuiltinPlugins } from './builtin-manifest.ts';
+import { builtinFaces } from './builtin-manifest.ts';
 
 /**
- * Every built-in plugin, loaded at once: for tests, benches and embedders that want the whole set.
- * The CLI itself uses `loadBuiltinPlugins(command)` from builtin-manifest.ts and loads only what it needs.
+ * Every built-in plugin at once: for tests, benches and embedders that want the whole set. The CLI
+ * itself plans each command line with `planCommand` (builtin-manifest.ts) and sets up only what it needs.
  */
-export const builtinPlugins = await loadBuiltinPlugins();
+export const builtinPlugins = [...builtinFaces];

@@ -1,25 +1,22 @@
 import { definePlugin } from '../../core/index.ts';
-import { demoCommand } from './commands/demo-command.ts';
-import { doctorCommand } from './doctor/doctor-command.ts';
-import { errorsCommand } from './commands/errors-command.ts';
-import { pluginsCommand } from './commands/plugins-command.ts';
-import { schemaCommand } from './commands/schema-command.ts';
-import { trustCommand } from './commands/trust-command.ts';
-import { anchorCommand } from './commands/anchor-command.ts';
 import { cliErrors } from './cli-errors.ts';
 
-/** The CLI's own commands: introspection of the kernel, and the demo. */
+/** Every plugin: what lists or exports all of them, and the demo that runs every workflow. */
+const ALL = ['*'];
+
+/** The CLI's own commands: introspection of the kernel, trust, anchors, the doctor and the demo. */
 export const cliPlugin = definePlugin({
   name: 'sluice:cli',
   enforce: 'pre',
-  setup(ctx) {
-    ctx.registerErrorCodes(cliErrors);
-    ctx.registerCommand(pluginsCommand);
-    ctx.registerCommand(schemaCommand);
-    ctx.registerCommand(demoCommand);
-    ctx.registerCommand(trustCommand);
-    ctx.registerCommand(anchorCommand);
-    ctx.registerCommand(errorsCommand);
-    ctx.registerCommand(doctorCommand);
+  errorCodes: cliErrors,
+  commands: {
+    plugins: { needs: ALL, load: async () => (await import('./commands/plugins-command.ts')).pluginsCommand },
+    schema: { needs: ALL, load: async () => (await import('./commands/schema-command.ts')).schemaCommand },
+    demo: { needs: ALL, load: async () => (await import('./commands/demo-command.ts')).demoCommand },
+    trust: { load: async () => (await import('./commands/trust-command.ts')).trustCommand },
+    // The SDLC history and every requirement's journal are anchored: their plugins say where they are.
+    anchor: { needs: ['sluice:sdlc', 'sluice:lifecycle'], load: async () => (await import('./commands/anchor-command.ts')).anchorCommand },
+    errors: { load: async () => (await import('./commands/errors-command.ts')).errorsCommand },
+    doctor: { load: async () => (await import('./doctor/doctor-command.ts')).doctorCommand },
   },
 });

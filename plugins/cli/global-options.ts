@@ -60,3 +60,15 @@ export function commandWord(argv: readonly string[]): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The first two words of the command (`lifecycle record`), found as `commandWord` finds the first:
+ * the second is the next word that is not an option. Empty for help requests.
+ */
+export function commandWords(argv: readonly string[]): string[] {
+  const first = commandWord(argv);
+  if (first === undefined) return [];
+  const rest = argv.slice(argv.indexOf(first) + 1);
+  const second = rest.find((arg) => !arg.startsWith('-'));
+  return second === undefined ? [first] : [first, second];
+}

@@ -20,11 +20,11 @@ import {
   type Kernel,
 } from '../../core/index.ts';
 import { createNodeHost } from '../host-node/index.ts';
-import { loadBuiltinErrorCodes, loadBuiltinPlugins } from './builtin-manifest.ts';
+import { builtinFaces, loadBuiltinErrorCodes, planCommand } from './builtin-manifest.ts';
 import { buildProgram, commanderOutcome, type ProgramResult } from './build-program.ts';
 import { createCommandIO } from './command-io.ts';
 import { printDelegateHeartbeats } from './delegate-heartbeat.ts';
-import { commandWord, readGlobalOptions } from './global-options.ts';
+import { commandWord, commandWords, readGlobalOptions } from './global-options.ts';
 import { printError } from './print-error.ts';
 import { watchQueueProgress } from './queue-progress.ts';
 import { createStatusLine, PLAIN_EVERY_MS } from './status-line.ts';
@@ -98,12 +98,14 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
     stopStatus = () => statusLine.stop();
     const io = createCommandIO({ json, interactive: host.isInteractive(), redact, statusLine });
     for (const w of queue?.warnings ?? []) io.warn(`warning: ${w}`);
+    // Config plugins may hook into any built-in, so they get every built-in; otherwise only what the command needs.
+    const plan = config.plugins.length > 0 ? { plugins: builtinFaces, commands: 'all' as const } : planCommand(commandWords(argv));
     const kernel: Kernel = await createKernel({
       host,
       config,
       projectRoot: root,
-      // Config plugins may hook into any built-in, so they get every built-in; otherwise only what the command needs.
-      plugins: await loadBuiltinPlugins(config.plugins.length > 0 ? undefined : word),
+      plugins: plan.plugins,
+      commands: plan.commands,
       trust,
       configFile: loaded.file === undefined ? undefined : basename(loaded.file),
       concurrency: globals.concurrency,
@@ -114,6 +116,8 @@ async function runCommandLine(argv: readonly string[], controller: AbortControll
       onNotice: (line) => io.warn(line),
     });
     kernelRef = kernel;
+    // For the test that checks each command sets up exactly the plugins its declarations name.
+    if (process.env.SLUICE_TRACE_PLUGINS === '1') process.stderr.write(`sluice trace: plugins ${kernel.plugins.map((p) => p.name).join(' ')}\n`);
     const stopProgress = watchQueueProgress(kernel, statusLine);
     printDelegateHeartbeats(kernel, io);
     const result: ProgramResult = {};

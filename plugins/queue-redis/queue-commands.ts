@@ -1,6 +1,5 @@
-import { defineCommand, type CommandDefinition, type Kernel } from '../../core/index.ts';
+import { defineCommand, type Kernel } from '../../core/index.ts';
 import type { QueueStatus } from './queue-admin.ts';
-import { queueKeyCommand } from './queue-key-command.ts';
 import { QueueDrainOutput, QueueRetryOutput, QueueStatusOutput } from './queue-outputs.ts';
 import { requireQueue } from './queue-url.ts';
 
@@ -78,5 +77,3 @@ export const queueDrainCommand = defineCommand({
     return { exitCode: 0, data: { removed }, human: `${removed.length} waiting job(s) removed` };
   },
 });
-
-export const queueCommands: CommandDefinition[] = [queueStatusCommand, queueRetryCommand, queueDrainCommand, queueKeyCommand];

@@ -17,7 +17,7 @@ async function usableDelegates(kernel: Kernel, only: string | undefined): Promis
     if (!names.includes(n)) throw new SluiceError('DELEGATE_UNKNOWN', { field: '--delegates', message: `no delegate ${n}; known: ${names.join(', ')}` });
   const usable: string[] = [];
   for (const n of wanted) {
-    const a = await kernel.delegates.require(n).available({ host: kernel.host, settings: kernel.config.delegates?.[n] ?? {} });
+    const a = await kernel.delegates.require(n).available({ host: kernel.host, kernel, settings: kernel.config.delegates?.[n] ?? {} });
     if (a.ok) usable.push(n);
   }
   return usable.sort();

@@ -1,33 +1,32 @@
 import { definePlugin } from '../../core/index.ts';
-import { handoffCommand } from './handoff/handoff-command.ts';
-import { SessionHandoffSchema } from './handoff/session-handoff-schema.ts';
 import { specBacklogGate } from './specs/spec-backlog-gate.ts';
-import { specsCommand } from './specs/specs-command.ts';
-import { profileValidateCommand } from './profile-validate/profile-validate-command.ts';
-import { auditCommand } from './audit/audit-command.ts';
-import { reportCommand } from './report/report-command.ts';
-import { statusCommand } from './status/status-command.ts';
+
+/** `profile validate` checks a profile's extra gate types against the registered ones. */
+const GATES = 'sluice:gates';
 
 /**
  * The read side of the SDLC workflow: views over what `sluice next` writes, the spec backlog and
- * the session handoff. Only definitions load here; each command imports its work when it runs.
+ * the session handoff. Only this description loads with the face; each command module loads when it runs.
  */
 export const sdlcViewsPlugin = definePlugin({
   name: 'sluice:sdlc-views',
-  setup(ctx) {
-    ctx.registerCommand(statusCommand);
-    ctx.registerCommand(auditCommand);
-    ctx.registerCommand(reportCommand);
-    ctx.registerCommand(specsCommand);
-    ctx.registerCommand(handoffCommand);
-    ctx.registerCommand(profileValidateCommand);
-    ctx.registerGate(specBacklogGate);
-    ctx.registerSchema('session-handoff-v1', SessionHandoffSchema, '.sdlc/artifacts/build/session-handoff.json: Build-loop continuity between agent sessions');
-    ctx.registerWorkflow({
-      name: 'sdlc-views',
-      description: 'SDLC read side: status, audit, phase reports, spec backlog, session handoff, profile validation',
-      commands: ['status', 'audit', 'report', 'specs', 'handoff', 'profile validate'],
-      schemas: ['session-handoff-v1'],
-    });
+  workflow: { description: 'SDLC read side: status, audit, phase reports, spec backlog, session handoff, profile validation' },
+  commands: {
+    status: { load: async () => (await import('./status/status-command.ts')).statusCommand },
+    audit: { load: async () => (await import('./audit/audit-command.ts')).auditCommand },
+    report: { load: async () => (await import('./report/report-command.ts')).reportCommand },
+    specs: { load: async () => (await import('./specs/specs-command.ts')).specsCommand },
+    handoff: { load: async () => (await import('./handoff/handoff-command.ts')).handoffCommand },
+    'profile validate': {
+      needs: [GATES],
+      load: async () => (await import('./profile-validate/profile-validate-command.ts')).profileValidateCommand,
+    },
+  },
+  gates: [specBacklogGate],
+  schemas: {
+    'session-handoff-v1': {
+      description: '.sdlc/artifacts/build/session-handoff.json: Build-loop continuity between agent sessions',
+      load: async () => (await import('./handoff/session-handoff-schema.ts')).SessionHandoffSchema,
+    },
   },
 });

@@ -1,49 +1,61 @@
 import { join } from 'pathe';
 import { definePlugin } from '../../core/index.ts';
-import { historyJournalSpec } from './state/history-journal.ts';
-import { gateCommand } from './commands/gate-command.ts';
-import { initCommand } from './commands/init-command.ts';
-import { nextCommand } from './commands/next-command.ts';
-import { reenterCommand } from './commands/reenter-command.ts';
-import { refreezeCommand } from './commands/refreeze-command.ts';
-import { skipCommand } from './commands/skip-command.ts';
-import { waiversAcceptCommand } from './commands/waivers-accept-command.ts';
-import { ComplianceFileSchema } from './profile/compliance-schema.ts';
-import { ProfileSchema } from './profile/profile-schema.ts';
-import { PhaseRegistrySchema } from './registry/registry-schema.ts';
 import { sdlcHooks } from './sdlc-hooks.ts';
 import { sdlcErrors } from './sdlc-errors.ts';
-import { HistoryEntrySchema } from './state/history-schema.ts';
-import { SdlcStateSchema } from './state/state-schema.ts';
+
+/** Checking a phase runs the gate types; the Build loop's also runs the views' spec-backlog gate. */
+const GATES = 'sluice:gates';
+const VIEWS = 'sluice:sdlc-views';
 
 /**
- * The SDLC phase workflow: init, gate, next, skip, reenter, refreeze, waivers accept over `.sdlc/state.yaml`. Loads early
- * (`pre`) so its hooks are declared before any plugin hooks into them. Command modules import
- * their implementation lazily, so loading this plugin costs only the definitions and schemas.
+ * The SDLC phase workflow: init, gate, next, skip, reenter, refreeze, waivers accept over
+ * `.sdlc/state.yaml`. This face holds only its codes, hooks and what it provides; every command and
+ * schema module is imported when it is used. Every writing command checks the profile's extra gate
+ * types (a `type: command` gate) against the registered ones, so each needs the gate plugins.
  */
 export const sdlcPlugin = definePlugin({
   name: 'sluice:sdlc',
   enforce: 'pre',
+  errorCodes: sdlcErrors,
+  hooks: sdlcHooks,
+  workflow: { description: 'SDLC phases 0 → close with gates G1–G7, manual approval, skip and re-entry' },
+  commands: {
+    init: { needs: [GATES], load: async () => (await import('./commands/init-command.ts')).initCommand },
+    gate: { needs: [GATES, VIEWS], load: async () => (await import('./commands/gate-command.ts')).gateCommand },
+    next: { needs: [GATES, VIEWS], load: async () => (await import('./commands/next-command.ts')).nextCommand },
+    skip: { needs: [GATES, VIEWS], load: async () => (await import('./commands/skip-command.ts')).skipCommand },
+    reenter: { needs: [GATES], load: async () => (await import('./commands/reenter-command.ts')).reenterCommand },
+    refreeze: { needs: [GATES], load: async () => (await import('./commands/refreeze-command.ts')).refreezeCommand },
+    'waivers accept': { needs: [GATES, VIEWS], load: async () => (await import('./commands/waivers-accept-command.ts')).waiversAcceptCommand },
+  },
+  schemas: {
+    'sdlc-state': {
+      description: '.sdlc/state.yaml: phase progress, gate results and append-only history',
+      load: async () => (await import('./state/state-schema.ts')).SdlcStateSchema,
+    },
+    'sdlc-history-entry': {
+      description: 'one entry of history[] in .sdlc/state.yaml',
+      load: async () => (await import('./state/history-schema.ts')).HistoryEntrySchema,
+    },
+    'phase-registry': {
+      description: 'phase-registry.yaml: phases, order, exit gates, artifacts',
+      load: async () => (await import('./registry/registry-schema.ts')).PhaseRegistrySchema,
+    },
+    profile: {
+      description: 'profile.yaml: company profile (profiles/_schema.yaml)',
+      load: async () => (await import('./profile/profile-schema.ts')).ProfileSchema,
+    },
+    compliance: {
+      description: 'compliance/<framework>-gates.yaml: framework checks by phase',
+      load: async () => (await import('./profile/compliance-schema.ts')).ComplianceFileSchema,
+    },
+  },
   setup(ctx) {
-    ctx.registerErrorCodes(sdlcErrors);
-    ctx.declareHooks(sdlcHooks);
     // `sluice anchor` anchors the SDLC history's journal too.
     ctx.hook('records:journals', async (e) => {
+      const { historyJournalSpec } = await import('./state/history-journal.ts');
       const spec = historyJournalSpec(ctx.kernel, join(e.root, '.sdlc'), join(e.root, '.sdlc', 'state.yaml'));
       if (await ctx.host.stat(spec.path)) e.add(spec);
-    });
-    ctx.registerSchema('sdlc-state', SdlcStateSchema, '.sdlc/state.yaml: phase progress, gate results and append-only history');
-    ctx.registerSchema('sdlc-history-entry', HistoryEntrySchema, 'one entry of history[] in .sdlc/state.yaml');
-    ctx.registerSchema('phase-registry', PhaseRegistrySchema, 'phase-registry.yaml: phases, order, exit gates, artifacts');
-    ctx.registerSchema('profile', ProfileSchema, 'profile.yaml: company profile (profiles/_schema.yaml)');
-    ctx.registerSchema('compliance', ComplianceFileSchema, 'compliance/<framework>-gates.yaml: framework checks by phase');
-    for (const command of [initCommand, gateCommand, nextCommand, skipCommand, reenterCommand, refreezeCommand, waiversAcceptCommand])
-      ctx.registerCommand(command);
-    ctx.registerWorkflow({
-      name: 'sdlc',
-      description: 'SDLC phases 0 → close with gates G1–G7, manual approval, skip and re-entry',
-      commands: ['init', 'gate', 'next', 'skip', 'reenter', 'refreeze', 'waivers accept'],
-      schemas: ['sdlc-state', 'sdlc-history-entry', 'phase-registry', 'profile', 'compliance'],
     });
   },
 });

@@ -1,2 +1,2 @@
-/** sluice:skill-tune's public face: the execute/evaluate/improve loop as a plugin. */
+/** sluice:skill-tune's face: the plugin description. */
 export { skillTunePlugin } from './skill-tune-plugin.ts';

@@ -170,7 +170,7 @@ function runOf(kernel: Kernel, workDir: string, o: TuneRunOptions): TuneRun {
 async function checkBackends(kernel: Kernel, names: string[]): Promise<void> {
   for (const name of [...new Set(names)]) {
     const def = kernel.delegates.require(name);
-    const a = await def.available({ host: kernel.host, settings: kernel.config.delegates?.[name] ?? {} });
+    const a = await def.available({ host: kernel.host, kernel, settings: kernel.config.delegates?.[name] ?? {} });
     if (!a.ok)
       throw new SluiceError('DELEGATE_UNAVAILABLE', {
         field: `delegates.${name}`,

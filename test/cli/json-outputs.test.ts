@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import * as v from 'valibot';
-import { commandDocumentSchema, createKernel, defaultConfig, outputSchemaName, type Kernel } from '../../core/index.ts';
+import { commandDocumentSchema, createKernel, defaultConfig, outputSchemaName, type Kernel, type SchemaEntry } from '../../core/index.ts';
 import { builtinPlugins } from '../../plugins/cli/builtin-plugins.ts';
 import { exportJsonSchema } from '../../plugins/cli/commands/export-json-schema.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
@@ -51,6 +51,12 @@ async function sluiceWithInput(dir: string, args: string[], input: string): Prom
   return runProcess(process.execPath, [await sluiceBundle(), '--cwd', dir, ...args], { env: { ...process.env, NO_COLOR: '1' }, input });
 }
 
+/** A command's output schema is registered with the command (never lazily). */
+function eager(entry: SchemaEntry): SchemaEntry & { schema: v.GenericSchema } {
+  assert.ok(entry.schema, `${entry.name} is registered with its schema`);
+  return { ...entry, schema: entry.schema };
+}
+
 describe('JSON outputs are an interface', () => {
   let base: string;
   let kernel: Kernel;
@@ -85,7 +91,7 @@ describe('JSON outputs are an interface', () => {
     const gate = await runSluice(base, ['schema', 'gate-output']);
     assert.deepEqual(
       JSON.parse(gate.stdout),
-      exportJsonSchema(kernel.schemas.require('gate-output')),
+      exportJsonSchema(eager(kernel.schemas.require('gate-output'))),
       'what `sluice schema` prints is what the tests check against',
     );
   });
@@ -212,7 +218,7 @@ describe('JSON outputs are an interface', () => {
   });
 
   /** The JSON Schema a consumer gets from `sluice schema NAME-output` (the same export, in-process). */
-  const exportedSchema = (command: string) => exportJsonSchema(kernel.schemas.require(outputSchemaName(command)));
+  const exportedSchema = (command: string) => exportJsonSchema(eager(kernel.schemas.require(outputSchemaName(command))));
 
   it('every command was run above', { skip: noRedis && `the queue commands were not run: ${noRedis}` }, () => {
     // `sluice worker` serves until it is stopped; the queue-redis tests run it, its document is a count of what it did.

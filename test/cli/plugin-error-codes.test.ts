@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { errorCodeEntry, SluiceError } from '../../core/index.ts';
-import { loadBuiltinErrorCodes } from '../../plugins/cli/builtin-manifest.ts';
 import { runSluice } from '../sdlc/sluice-cli.ts';
 import { installApiCopy } from '../helpers/install-api-copy.ts';
 import { trustedEnv } from '../helpers/trusted-env.ts';
@@ -18,6 +17,7 @@ describe('error codes resolved when printed', () => {
     // Nothing in this test process has loaded the lifecycle plugin or its catalog.
     assert.equal(errorCodeEntry('COMMIT_DECLINED'), undefined);
     const early = new SluiceError('COMMIT_DECLINED', { file: '.prizmkit/state/workflows/r1.json' });
+    const { loadBuiltinErrorCodes } = await import('../../plugins/cli/builtin-manifest.ts');
     await loadBuiltinErrorCodes();
     assert.equal(early.exitCode, 1);
     assert.equal(early.message, 'COMMIT_DECLINED: .prizmkit/state/workflows/r1.json: a person declined the commit');
@@ -33,7 +33,7 @@ describe('error codes resolved when printed', () => {
       await writeFile(
         join(dir, 'acme.mjs'),
         `import { definePlugin, SluiceError } from 'sluice';
-        export default definePlugin({ name: 'acme-quota', setup(ctx) {
+        export default definePlugin({ name: 'acme-quota', errorPrefix: 'ACME', setup(ctx) {
           ctx.registerErrorCodes({ ACME_QUOTA_USED: { exit: 1, title: 'the AI quota is used up', hint: 'wait for the next hour' } });
           ctx.registerCommand({ name: 'acme-quota', summary: 'raises the registered code', async run() {
             throw new SluiceError('ACME_QUOTA_USED', { file: 'quota.json' }); } });
@@ -78,6 +78,29 @@ describe('error codes resolved when printed', () => {
           file: 'quota.json',
         },
       });
+    });
+
+    it("a second pack's plugin declaring a code the first owns stops loading, naming both plugins", async () => {
+      const clash = await mkdtemp(join(tmpdir(), 'sluice-plugin-clash-'));
+      try {
+        await writeFile(join(clash, 'acme.mjs'), await readFile(join(dir, 'acme.mjs'), 'utf8'));
+        await writeFile(
+          join(clash, 'other.mjs'),
+          `import { definePlugin } from 'sluice';
+          export default definePlugin({ name: 'other-quota', errorPrefix: 'ACME',
+            errorCodes: { ACME_QUOTA_USED: { exit: 2, title: 'another meaning', hint: 'h' } } });`,
+        );
+        await writeFile(join(clash, 'sluice.config.yaml'), 'plugins: [./acme.mjs, ./other.mjs]\n');
+        await installApiCopy(clash);
+        const r = await runSluice(clash, ['acme-quota', '--json'], await trustedEnv(clash));
+        assert.equal(r.code, 2, r.stdout);
+        const { error } = JSON.parse(r.stdout) as { error: { code: string; message: string } };
+        assert.equal(error.code, 'PLUGIN_ERROR_CODE_COLLISION');
+        // Prefixes are claimed from the descriptions, in the order the config lists the plugins.
+        assert.match(error.message, /error code prefix ACME of plugin other-quota is already owned by plugin acme-quota/);
+      } finally {
+        await rm(clash, { recursive: true, force: true });
+      }
     });
 
     it("a workflow's code raised by another plugin's module (the views read the SDLC state) carries its catalog's hint", async () => {

@@ -53,6 +53,7 @@ describe('error codes owned by plugins', () => {
     const thrownBeforeSetup = new SluiceError('ACME_QUOTA' as never);
     const plugin = definePlugin({
       name: 'acme-quota',
+      errorPrefix: 'ACME',
       setup(ctx) {
         ctx.registerErrorCodes({ ACME_QUOTA: { exit: ExitCode.busy, title: 'quota used up', hint: 'wait an hour' } });
         ctx.registerErrorCodes(declared);
@@ -64,10 +65,14 @@ describe('error codes owned by plugins', () => {
     assert.equal(thrownBeforeSetup.exitCode, 3);
     assert.equal(thrownBeforeSetup.message, 'ACME_QUOTA: quota used up');
 
-    const rogue = definePlugin({ name: 'rogue', setup: (ctx) => ctx.registerErrorCodes({ USAGE: { exit: ExitCode.ok, title: 'fine', hint: '' } }) });
+    const rogue = definePlugin({
+      name: 'rogue',
+      errorPrefix: 'ROGUE',
+      setup: (ctx) => ctx.registerErrorCodes({ USAGE: { exit: ExitCode.ok, title: 'fine', hint: '' } }),
+    });
     await assert.rejects(createKernel({ host: createMemoryHost(), plugins: [rogue] }), (e: SluiceError) => {
-      assert.equal(e.code, 'PLUGIN_LOAD_FAILED');
-      assert.match(e.message, /plugin rogue failed in setup: error code USAGE of rogue is already declared by sluice/);
+      assert.equal(e.code, 'PLUGIN_ERROR_CODE_PREFIX');
+      assert.match(e.message, /error code USAGE of plugin rogue does not start with its prefix ROGUE_/);
       return true;
     });
     assert.equal(new SluiceError('USAGE').exitCode, 2, 'the kernel entry stands');

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import * as v from 'valibot';
 import { createKernel } from '../../core/kernel/create-kernel.ts';
 import { createMemoryHost } from '../../core/host/memory-host.ts';
 import { defaultConfig } from '../../core/config/config-schema.ts';
@@ -49,7 +50,7 @@ describe('kernel', () => {
   });
 
   it('refuses two plugins registering the same gate type, naming both', async () => {
-    const gate = defineGate({ type: 'lint', id: 'X-lint', description: 'lint', check: async () => [] });
+    const gate = defineGate({ type: 'lint', id: 'X-lint', description: 'lint', input: v.unknown(), check: async () => [] });
     const one = definePlugin({ name: 'one', setup: (ctx) => ctx.registerGate(gate) });
     const two = definePlugin({ name: 'two', setup: (ctx) => ctx.registerGate(gate) });
     await assert.rejects(createKernel({ host: host(), plugins: [one, two] }), /registered by both one and two/);
@@ -86,10 +87,11 @@ describe('kernel', () => {
   });
 
   it('runs gates through the queue', async () => {
-    const gate = defineGate<{ file: string }>({
+    const gate = defineGate({
       type: 'exists',
       id: 'X-exists',
       description: 'file exists',
+      input: v.object({ file: v.string() }),
       check: async (input, ctx) => [
         { gate: 'X-exists', artifact: input.file, passed: (await ctx.host.stat(input.file)) !== null, message: 'checked', severity: 'MUST' },
       ],

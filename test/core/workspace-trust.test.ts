@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import * as v from 'valibot';
 import { defaultConfig } from '../../core/config/config-schema.ts';
 import { createMemoryHost } from '../../core/host/memory-host.ts';
 import { createKernel } from '../../core/kernel/create-kernel.ts';
@@ -86,10 +87,11 @@ describe('workspace trust decisions', () => {
 
   it('the kernel asks before it runs a command gate, and runs it once trusted', async () => {
     let ran = 0;
-    const gate = defineGate<{ argv: string[] }>({
+    const gate = defineGate({
       type: 'cmd',
       id: 'cmd',
       description: 'runs argv',
+      input: v.object({ argv: v.array(v.string()) }),
       runs: (input) => ({ file: '.sdlc/profile.yaml', what: 'sluice.gates.lint', argv: input.argv }),
       check: async () => (ran++, [{ gate: 'cmd', passed: true, message: 'ok', severity: 'MUST' }]),
     });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { DelegateRequest, RunOptions } from '../../core/index.ts';
-import { sequenceDir } from '../../delegates/script/index.ts';
+import { sequenceDir } from '../../delegates/script/script-sequence.ts';
 import { delegateKernel, sluiceDelegate, tempProject, writeScript } from './delegate-kernel.ts';
 import { delegateRequest } from '../helpers/delegate-request.ts';
 

@@ -3,7 +3,9 @@ import { access, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { data, editFrozen, passPhase, sdlcKernel, sluice, tempDir, walkTo, writeCoverage, writeCurrentArtifacts, writeFileIn } from '../sdlc/sdlc-fixture.ts';
-import { defineGate, definePlugin, type GateResult, type PluginDefinition } from '../../core/index.ts';
+import * as v from 'valibot';
+import { defineGate, gatePlugin, type GateResult, type PluginDefinition } from '../../core/index.ts';
+import { profileGateInput } from '../../api/sdlc.ts';
 
 type Doc = { status: string; results: GateResult[]; blockers: { id: string }[] };
 const g4 = (o: { data: unknown }) => (o.data as Doc).results.filter((r) => r.gate === 'G4-compliance');
@@ -175,16 +177,20 @@ describe('gates a profile pack adds', () => {
     );
   });
 
-  it('a gate type registered by a plugin runs with its input; its manual rows get approvable ids', async () => {
-    const review = defineGate<{ id: string; reviewers: string[] }>({
+  const reviewGate = (checked: string[] = []) =>
+    defineGate({
       type: 'acme-review',
       id: 'ACME-review',
       description: 'architecture board review',
+      input: profileGateInput({ reviewers: v.pipe(v.array(v.string()), v.minLength(1)) }),
       async check(input) {
+        checked.push(input.id);
         return [{ gate: 'ACME-review', check: `Board review by ${input.reviewers.join(' and ')}`, passed: null, message: 'the board signs', severity: 'MUST' }];
       },
     });
-    const plugin = definePlugin({ name: 'acme-gates', setup: (ctx) => ctx.registerGate(review) });
+
+  it('a gate type registered by a plugin runs with its input; its manual rows get approvable ids', async () => {
+    const plugin = gatePlugin(reviewGate(), { name: 'acme-gates' });
     const { kernel } = await projectWithGates('    - {id: board, type: acme-review, phases: ["0"], with: {reviewers: [Kim, Lee]}}\n', [plugin]);
     const first = await sluice(kernel, 'next');
     const manual = data<{ manual: { id: string; check: string }[] }>(first).manual.find((m) => m.check.startsWith('Board review'));
@@ -192,6 +198,32 @@ describe('gates a profile pack adds', () => {
     const unapproved = data<{ unapproved: { id: string }[] }>(first).unapproved.map((m) => m.id);
     const advanced = await sluice(kernel, 'next', { approve: unapproved, signedBy: 'Kim', confirmed: true });
     assert.equal(advanced.exitCode, 0, advanced.human ?? '');
+  });
+
+  it("a profile's with: map the gate does not accept stops the run before the gate checks anything, naming profile field, gate and plugin", async () => {
+    const checked: string[] = [];
+    const plugin = gatePlugin(reviewGate(checked), { name: 'acme-gates' });
+    const { kernel } = await projectWithGates(
+      '    - {id: later, type: command, phases: [build], argv: [npm, test]}\n    - {id: board, type: acme-review, phases: ["0"], with: {reviewers: [Kim]}}\n',
+      [plugin],
+    );
+    await editFrozen(kernel.projectRoot, '.sdlc/profile.yaml', (t) => t.replace('with: {reviewers: [Kim]}', 'with: {reviewer: Kim}'));
+    const out = await sluice(kernel, 'gate');
+    assert.equal(out.exitCode, 2);
+    assert.deepEqual(
+      { code: out.error?.code, file: out.error?.file, field: out.error?.field, plugin: out.error?.plugin },
+      { code: 'GATE_INPUT_INVALID', file: '.sdlc/profile.yaml', field: 'sluice.gates.1.with.reviewers', plugin: 'acme-gates' },
+    );
+    assert.match(
+      out.human ?? '',
+      /^GATE_INPUT_INVALID: \.sdlc\/profile\.yaml, field sluice\.gates\.1\.with\.reviewers, plugin acme-gates: gate acme-review \(ACME-review\) does not accept this input: [^\n]+$/,
+    );
+    assert.deepEqual(checked, [], 'the gate never ran');
+
+    await editFrozen(kernel.projectRoot, '.sdlc/profile.yaml', (t) => t.replace('with: {reviewer: Kim}', 'with: {reviewers: [Kim], quorum: 2}'));
+    const typo = await sluice(kernel, 'gate');
+    assert.equal(typo.error?.field, 'sluice.gates.1.with.quorum', 'a with: key the gate does not name is refused');
+    assert.deepEqual(checked, []);
   });
 });
 

@@ -5,7 +5,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { ACME_GATE_TS, writeAcmePack } from '../helpers/acme-pack.ts';
+import { KERNEL_SCRIPT, KERNEL_SIDE, ROOT_ONLY, TS_DELEGATE, TS_GATE, TS_HOOK } from './consumer-sources.ts';
 
 /**
  * The package as a third party gets it: packed, installed from the file into a fresh project,
@@ -25,53 +28,6 @@ interface PackInfo {
   size: number;
   files: PackFile[];
 }
-
-const TS_GATE = `import { definePlugin, defineGate, type GateResult } from 'sluice';
-import type { ProfileGateInput } from 'sluice/sdlc';
-
-export default definePlugin({
-  name: 'ts-gates',
-  setup(ctx) {
-    ctx.registerGate(defineGate<ProfileGateInput<{ file: string }>>({
-      type: 'file-present', id: 'TS-file', description: 'a named file exists',
-      async check(input, { host }): Promise<GateResult[]> {
-        const ok = (await host.stat(\`\${input.projectRoot}/\${input.file}\`)) !== null;
-        return [{ gate: input.id, artifact: input.file, passed: ok, message: ok ? 'present' : \`\${input.file} is missing\`, severity: input.severity ?? 'MUST' }];
-      },
-    }));
-  },
-});
-`;
-
-const TS_DELEGATE = `import { cliDelegatePlugin, runCliProcess, processFailure, createLineSplitter } from 'sluice/delegates';
-import type { DelegateAttempt } from 'sluice';
-import * as v from 'valibot';
-
-export default cliDelegatePlugin({
-  name: 'upper',
-  description: 'tr a-z A-Z over the prompt',
-  defaultCommand: 'tr',
-  settingsSchema: v.object({}),
-  async run(request, ctx, command): Promise<DelegateAttempt> {
-    let lines = 0;
-    const split = createLineSplitter(() => lines++, 1024);
-    const p = await runCliProcess({ command, args: ['a-z', 'A-Z'], cwd: request.cwd, input: request.prompt, onLine: (l) => split.push(new TextEncoder().encode(l + '\\n')) }, ctx);
-    return processFailure('tr', p, ctx.timeoutMs) ?? { status: 'ok', exitCode: p.exitCode, text: p.stdout.text.trim(), durationMs: p.durationMs };
-  },
-});
-`;
-
-const TS_HOOK = `import { definePlugin, type BeforeAdvanceEvent } from 'sluice';
-import type { PhaseAdvancedEvent } from 'sluice/sdlc';
-
-export default definePlugin({
-  name: 'ts-hooks',
-  setup(ctx) {
-    ctx.hook('phase:beforeAdvance', (event: BeforeAdvanceEvent) => (event.to === '1' && !process.env.TICKET ? 'phase 1 needs a TICKET' : undefined));
-    ctx.hook('phase:advanced', (event: PhaseAdvancedEvent) => void event.entry);
-  },
-});
-`;
 
 describe('the packed package', { skip: built ? false : 'dist/ is not built: run `node scripts/build.mjs` first' }, () => {
   let dir: string;
@@ -156,6 +112,10 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
     await writeFile(join(dir, 'sluice/ts-gates.ts'), TS_GATE);
     await writeFile(join(dir, 'sluice/upper-delegate.ts'), TS_DELEGATE);
     await writeFile(join(dir, 'sluice/ts-hooks.ts'), TS_HOOK);
+    await writeFile(join(dir, 'sluice/root-only.ts'), ROOT_ONLY);
+    await writeFile(join(dir, 'sluice/embed.ts'), KERNEL_SCRIPT);
+    // An org pack's gate plugin, as its author writes it: TypeScript importing only from `sluice`.
+    await writeAcmePack(join(dir, 'sluice/acme-pack'), repo);
     const tsconfig = {
       compilerOptions: {
         strict: true,
@@ -224,6 +184,66 @@ describe('the packed package', { skip: built ? false : 'dist/ is not built: run 
     await writeFile(join(dir, 'NOTICE'), 'notice\n');
     const present = await sluice(['gate', '--json']);
     assert.equal(rowOf(present.stdout)?.passed, true);
+  });
+
+  it('the root entry is the plugin API: tens of names, none of the kernel side, which `sluice/kernel` has', async () => {
+    const root = JSON.parse(
+      (await run(process.execPath, ['--input-type=module', '-e', "console.log(JSON.stringify(Object.keys(await import('sluice'))))"], { cwd: dir })).stdout,
+    ) as string[];
+    assert.ok(root.length <= 30, `${root.length} runtime names: ${root.join(', ')}`);
+    for (const name of ['definePlugin', 'defineCommand', 'defineGate', 'defineDelegate', 'defineErrorCodes', 'defineHook', 'SluiceError'])
+      assert.ok(root.includes(name), `sluice exports ${name}`);
+    assert.deepEqual(
+      KERNEL_SIDE.filter((n) => root.includes(n)),
+      [],
+    );
+    // Types too, as a consumer's TypeScript sees the shipped declarations.
+    const ts = (await import(pathToFileURL(join(repo, 'node_modules/typescript5/lib/typescript.js')).href)).default as typeof import('typescript5');
+    const declarations = (entry: string) => {
+      const file = join(dir, 'node_modules/sluice/dist/types/api', entry);
+      const program = ts.createProgram([file], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true, types: [] });
+      const checker = program.getTypeChecker();
+      return checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!).map((s) => s.name);
+    };
+    const named = declarations('index.d.ts');
+    assert.ok(named.length <= 100, `${named.length} names with the types: ${named.join(', ')}`);
+    for (const name of ['PluginDefinition', 'GateDefinition', 'GateResult', 'CommandDefinition', 'Hooks', 'BeforeAdvanceEvent'])
+      assert.ok(named.includes(name), `sluice declares ${name}`);
+    assert.deepEqual(
+      KERNEL_SIDE.filter((n) => named.includes(n)),
+      [],
+    );
+    const kernelNames = declarations('kernel.d.ts');
+    // (Signing is not among them: it moves into the SDLC plugin.)
+    for (const name of ['createKernel', 'trustEverything', 'createMemoryHost', 'loadConfig', 'hmacSha256Hex', 'createLocalQueue', 'createStateStore'])
+      assert.ok(kernelNames.includes(name), `sluice/kernel exports ${name}`);
+  });
+
+  it('a script built on `sluice/kernel` runs a plugin written against `sluice` alone', async () => {
+    // The files the type-check above read, run as a consumer runs TypeScript (through tsx).
+    const out = await run(process.execPath, ['--import=tsx', join(dir, 'sluice/embed.ts')], { cwd: dir });
+    const shown = JSON.parse(out.stdout) as { gates: string[]; commands: string[]; hash: number };
+    assert.ok(shown.gates.includes('root-only'));
+    assert.ok(shown.commands.includes('root-only'));
+    assert.equal(shown.hash, 64);
+  });
+
+  it("an org pack's own TypeScript gate plugin loads from the pack after `sluice trust`, and runs as a profile gate", async () => {
+    const project = join(dir, 'acme-project');
+    await mkdir(project, { recursive: true });
+    const at = (args: string[], env: Record<string, string> = {}) => sluice([...args, '--cwd', project], env);
+    const init = await at(['init', '--profile', join(dir, 'sluice/acme-pack'), '--name', 'Acme']);
+    assert.equal(init.code, 0, init.stderr);
+    const refused = await at(['gate'], { SLUICE_TRUSTED_HASH: '' });
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /WORKSPACE_UNTRUSTED.*\.sdlc\/profile\.yaml.*sluice\.plugins\[0\]/);
+    const hash = (JSON.parse((await at(['trust', '--show', '--json'])).stdout) as { hash: string }).hash;
+    const gate = await at(['gate', '--json'], { SLUICE_TRUSTED_HASH: hash });
+    const row = (JSON.parse(gate.stdout) as { results: { gate: string; passed: boolean | null; message: string }[] }).results.find(
+      (r) => r.gate === 'ACME-license',
+    );
+    assert.equal(row?.message, 'acme: LICENSES.md is missing', gate.stdout.slice(0, 400) || gate.stderr);
+    assert.equal(ACME_GATE_TS.includes("from 'sluice'") && !/from 'sluice\//.test(ACME_GATE_TS), true, 'the pack plugin imports only the root entry');
   });
 
   it('a .ts plugin without tsx installed fails with an error that says what to do', async () => {

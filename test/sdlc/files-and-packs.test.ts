@@ -3,6 +3,8 @@ import { access, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { data, type Outcome, passPhase, readState, sdlcKernel, sluice, tempDir, writeCurrentArtifacts, writeFileIn } from './sdlc-fixture.ts';
+import { gateData, type GateResult } from '../../core/index.ts';
+import { consistencyGate, type ConsistencyData } from '../../gates/consistency-gate.ts';
 
 const statePath = (dir: string) => join(dir, '.sdlc', 'state.yaml');
 
@@ -237,8 +239,8 @@ describe('profile packs', () => {
     await writeFile(join(dir, 'packs/acme/profile.yaml'), frozen.replace('coverage_minimum: 60', 'coverage_minimum: 99'));
     assert.equal(await readFile(join(dir, '.sdlc/profile.yaml'), 'utf8'), frozen);
     const gate = await sluice(kernel, 'gate');
-    const metrics = data<{ results: { id?: string; metrics?: Record<string, { value: unknown }> }[] }>(gate).results.find((r) => r.id === 'G5:metrics');
-    assert.equal(metrics?.metrics?.['quality.coverage_minimum'].value, 60, 'gates read the frozen profile');
+    const metrics = gateData<ConsistencyData>(consistencyGate, data<{ results: GateResult[] }>(gate).results)?.metrics;
+    assert.equal(metrics?.['quality.coverage_minimum'].value, 60, 'gates read the frozen profile');
     assert.ok(data<{ results: { id?: string }[] }>(gate).results.some((r) => r.id === 'gdpr-art30-personal-data-scope'));
   });
 

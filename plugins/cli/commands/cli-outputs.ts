@@ -20,7 +20,9 @@ export const PluginsOutput = commandOutput({
   ),
   gates: v.array(v.strictObject({ type: v.string(), id: v.string(), plugin: v.string(), description: v.string() })),
   delegates: v.array(v.strictObject({ name: v.string(), plugin: v.string(), description: v.string(), available: v.boolean(), reason: v.optional(v.string()) })),
-  workflows: v.array(v.strictObject({ name: v.string(), plugin: v.string(), description: v.string() })),
+  workflows: v.array(
+    v.strictObject({ name: v.string(), plugin: v.string(), description: v.string(), commands: v.array(v.string()), schemas: v.array(v.string()) }),
+  ),
   commands: v.array(v.strictObject({ name: v.string(), plugin: v.string(), summary: v.string() })),
   hooks: v.array(v.strictObject({ name: v.string(), kind: v.string(), observer: v.boolean(), declaredBy: v.string(), handlers: v.array(v.string()) })),
   jobs: v.array(v.strictObject({ name: v.string() })),

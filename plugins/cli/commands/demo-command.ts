@@ -103,12 +103,12 @@ async function demoFolder(requested: string | undefined): Promise<string> {
 async function kernelFor(root: string, queue: string | undefined): Promise<Kernel> {
   const host = createNodeHost({ cwd: root });
   await host.mkdir(root);
-  const { loadBuiltinPlugins } = await import('../builtin-manifest.ts');
+  const { builtinFaces } = await import('../builtin-manifest.ts');
   const { createRedisQueue } = queue === undefined ? { createRedisQueue: undefined } : await import('../../queue-redis/index.ts');
   return createKernel({
     host,
     projectRoot: root,
-    plugins: await loadBuiltinPlugins(),
+    plugins: builtinFaces,
     ...(queue && createRedisQueue
       ? { dispatcher: (onProgress) => createRedisQueue({ url: queue, what: '--queue', onProgress, queueKey: () => readQueueKey(host) }) }
       : {}),

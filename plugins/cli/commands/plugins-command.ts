@@ -5,7 +5,7 @@ interface PluginsReport {
   plugins: { name: string; version?: string; enforce?: string; source: string; loadMs: number }[];
   gates: { type: string; id: string; plugin: string; description: string }[];
   delegates: { name: string; plugin: string; description: string; available: boolean; reason?: string }[];
-  workflows: { name: string; plugin: string; description: string }[];
+  workflows: { name: string; plugin: string; description: string; commands: string[]; schemas: string[] }[];
   commands: { name: string; plugin: string; summary: string }[];
   hooks: { name: string; kind: string; observer: boolean; declaredBy: string; handlers: string[] }[];
   jobs: { name: string }[];
@@ -16,7 +16,7 @@ export async function collectPlugins(kernel: Kernel): Promise<PluginsReport> {
   const delegates = await Promise.all(
     kernel.delegates.entries().map(async ({ plugin, value }) => {
       const a = await value
-        .available({ host: kernel.host, settings: kernel.config.delegates?.[value.name] ?? {} })
+        .available({ host: kernel.host, kernel, settings: kernel.config.delegates?.[value.name] ?? {} })
         .catch((e: unknown) => ({ ok: false, reason: String(e) }));
       return { name: value.name, plugin, description: value.description, available: a.ok, ...(a.reason ? { reason: a.reason } : {}) };
     }),
@@ -25,7 +25,10 @@ export async function collectPlugins(kernel: Kernel): Promise<PluginsReport> {
     plugins: kernel.plugins.map((p) => ({ ...p })),
     gates: kernel.gates.entries().map(({ plugin, value }) => ({ type: value.type, id: value.id, plugin, description: value.description })),
     delegates,
-    workflows: kernel.workflows.entries().map(({ plugin, value }) => ({ name: value.name, plugin, description: value.description })),
+    // A described workflow's commands and schemas are its plugin's `commands` and `schemas` fields.
+    workflows: kernel.workflows
+      .entries()
+      .map(({ plugin, value }) => ({ name: value.name, plugin, description: value.description, commands: value.commands ?? [], schemas: value.schemas ?? [] })),
     commands: kernel.commands
       .entries()
       .map(({ plugin, value }) => ({ name: value.name, plugin, summary: value.summary }))
@@ -65,7 +68,7 @@ export const pluginsCommand = defineCommand({
     );
     section(
       'Workflows',
-      r.workflows.map((w) => `${w.name.padEnd(12)} ${s.dim(w.description)}`),
+      r.workflows.map((w) => `${w.name.padEnd(12)} ${s.dim(w.description)}${w.commands.length ? s.dim(` (commands: ${w.commands.join(', ')})`) : ''}`),
     );
     section(
       'Commands',

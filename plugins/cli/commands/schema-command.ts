@@ -1,4 +1,4 @@
-import { defineCommand, SluiceError, compareText } from '../../../core/index.ts';
+import { defineCommand, SluiceError, compareText, schemaOf } from '../../../core/index.ts';
 import { SchemaOutput } from './cli-outputs.ts';
 
 export const schemaCommand = defineCommand({
@@ -25,8 +25,8 @@ export const schemaCommand = defineCommand({
       return { exitCode: 0, data: { schemas: list }, human };
     }
     const entry = kernel.schemas.require(name);
-    const { exportJsonSchema } = await import('./export-json-schema.ts');
-    const jsonSchema = exportJsonSchema(entry);
+    const [{ exportJsonSchema }, schema] = await Promise.all([import('./export-json-schema.ts'), schemaOf(entry)]);
+    const jsonSchema = exportJsonSchema({ ...entry, schema });
     // Without --json the schema alone (to redirect into a file); with it, inside sluice's envelope.
     return { exitCode: 0, data: { name: entry.name, schema: jsonSchema }, human: JSON.stringify(jsonSchema, null, 2) };
   },

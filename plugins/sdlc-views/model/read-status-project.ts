@@ -38,7 +38,7 @@ async function readCachedYaml<S extends v.GenericSchema>(
   maxBytes?: number,
 ): Promise<{ text: string; value: v.InferOutput<S> }> {
   const display = kernel.display(path);
-  const text = await readDataText(kernel.host, path, { display, ...(maxBytes ? { maxBytes } : {}) });
+  const text = await readDataText(kernel.host, path, { display, ...(maxBytes ? { maxBytes, limitKey: 'stateMaxBytes' } : {}) });
   const { value } = await parseWithCache(kernel.host, cacheDir, code, path, text, (t) => parseDataText(t, safeYamlCodec, display));
   return { text, value: validateData(schema, value, display, code) };
 }

@@ -10,7 +10,7 @@ import type {
   MetricsInput,
   QualityInput,
 } from '../../../gates/index.ts';
-import type { ProfileGateInput } from './profile-gate-input.ts';
+import { entryField, type ProfileGateInput } from './profile-gate-input.ts';
 import type { SdlcProject } from '../project/open-project.ts';
 import type { PhaseDefinition } from '../registry/registry-schema.ts';
 import { proseExitConditions, requiredArtifacts } from '../registry/required-artifacts.ts';
@@ -23,6 +23,8 @@ export interface PlannedGate {
   input: unknown;
   /** Rows are reports only (the spec backlog): forced to severity INFO so they can never block. */
   infoOnly?: boolean;
+  /** Where a profile configured this gate: a field of the input the gate refuses is named in that file. */
+  origin?: { file: string; field(inputField: string): string };
 }
 
 /** The spec backlog summary the views plugin may register; shown in the Build loop, never blocking. */
@@ -137,11 +139,13 @@ export function planPhaseGates(kernel: Kernel, project: SdlcProject, phase: Phas
   const prose = proseExitConditions(phase);
   if (prose.length > 0) plan.push({ type: 'exit-criteria', input: { conditions: prose } satisfies ExitCriteriaInput });
 
-  for (const g of settings.gates ?? []) {
+  for (const [i, g] of (settings.gates ?? []).entries()) {
     if (!g.phases.some((p) => phaseKey(p) === key)) continue;
+    const origin = { file: project.profileDisplay, field: (f: string) => entryField(i, f) };
     if (g.type === 'command') {
       plan.push({
         type: 'command',
+        origin,
         input: {
           projectRoot: root,
           id: g.id,
@@ -154,6 +158,7 @@ export function planPhaseGates(kernel: Kernel, project: SdlcProject, phase: Phas
     } else {
       plan.push({
         type: g.type,
+        origin,
         input: { ...(g.with ?? {}), projectRoot: root, phase: key, id: g.id, ...(g.severity ? { severity: g.severity } : {}) } satisfies ProfileGateInput,
       });
     }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { SluiceError, type GateResult, type Kernel } from '../../../core/index.ts';
+import { isSluiceError, SluiceError, type GateResult, type Kernel } from '../../../core/index.ts';
 import { resultId } from '../../../core/index.ts';
 import type { SdlcProject } from '../project/open-project.ts';
 import type { PhaseDefinition } from '../registry/registry-schema.ts';
@@ -8,7 +8,7 @@ import type { GateSummary } from '../state/history-schema.ts';
 import { phaseKey } from '../state/phase-id.ts';
 import { blockingResults, manualResults, summarizeResults, warningResults } from './gate-verdict.ts';
 import { enforceWaiverAcceptance } from '../waivers/waiver-acceptance.ts';
-import { planPhaseGates } from './plan-phase-gates.ts';
+import { planPhaseGates, type PlannedGate } from './plan-phase-gates.ts';
 
 export interface PhaseGateRun {
   phase: string;
@@ -35,6 +35,23 @@ function checkRows(kernel: Kernel, type: string, rows: unknown): GateResult[] {
   });
 }
 
+/** Runs one planned gate; an input the gate refuses is named where the profile configured it. */
+async function runPlanned(kernel: Kernel, job: PlannedGate, signal?: AbortSignal): Promise<unknown> {
+  try {
+    return await kernel.runGate(job.type, job.input, { signal });
+  } catch (error) {
+    if (!job.origin || !isSluiceError(error, 'GATE_INPUT_INVALID') || error.file !== undefined) throw error;
+    throw new SluiceError('GATE_INPUT_INVALID', {
+      file: job.origin.file,
+      field: job.origin.field(error.field ?? ''),
+      plugin: error.plugin,
+      message: error.detail,
+      data: error.data,
+      cause: error,
+    });
+  }
+}
+
 /**
  * Runs every planned gate of a phase at once through the kernel queue (which bounds concurrency),
  * holds waivers to the profile's acceptance policy (unless `waiversAsFound`: what `waivers accept`
@@ -52,7 +69,7 @@ export async function runPhaseGates(
   const plan = planPhaseGates(kernel, project, phase);
   const outputs = await Promise.all(
     plan.map(async (job) => {
-      let rows = checkRows(kernel, job.type, await kernel.runGate(job.type, job.input, { signal }));
+      let rows = checkRows(kernel, job.type, await runPlanned(kernel, job, signal));
       if (job.infoOnly) rows = rows.map((r) => ({ ...r, severity: 'INFO' as const }));
       if (!o.waiversAsFound) rows = await enforceWaiverAcceptance(kernel, project, key, rows);
       await kernel.hooks.call('gate:result', { projectRoot: project.root, phase: key, type: job.type, results: rows });

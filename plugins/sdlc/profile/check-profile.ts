@@ -12,11 +12,12 @@ export function profileFrameworks(profile: Profile): string[] {
 /**
  * Loading a pack: the first rule a profile breaks beyond its schema is an error (see profile-rules.ts).
  * `runsGates: false` (commands that only read results: audit, report) skips whether extra gate types
- * are registered, since those commands load no gate plugins and run no gate.
+ * are registered and accept their `with:` maps, since those commands run no gate.
  */
 export function checkProfile(profile: Profile, model: PhaseModel, kernel: Kernel, display: string, o: { runsGates?: boolean } = {}): void {
   const problems = profileProblems(profile, model, kernel);
-  throwFirst(o.runsGates === false ? problems.filter((p) => p.code !== 'GATE_TYPE_UNKNOWN') : problems, display);
+  const gateOnly = new Set(['GATE_TYPE_UNKNOWN', 'GATE_INPUT_INVALID']);
+  throwFirst(o.runsGates === false ? problems.filter((p) => !gateOnly.has(p.code)) : problems, display);
 }
 
 /** Every check of a compliance file names a registry phase, and ids are unique. */
@@ -26,5 +27,5 @@ export function checkCompliance(file: ComplianceFile, model: PhaseModel, display
 
 function throwFirst(problems: SemanticProblem[], display: string): void {
   const [first] = problems;
-  if (first) throw new SluiceError(first.code, { file: display, field: first.path, message: first.message });
+  if (first) throw new SluiceError(first.code, { file: display, field: first.path, message: first.message, plugin: first.plugin });
 }

@@ -1,12 +1,16 @@
 import type { ErrorCode, Kernel } from '../../../core/index.ts';
 import type { PhaseModel } from '../registry/phase-model.ts';
 import { phaseKey } from '../state/phase-id.ts';
+import { profileEntryInputProblem } from '../gating/profile-gate-input.ts';
+import { packPluginSpecs, packPluginsLoaded } from './pack-plugins.ts';
 
 /** A finding beyond the schema: the dotted path it is about, what is wrong, and its error code. */
 export interface SemanticProblem {
   path: string;
   message: string;
   code: ErrorCode;
+  /** The plugin whose declaration the entry breaks (a gate's input schema). */
+  plugin?: string;
 }
 
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
@@ -16,7 +20,8 @@ const isPhaseId = (p: unknown): p is string | number => typeof p === 'string' ||
 
 /**
  * The rules a profile must keep beyond its schema (phases named exist in the registry, extra gate
- * types are registered, command gates have argv, ids are unique), all of them collected. Read
+ * types are registered and accept the entry's `with:` map, command gates have argv, ids are unique),
+ * all of them collected. Read
  * defensively, so `sluice profile validate` can also run them on a profile that failed its schema;
  * loading a pack throws the first one (`checkProfile`).
  */
@@ -31,14 +36,19 @@ export function profileProblems(profile: unknown, model: PhaseModel, kernel: Ker
     list(record(c).phases).forEach((id, j) => phaseProblem(`quality.evaluation_criteria.${i}.phases.${j}`, id)),
   );
   const seen = new Set<string>();
+  // The pack's own plugins register their gate types when a command that runs gates loads them
+  // (trusted, from .sdlc/plugins/); until then (init, profile validate) a type they may add is not known yet.
+  const typesKnown = packPluginSpecs(profile).length === 0 || packPluginsLoaded(kernel);
   list(record(p.sluice).gates).forEach((g, i) => {
     const gate = record(g);
-    if (typeof gate.type === 'string' && !kernel.gates.has(gate.type))
+    if (typesKnown && typeof gate.type === 'string' && !kernel.gates.has(gate.type))
       out.push({
         path: `sluice.gates.${i}.type`,
         code: 'GATE_TYPE_UNKNOWN',
         message: `unknown gate type ${JSON.stringify(gate.type)}; registered types are ${kernel.gates.names().join(', ')}`,
       });
+    const input = profileEntryInputProblem(kernel, g, i);
+    if (input) out.push({ ...input, code: 'GATE_INPUT_INVALID' });
     if (gate.type === 'command' && gate.argv === undefined)
       out.push({ path: `sluice.gates.${i}.argv`, code: 'PROFILE_INVALID', message: 'a command gate needs argv: [program, ...args]' });
     if (typeof gate.id === 'string') {

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { PhaseIdSchema } from '../state/phase-id.ts';
 import { SeveritySchema } from '../state/gate-result-schema.ts';
+import { PackPluginsSchema } from './pack-plugins.ts';
 
 /**
  * A company profile (`profile.yaml`), mirroring the reference `profiles/_schema.yaml` field by field:
@@ -120,6 +121,7 @@ export const SluiceProfileSettingsSchema = v.strictObject({
   ),
   critical_paths: v.optional(v.pipe(v.array(str), v.description('Source path prefixes that quality.coverage_critical applies to.'))),
   gates: v.optional(v.array(ProfileGateSchema)),
+  plugins: v.optional(PackPluginsSchema),
   per_gate_approval: v.optional(
     v.pipe(
       v.boolean(),

@@ -1,12 +1,13 @@
 import { commandSubjects, parseDataText, readDataText, yamlCodec, type Host, type TrustSubject } from '../../../core/index.ts';
 import { sdlcPaths } from '../project/project-paths.ts';
+import { packPluginSpecs, packPluginSubjects } from './pack-plugins.ts';
 
 export const PROFILE_DISPLAY = '.sdlc/profile.yaml';
 
 /**
  * The command gates of the project's frozen profile (`sluice.gates[]` with `type: command`), as
  * trust subjects: the same file, field and argv hash the command gate asks about when it runs, and
- * the project files that argv runs.
+ * the project files that argv runs; and the pack's gate plugins frozen with it (`sluice.plugins`).
  * Read as plain data, never validated into errors: a broken profile has no commands to trust.
  */
 export async function profileTrustSubjects(host: Host, projectRoot: string): Promise<TrustSubject[]> {
@@ -16,9 +17,9 @@ export async function profileTrustSubjects(host: Host, projectRoot: string): Pro
   } catch {
     return [];
   }
+  const out: TrustSubject[] = await packPluginSubjects(host, sdlcPaths(projectRoot).dir, PROFILE_DISPLAY, packPluginSpecs(raw));
   const gates = (raw as { sluice?: { gates?: unknown } } | null)?.sluice?.gates;
-  if (!Array.isArray(gates)) return [];
-  const out: TrustSubject[] = [];
+  if (!Array.isArray(gates)) return out;
   const scripts = { host, projectRoot, pathEnv: host.env('PATH') };
   for (const g of gates as Record<string, unknown>[]) {
     if (!g || g.type !== 'command' || !Array.isArray(g.argv)) continue;

@@ -72,6 +72,8 @@ async function evictOldest(host: Host, dir: string): Promise<void> {
   await Promise.all(dated.slice(0, names.length - MAX_CACHE_ENTRIES).map(({ n }) => host.remove(join(dir, n)).catch(() => {})));
 }
 
+const MAX_CACHED_TEXT = 256 * 1024;
+
 export interface CachedParse {
   value: unknown;
   hit: boolean;
@@ -122,7 +124,8 @@ export async function parseWithCache(
   text: string,
   parse: (text: string) => unknown,
 ): Promise<CachedParse> {
-  if (dir === undefined) return { value: parse(text), hit: false };
+  // A long state.yaml is read without a syntax tree (history-block.ts), faster than its entry (the text and the value) is read back.
+  if (dir === undefined || text.length > MAX_CACHED_TEXT) return { value: parse(text), hit: false };
   const name = cacheEntryName(kind, file);
   const cached = await readCacheEntry(host, dir, name);
   if (entryFor(cached, kind, file) && cached.text === text) return { value: cached.value, hit: true };

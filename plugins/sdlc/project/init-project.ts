@@ -1,8 +1,9 @@
 import { journaledStateUpdate } from '../state/journaled-state-update.ts';
-import { basename } from 'pathe';
+import { basename, dirname } from 'pathe';
 import { readDataText, resolveInside, SluiceError, type Kernel } from '../../../core/index.ts';
 import { loadPack } from '../profile/load-pack.ts';
 import { packDirForProfileId } from '../profile/pack-compliance.ts';
+import { frozenPluginsDir, packPluginFile } from '../profile/pack-plugins.ts';
 import { resolvePack, type PackLocation } from '../profile/resolve-pack.ts';
 import { sdlcStateFile } from '../state/state-file.ts';
 import type { ProjectType, SdlcState } from '../state/state-schema.ts';
@@ -107,6 +108,7 @@ export async function initProject(kernel: Kernel, o: InitOptions = {}): Promise<
     { path: paths.profile, text: pack.profile.text },
     { path: paths.registry, text: pack.registry.text },
     ...pack.compliance.map((c) => ({ path: paths.complianceFile(c.framework), text: c.file.text })),
+    ...pack.plugins.map((p) => ({ path: packPluginFile(frozenPluginsDir(paths.dir), p.spec), text: p.text })),
     ...(signers === undefined ? [] : [{ path: allowedSignersPath(paths.dir), text: signers }]),
   ];
   const frozenFiles = Object.fromEntries(frozen.map((f) => [frozenKey(paths, f.path), checksumOf(f.text)]));
@@ -121,6 +123,9 @@ export async function initProject(kernel: Kernel, o: InitOptions = {}): Promise<
   // A re-init must not keep a framework file the new profile no longer lists.
   await host.remove(paths.complianceDir, { recursive: true });
   if (pack.compliance.length > 0) await host.mkdir(paths.complianceDir);
+  // Nor a pack plugin it no longer lists (the new pack's files were read above, a re-init's own copies included).
+  await host.remove(frozenPluginsDir(paths.dir), { recursive: true });
+  for (const p of pack.plugins) await host.mkdir(dirname(packPluginFile(frozenPluginsDir(paths.dir), p.spec)));
   for (const f of frozen) await host.writeAtomic(f.path, f.text);
   const { written, folders } = await writeProjectLayout(kernel, paths, { model: pack.model, projectName, profileId, projectType });
   // Through the journal: an `init` entry (a re-init is a `reinit` that starts the history again, never a deleted journal).

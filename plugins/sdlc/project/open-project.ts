@@ -2,6 +2,8 @@ import { isSluiceError, SluiceError, type Kernel, type LoadedJournal } from '../
 import { checkCompliance, checkProfile, profileFrameworks } from '../profile/check-profile.ts';
 import { ComplianceFileSchema, type ComplianceFile } from '../profile/compliance-schema.ts';
 import { findComplianceFile, packDirForProfileId } from '../profile/pack-compliance.ts';
+import { loadPackPlugins } from '../profile/pack-plugins.ts';
+import { PROFILE_DISPLAY } from '../profile/profile-trust-subjects.ts';
 import { bundledRegistryPath } from '../registry/bundled-registry-path.ts';
 import { ProfileSchema, type Profile } from '../profile/profile-schema.ts';
 import { createPhaseModel, type PhaseModel } from '../registry/phase-model.ts';
@@ -69,6 +71,8 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
   const model = createPhaseModel(registry.value, kernel.display(registryPath));
   if (o.readOnly) state = readableState(state, model, kernel.display(paths.state));
   else checkState(state, model, kernel.display(paths.state));
+  // A command that runs gates loads the pack's own gate plugins first (refused unless trusted).
+  if (!o.readOnly) await loadPackPlugins(kernel, paths.dir, PROFILE_DISPLAY, profile.value.sluice?.plugins ?? []);
   checkProfile(profile.value, model, kernel, kernel.display(paths.profile), { runsGates: !o.readOnly });
 
   const compliance: SdlcProject['compliance'] = [];

@@ -50,7 +50,7 @@ export async function readYamlParseCached<S extends v.GenericSchema>(
   display: string,
   maxBytes?: number,
 ): Promise<{ text: string; value: v.InferOutput<S> }> {
-  const text = await readDataText(host, path, { display, ...(maxBytes ? { maxBytes } : {}) });
+  const text = await readDataText(host, path, { display, ...(maxBytes ? { maxBytes, limitKey: 'stateMaxBytes' } : {}) });
   const { value } = await parseWithCache(host, parseCacheDir(host), code, path, text, (t) => parseDataText(t, safeYamlCodec, display));
   return { text, value: validateData(schema, value, display, code) };
 }

@@ -23,6 +23,14 @@ export const GateResultSchema = v.pipe(
     passed: v.pipe(v.nullable(v.boolean()), v.description('true passed, false failed, null = a person must judge it (manual review).')),
     message: v.pipe(v.string(), v.description('Human-readable explanation.')),
     severity: ResultSeveritySchema,
+    data: v.optional(
+      v.pipe(
+        v.unknown(),
+        v.description(
+          "What the gate hands its consumers besides the verdict, in the shape its plugin declares (G5's `metrics to lock` row: `{ metrics }`, the values `sluice next` locks). Shown by `gate --json`, not stored.",
+        ),
+      ),
+    ),
   }),
   v.description('One gate result: {gate, artifact|check, passed, message, severity}.'),
 );

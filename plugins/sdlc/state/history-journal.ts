@@ -66,6 +66,8 @@ export function historyJournalSpec(kernel: Kernel, dir: string, statePath: strin
     // The lock of state.yaml: one writer for the journal and its cache.
     lockPath: `${statePath}.lock`,
     cacheFirst: true,
+    // Read for its head by every command; only a history written outside sluice needs every entry.
+    headOnly: true,
     purpose: 'sluice sdlc',
     check(e, where, _before, isNew) {
       const b = e as ChainEntry & Partial<HistoryJournalBody>;
@@ -158,9 +160,9 @@ export function judgeHistory(
     checkForeign(state.history, 0, undefined);
     return { provenance: 'unjournaled', entries: 0, anchoring: { state: 'unanchored' }, foreign: state.history.length, journal };
   }
-  const last = journal.entries.at(-1) as (ChainEntry & HistoryJournalBody) | undefined;
+  const last = journal.last as (ChainEntry & HistoryJournalBody) | undefined;
   if (!last) throw fail('the journal is empty');
-  const base = { entries: journal.entries.length, anchoring: journal.anchoring, journal };
+  const base = { entries: journal.count, anchoring: journal.anchoring, journal };
   // sha256Hex, not host.sha256: a repeated gate or status that only reads must not load node:crypto (same digest).
   if (last.cache === sha256Hex(text)) return { ...base, provenance: 'journal', foreign: 0 };
   const recorded = journaledHistory(journal.entries);

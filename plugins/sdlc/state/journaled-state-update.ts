@@ -35,7 +35,7 @@ export async function journaledStateUpdate(
     async (journal) => {
       const text = o.reset
         ? null
-        : await readDataText(host, paths.state, { display: shown, maxBytes: kernel.config.stateMaxBytes }).catch((error) => {
+        : await readDataText(host, paths.state, { display: shown, maxBytes: kernel.config.stateMaxBytes, limitKey: 'stateMaxBytes' }).catch((error) => {
             if (isSluiceError(error, 'FILE_NOT_FOUND')) return null;
             throw error;
           });

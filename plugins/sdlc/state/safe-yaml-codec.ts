@@ -1,5 +1,7 @@
 import type { Document, LineCounter, Node } from 'yaml';
-import { CodecError, parseYamlDocument, yamlLibrary, yamlToData, type Codec } from '../../../core/index.ts';
+import { checkDataShape, CodecError, parseYamlDocument, yamlLibrary, yamlToData, type Codec } from '../../../core/index.ts';
+import { readHistoryBlock, splitHistory, SPLIT_MIN_CHARS } from './history-block.ts';
+import { Unsupported } from './plain-block-yaml.ts';
 import { stringifyForPyYaml } from './pyyaml-safe-stringify.ts';
 
 /**
@@ -14,7 +16,9 @@ export const safeYamlCodec: Codec = {
   parse(text) {
     const hit = recent.get(text);
     if (hit !== undefined) return structuredClone(hit);
-    const value = parseChecked(text);
+    const value = (text.length >= SPLIT_MIN_CHARS ? parseSplit(text) : undefined) ?? parseChecked(text);
+    // A big state is not kept (nor copied): holding two copies of a long history is what it must not cost.
+    if (text.length > RECENT_MAX_CHARS) return value;
     remember(text, value);
     return structuredClone(value);
   },
@@ -28,13 +32,34 @@ export const safeYamlCodec: Codec = {
  */
 const recent = new Map<string, unknown>();
 const RECENT_MAX = 4;
-const RECENT_MAX_CHARS = 4 * 1024 * 1024;
+const RECENT_MAX_CHARS = 256 * 1024;
 
 function remember(text: string, value: unknown): void {
   if (text.length > RECENT_MAX_CHARS) return;
   recent.delete(text);
   recent.set(text, value);
   if (recent.size > RECENT_MAX) recent.delete(recent.keys().next().value as string);
+}
+
+/**
+ * A long state.yaml: its history block read entry by entry (history-block.ts), the rest by the library.
+ * Undefined (read it whole) for any file that is not simply shaped or that either part finds wrong, so
+ * errors are always the whole-file read's, with their lines.
+ */
+function parseSplit(text: string): unknown {
+  const split = splitHistory(text);
+  if (!split) return undefined;
+  try {
+    const head = parseChecked(split.head) as Record<string, unknown> | null;
+    if (head === null || typeof head !== 'object' || Array.isArray(head) || !Array.isArray(head.history) || head.history.length > 0) return undefined;
+    const history = readHistoryBlock(text, split.start, split.end, parseChecked);
+    checkDataShape(history);
+    head.history = history;
+    return head;
+  } catch (error) {
+    if (error instanceof Unsupported || error instanceof CodecError) return undefined;
+    throw error;
+  }
 }
 
 function parseChecked(text: string): unknown {

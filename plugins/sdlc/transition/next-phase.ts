@@ -1,4 +1,5 @@
-import { SluiceError, type GateResult, type Kernel } from '../../../core/index.ts';
+import { gateData, SluiceError, type GateResult, type Kernel } from '../../../core/index.ts';
+import type { ConsistencyData } from '../../../gates/index.ts';
 import { runPhaseGates, type PhaseGateRun } from '../gating/run-phase-gates.ts';
 import { openProject } from '../project/open-project.ts';
 import type { PhaseDefinition } from '../registry/registry-schema.ts';
@@ -46,10 +47,9 @@ export interface NextReport {
   perGateApproval?: boolean;
 }
 
-/** The metric values G5 reported for locking at this exit. */
+/** The metric values G5 reported for locking at this exit (its typed `data`, checked by the kernel against G5's schema). */
 function metricsToLock(results: readonly GateResult[]): PhaseRecord['locked_metrics'] | undefined {
-  const row = results.find((r) => r.gate === 'G5-consistency' && r.id === 'G5:metrics');
-  return row && row.metrics && typeof row.metrics === 'object' ? (row.metrics as PhaseRecord['locked_metrics']) : undefined;
+  return gateData<ConsistencyData>({ id: 'G5-consistency' }, results)?.metrics;
 }
 
 /**

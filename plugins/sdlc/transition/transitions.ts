@@ -31,11 +31,11 @@ export function assertUnchanged(state: SdlcState, expected: ExpectedPosition, di
   }
 }
 
-/** Results as stored: G5's `metrics` payload is dropped (it is kept once, as the phase's locked_metrics). */
+/** Results as stored: a gate's `data` is for its consumers and is dropped (G5's metrics are kept once, as the phase's locked_metrics). */
 function storable(results: readonly GateResult[]): GateResult[] {
   return results.map((r) => {
-    if (!('metrics' in r)) return r;
-    const { metrics: _metrics, ...rest } = r;
+    if (!('data' in r)) return r;
+    const { data: _data, ...rest } = r;
     return rest as GateResult;
   });
 }

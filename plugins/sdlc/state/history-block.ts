@@ -1,0 +1,83 @@
+import { BlockCursor, isSeqLine, readSequenceItem, Unsupported } from './plain-block-yaml.ts';
+
+/**
+ * state.yaml read in two parts: everything but the top-level `history:` block (a few KB, read by the
+ * yaml library with all its checks), and the history block, entry by entry, with the plain block
+ * reader (plain-block-yaml.ts); an entry that reader does not handle (a block scalar, an anchor) is
+ * read alone by the library. A history of 10,000 entries then costs its values, not a syntax tree of
+ * the whole file (which took ~80× the file's size). Anything unusual about the file as a whole (no
+ * single block `history:` key, a document marker, a problem either part reports) returns undefined,
+ * and the caller reads the whole file with the library, which then names the line of any error.
+ */
+export const SPLIT_MIN_CHARS = 64 * 1024;
+
+export interface HistorySplit {
+  /** The file with its history block replaced by `history: []`, in the same place. */
+  head: string;
+  start: number;
+  end: number;
+}
+
+/** Where the top-level `history:` block is, or undefined when the file is not simply shaped. */
+export function splitHistory(text: string): HistorySplit | undefined {
+  const key = text.startsWith('history:') ? 0 : text.indexOf('\nhistory:') + 1;
+  if (key <= 0 && !text.startsWith('history:')) return undefined;
+  if (text.indexOf('\nhistory:', key + 1) >= 0) return undefined;
+  let lineEnd = text.indexOf('\n', key);
+  if (lineEnd < 0) return undefined;
+  if (text.slice(key + 'history:'.length, lineEnd).trim() !== '') return undefined;
+  const start = lineEnd + 1;
+  let end = start;
+  while (end < text.length) {
+    lineEnd = text.indexOf('\n', end);
+    if (lineEnd < 0) lineEnd = text.length;
+    const ch = text.charCodeAt(end);
+    const blockLine = ch === 32 || ch === 35 || ch === 10 || (ch === 45 && isSeqLine(text.slice(end, lineEnd).trimEnd()));
+    if (!blockLine) break;
+    end = lineEnd + 1;
+  }
+  end = Math.min(end, text.length);
+  if (text.startsWith('---', end) || text.startsWith('...', end)) return undefined;
+  return { head: `${text.slice(0, key)}history: []\n${text.slice(end)}`, start, end };
+}
+
+/**
+ * The entries of the history block `[start, end)`: null for an empty block. `parseAlone` reads one
+ * entry's text with the library (it returns the one-element list the text is). Unsupported when the
+ * block is not a sequence.
+ */
+export function readHistoryBlock(text: string, start: number, end: number, parseAlone: (item: string) => unknown): unknown[] | null {
+  const c = new BlockCursor(text, start, end);
+  if (!c.line) return null;
+  const indent = c.line.indent;
+  const items: unknown[] = [];
+  while (c.line) {
+    if (c.line.indent !== indent || !isSeqLine(c.line.body)) throw new Unsupported('not one block sequence');
+    const itemStart = c.line.start;
+    try {
+      items.push(readSequenceItem(c, indent));
+    } catch (error) {
+      if (!(error instanceof Unsupported)) throw error;
+      const itemEnd = nextItem(text, itemStart, end, indent);
+      const alone = parseAlone(text.slice(itemStart, itemEnd));
+      if (!Array.isArray(alone) || alone.length !== 1) throw new Unsupported('an entry the library reads as more than one');
+      items.push(alone[0]);
+      c.moveTo(itemEnd);
+    }
+  }
+  return items;
+}
+
+/** The start of the next line at `indent` that begins a sequence entry, or `end`. */
+function nextItem(text: string, from: number, end: number, indent: number): number {
+  let pos = text.indexOf('\n', from) + 1;
+  while (pos > 0 && pos < end) {
+    let i = pos;
+    while (i < pos + indent && text.charCodeAt(i) === 32) i++;
+    const ch = text.charCodeAt(pos + indent + 1);
+    if (i === pos + indent && text.charCodeAt(i) === 45 && (ch === 32 || ch === 10 || pos + indent + 1 >= end)) return pos;
+    if (i === pos + indent && text.charCodeAt(i) !== 32 && text.charCodeAt(i) !== 35 && text.charCodeAt(i) !== 10) throw new Unsupported('dedent');
+    pos = text.indexOf('\n', pos) + 1;
+  }
+  return end;
+}
