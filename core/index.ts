@@ -47,7 +47,8 @@ export {
 export { acquireLock, type LockHandle, type LockOptions } from './store/file-lock.ts';
 export { yamlCodec, jsonCodec, codecForPath, CodecError, type Codec } from './store/codec.ts';
 export { parseYamlDocument, yamlToData, MAX_YAML_ALIASES, type YamlDocumentOptions } from './store/yaml-document.ts';
-export { yamlLibrary } from './store/yaml-library.ts';
+export { yamlLibrary, useYamlOf, type YamlLibrary } from './store/yaml-library.ts';
+export { plainYaml } from './store/plain-yaml.ts';
 export { checkDataShape, MAX_DATA_DEPTH } from './store/data-shape.ts';
 export { readDataFile, readDataText, parseDataText, validateData, MAX_DATA_FILE_BYTES } from './store/read-data-file.ts';
 export { SluiceError, isSluiceError, toSluiceError, type SluiceErrorDetails } from './errors/sluice-error.ts';
@@ -118,16 +119,6 @@ export {
   type TrustRecord,
   type TrustReview,
 } from './trust/workspace-trust.ts';
-export {
-  sshSign,
-  sshVerify,
-  sshFindPrincipals,
-  SIGNATURE_NAMESPACE,
-  type SignRequest,
-  type VerifyRequest,
-  type VerifyOutcome,
-} from './signing/ssh-signature.ts';
-export { parseAllowedSigners, type AllowedSigner } from './signing/allowed-signers.ts';
 export { escapeControl, terminalSafe, jsonSafe } from './text/terminal-safe.ts';
 export { describeValue, issueMessage, MAX_QUOTED_CHARS, type IssueLike } from './text/quote-value.ts';
 export { sluiceVersion } from './version.ts';

@@ -19,7 +19,7 @@ const IMPORT_CALL = /(?<![\w$.])import\((?=[\w$"'`])/g;
 const DYNAMIC_IMPORT = '__sluiceImport';
 
 /**
- * Built-in modules the runner requires on first use instead of at start-up (lazy-builtins.mjs): a short
+ * Built-in modules the runner requires on first use (not a swap: the same Node modules, loaded later) instead of at start-up (lazy-builtins.mjs): a short
  * command such as `gate` or `status` starts no process and writes nothing through fs/promises.
  */
 const LAZY_BUILTINS = ['child_process', 'fs/promises', 'stream/promises', 'timers/promises', 'string_decoder', 'assert', 'crypto', 'os', 'tty'];
@@ -27,7 +27,7 @@ const LAZY_BUILTINS = ['child_process', 'fs/promises', 'stream/promises', 'timer
 /**
  * The bundle with its few raw non-ASCII characters (esbuild leaves them in regular expressions and
  * some templates) written as `\uXXXX` escapes, which mean the same there: an ASCII file is read as
- * Latin-1 (plugins/code-cache), which is cheaper than decoding UTF-8 and keeps the source one byte a
+ * Latin-1 (plugins/host-node/code-cache.ts), which is cheaper than decoding UTF-8 and keeps the source one byte a
  * character. A character after a backslash would change meaning when escaped: the build stops then.
  */
 function asciiOnly(text) {
@@ -36,25 +36,29 @@ function asciiOnly(text) {
 }
 
 /**
- * The runner is written already wrapped as plugins/code-cache wraps a CommonJS bundle (its
- * WRAPPER_START, checked by test/code-cache): the loader then compiles the file's own text, with no
+ * The runner is written already wrapped as plugins/host-node/code-cache.ts wraps a CommonJS bundle
+ * (its WRAPPER_START, checked by test/host-node/code-cache.test.ts): the loader then compiles the file's own text, with no
  * 1 MB copy at every start. Run as a plain CommonJS file it would define that function and do nothing.
  */
 const WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
 const wrapped = (text) => `${WRAPPER_START}${text}\n})\n`;
 
 /**
- * Ends the bundle with its build id (a hash of the rest; the line plugins/code-cache looks for), so a
+ * Ends the bundle with its build id (a hash of the rest; the line plugins/host-node/code-cache.ts looks for), so a
  * code cache is matched to its bundle by that line instead of by a full copy of the bundle in the cache.
  */
 const withBuildId = (text) => `${text.endsWith('\n') ? text : `${text}\n`}//# sluice-build=${createHash('sha256').update(text).digest('hex').slice(0, 32)}\n`;
 
-/** esbuild settings shared with the guard's CommonJS build; `plugins`: the ESM build's module swaps. */
+/**
+ * esbuild settings shared with the guard's CommonJS build; `plugins`: the ESM build's (none replaces a
+ * project module). Returns the build's metafile.
+ */
 export async function buildCachedCli({ root, common, define, plugins }) {
   const meta = '__sluiceImportMetaUrl';
-  await build({
+  const { metafile } = await build({
     ...common,
-    entryPoints: { 'sluice-cli': 'plugins/cli/run-cli.ts', 'cli-loader': 'plugins/cli/cached-cli-loader.ts' },
+    metafile: true,
+    entryPoints: { 'sluice-cli': 'plugins/cli/run-cli.ts', 'cli-loader': 'plugins/cli/cli-loader.ts' },
     outExtension: { '.js': '.cjs' },
     define: { ...define, 'import.meta.url': meta },
     banner: {
@@ -68,6 +72,7 @@ export async function buildCachedCli({ root, common, define, plugins }) {
   await writeFile(runner, withBuildId(wrapped(asciiOnly(text.replace(IMPORT_CALL, `${DYNAMIC_IMPORT}(`)))));
   await writeFile(join(root, 'dist/dynamic-import.cjs'), "'use strict';\nmodule.exports = (specifier) => import(specifier);\n");
   await primeCliCodeCache(root, common);
+  return metafile;
 }
 
 /** Runs `init`, `gate` and `status` on a scratch project with the runner, then saves V8's code cache of what they compiled. */

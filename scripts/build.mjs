@@ -3,11 +3,12 @@
 // heavy modules live in their own chunk and load only when that command runs.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCachedCli } from './build-cli-cache.mjs';
+import { lazyPackages } from './lazy-builtins.mjs';
 import { parserPatches } from './guard-parser-patches.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -17,9 +18,10 @@ const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url
 await rm(new URL('../dist', import.meta.url), { recursive: true, force: true, maxRetries: 5 });
 
 /**
- * yaml's ES module build instead of its CommonJS one: one scope, no wrapper per file, ~5 ms less to
+ * For dist/yaml.cjs, the library the Node host loads: yaml's ES module build instead of its CommonJS one: one scope, no wrapper per file, ~5 ms less to
  * load. The one difference is how the library logs a warning (console.warn there, process.emitWarning
- * in its Node build): patched back to Node's.
+ * in its Node build): patched back to Node's. Not a swap: it picks a third-party package's other build,
+ * no project module is replaced.
  */
 const yamlAsEsm = {
   name: 'yaml as ESM',
@@ -37,7 +39,10 @@ const yamlAsEsm = {
   },
 };
 
-/** Makes `import(SPEC)` in a file matching `importer` load `to` beside the output at run time instead of bundling it. */
+/**
+ * Makes `import(SPEC)` in a file matching `importer` load `to` beside the output at run time instead of
+ * bundling it. Not a swap: `to` is that very module (SPEC) as the guard's own build outputs it.
+ */
 const loadAtRunTime = (importer, spec, to) => ({
   name: `run-time ${to}`,
   setup(b) {
@@ -47,18 +52,34 @@ const loadAtRunTime = (importer, spec, to) => ({
   },
 });
 
-/** Bundles the source file `to` wherever the source file `from` is imported (both relative to the repository root). */
-const swapModule = (from, to) => ({
-  name: `swap ${from}`,
+/**
+ * Leaves `import(SPEC)` in a file matching `importer` unbundled (external, the specifier unchanged): the
+ * branch that takes it runs only from source, because the module beside the bundle (cli-loader.ts,
+ * shell-guard-loader.ts look for it at run time) is that code built on its own. Not a swap: nothing is
+ * put in another module's place; bundling the source branch would copy the runner or the shell parser
+ * into a CommonJS file that never runs it.
+ */
+const sourceOnly = (importer, spec) => ({
+  name: `source-only ${spec}`,
   setup(b) {
-    b.onResolve({ filter: /\.ts$/ }, (args) => (join(args.resolveDir, args.path) === join(root, from) ? { path: join(root, to) } : undefined));
+    b.onResolve({ filter: /\.ts$/ }, (args) =>
+      args.kind === 'dynamic-import' && args.path === spec && importer.test(args.importer) ? { path: spec, external: true } : undefined,
+    );
   },
 });
+/**
+ * The kernel gets the yaml library from its Host (the Node host loads dist/yaml.cjs on first use); only a
+ * caller that made no Host reaches core's plain `yaml` import, so the bundles require it on first read.
+ */
+const plainYamlOnFirstUse = lazyPackages(['yaml']);
+const runnerFromSource = sourceOnly(/plugins[\\/]cli[\\/]cli-loader\.ts$/, './run-cli.ts');
+const shellGuardFromSource = sourceOnly(/plugins[\\/]guard[\\/]shell-guard-loader\.ts$/, './shell-guard.ts');
 
 /**
  * bash-parser reads `$((...))` with babylon, a whole JavaScript parser (half of the guard's shell
  * bundle). In guard-shell.cjs its one call, `parse`, loads it from guard-arith.cjs on first use, so
- * commands without arithmetic neither load nor compile it. Same code, same result, loaded later.
+ * commands without arithmetic neither load nor compile it. Same code, same result, loaded later. Not a
+ * swap: it lazy-loads a third-party dependency of a third-party package.
  */
 const lazyBabylon = {
   name: 'lazy babylon',
@@ -86,6 +107,7 @@ async function primeGuardCodeCache() {
   }
 }
 
+const metafiles = {};
 const result = await build({
   absWorkingDir: root,
   // sluice: the CLI; the rest are the package's public entry points (package.json `exports`).
@@ -121,11 +143,9 @@ const result = await build({
   // A bare `sluice guard` (Claude Code's PreToolUse hook, run before every tool call) loads dist/guard.cjs alone.
   plugins: [
     loadAtRunTime(/plugins[\\/]cli[\\/]main\.ts$/, '../guard/guard-main.ts', './guard.cjs'),
-    // The bundle loads dist/yaml.cjs (built below) on first use, not with every command; core's own module is the plain import.
-    swapModule('core/store/yaml-library.ts', 'plugins/host-node/lazy-yaml-library.ts'),
-    // Commands run dist/sluice-cli.cjs through V8's code cache (built below by build-cli-cache.mjs).
-    swapModule('plugins/cli/cli-loader.ts', 'plugins/cli/cached-cli-loader.ts'),
-    yamlAsEsm,
+    // Commands run dist/sluice-cli.cjs through V8's code cache (built below by build-cli-cache.mjs): cli-loader.ts finds it at run time.
+    runnerFromSource,
+    plainYamlOnFirstUse,
   ],
   logLevel: 'warning',
 });
@@ -144,27 +164,38 @@ const guardBuild = {
   legalComments: 'none',
   logLevel: 'warning',
 };
-await build({
-  ...guardBuild,
-  entryPoints: { guard: 'plugins/guard/guard-main.ts', 'guard-shell': 'plugins/guard/shell-guard.ts', 'guard-arith': 'babylon' },
-  outExtension: { '.js': '.cjs' },
-  plugins: [swapModule('plugins/guard/shell-guard-loader.ts', 'plugins/guard/cached-shell-guard.ts'), lazyBabylon, parserPatches],
-});
+metafiles.esm = result.metafile;
+metafiles.guard = (
+  await build({
+    ...guardBuild,
+    metafile: true,
+    entryPoints: { guard: 'plugins/guard/guard-main.ts', 'guard-shell': 'plugins/guard/shell-guard.ts', 'guard-arith': 'babylon' },
+    outExtension: { '.js': '.cjs' },
+    // guard.cjs loads guard-shell.cjs beside it at run time (shell-guard-loader.ts).
+    plugins: [shellGuardFromSource, lazyBabylon, parserPatches],
+  })
+).metafile;
 await primeGuardCodeCache();
 // The yaml library as one self-contained CommonJS file (the guard's build settings), required
 // synchronously the first time a command parses or writes YAML.
-await build({ ...guardBuild, entryPoints: { yaml: 'yaml' }, outExtension: { '.js': '.cjs' }, plugins: [yamlAsEsm] });
-await buildCachedCli({
+// The Node host's yaml() finds it at run time (plugins/host-node/yaml-library.ts).
+metafiles.yaml = (
+  await build({ ...guardBuild, metafile: true, entryPoints: { yaml: 'yaml' }, outExtension: { '.js': '.cjs' }, plugins: [yamlAsEsm] })
+).metafile;
+metafiles.cli = await buildCachedCli({
   root,
   common: guardBuild,
   define: { __SLUICE_VERSION__: JSON.stringify(pkg.version) },
   plugins: [
-    swapModule('core/store/yaml-library.ts', 'plugins/host-node/lazy-yaml-library.ts'),
+    runnerFromSource,
     // `sluice hooks` and a `guard` with arguments judge shell commands with the guard's own dist/guard-shell.cjs (and its cache), not a second copy of the parser.
-    swapModule('plugins/guard/shell-guard-loader.ts', 'plugins/guard/cached-shell-guard.ts'),
-    yamlAsEsm,
+    shellGuardFromSource,
+    plainYamlOnFirstUse,
   ],
 });
+// What each build bundled, for test/layout (the bundle holds exactly the modules the source imports reach). Not shipped (package.json `files`).
+await mkdir(new URL('../dist/meta', import.meta.url), { recursive: true });
+for (const [name, meta] of Object.entries(metafiles)) await writeFile(new URL(`../dist/meta/${name}.json`, import.meta.url), JSON.stringify(meta));
 // The bin itself calls no require(): drop the banner's node:module import from the guard's hot path.
 const bin = new URL('../dist/sluice.mjs', import.meta.url);
 const binText = await readFile(bin, 'utf8');

@@ -1,4 +1,5 @@
 import type { SandboxKind, SandboxPolicy } from '../sandbox/sandbox-policy.ts';
+import type { YamlLibrary } from '../store/yaml-library.ts';
 
 /**
  * The Host port: every piece of I/O the kernel and the workflows need. Core code gets the outside
@@ -185,6 +186,12 @@ export interface Host {
    * (the in-memory one) runs it inline, without the limit.
    */
   execRegExp(source: string, flags: string, text: string, limitMs: number): Promise<RegExpMatchResult | null | 'timeout'>;
+  /**
+   * The yaml library core's codecs parse and write YAML with, synchronously. On the port so that where
+   * it comes from is the host's choice: the Node host's bundle loads its own copy on first use (most
+   * short commands read only cached data and never need it), from source it is the plain import.
+   */
+  yaml(): YamlLibrary;
 }
 
 /** Thrown by hosts for a path that does not exist; core maps it to FILE_NOT_FOUND. */

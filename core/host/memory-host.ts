@@ -1,5 +1,7 @@
 import { dirname, join, normalize } from 'pathe';
 import { sha256Hex } from '../hash/sha256-hex.ts';
+import { plainYaml } from '../store/plain-yaml.ts';
+import { useYamlOf } from '../store/yaml-library.ts';
 import { compareText } from '../text/compare-text.ts';
 import { HostNotFoundError, HostTooLargeError, type DirEntry, type FileInfo, type FileWriter, type Host, type SpawnOptions, type SpawnResult } from './host.ts';
 
@@ -83,6 +85,7 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     hostname: () => 'memory-host',
     asset: (...parts) => join(options.assetRoot ?? '/sluice', ...parts),
     sha256: sha256Hex,
+    yaml: plainYaml,
     async execRegExp(source, flags, text) {
       const m = new RegExp(source, flags.replace(/[gy]/g, '')).exec(text);
       return m ? { groups: [...m], named: { ...m.groups } } : null;
@@ -233,5 +236,6 @@ export function createMemoryHost(options: MemoryHostOptions = {}): MemoryHost {
     },
     writes: (p) => writeCounts.get(abs(p)) ?? 0,
   };
+  useYamlOf(host);
   return host;
 }

@@ -1,10 +1,25 @@
-import * as Yaml from 'yaml';
+import type * as Yaml from 'yaml';
+import { plainYaml } from './plain-yaml.ts';
+
+/** The yaml library's module, as `import * as Yaml from 'yaml'` gives it. */
+export type YamlLibrary = typeof Yaml;
+
+let provider: () => YamlLibrary = plainYaml;
 
 /**
- * The yaml library. Core stays free of Node APIs, so from source this is the plain import; the CLI
- * bundle swaps this module for plugins/host-node/lazy-yaml-library.ts (scripts/build.mjs), which
- * loads the library on first use instead of with every command.
+ * Makes `host.yaml` the library core's YAML codecs use. Hosts call it when they are made
+ * (createNodeHost, createMemoryHost): parsing is synchronous and has no host at hand, and each host
+ * knows how to get the library (the Node host's bundle loads dist/yaml.cjs on first use, in memory
+ * it is the plain import).
  */
-export function yamlLibrary(): typeof Yaml {
-  return Yaml;
+export function useYamlOf(host: { yaml(): YamlLibrary }): void {
+  provider = () => host.yaml();
+}
+
+/**
+ * The yaml library, from the Host made last (`Host.yaml`); before any, the plain import (which the
+ * bundle loads only when first read: scripts/lazy-builtins.mjs).
+ */
+export function yamlLibrary(): YamlLibrary {
+  return provider();
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { loadCached, saveCodeCache } from '../code-cache/index.ts';
+import { loadCached, saveCodeCache } from '../host-node/code-cache.ts';
 import type * as RunCli from './run-cli.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadCached, saveCodeCache } from '../code-cache/index.ts';
+import { loadCached, saveCodeCache } from '../host-node/code-cache.ts';
 import type * as ShellGuard from './shell-guard.ts';
 
 /**

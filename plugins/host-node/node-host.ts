@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { clearInterval, setInterval } from 'node:timers';
 import { resolve } from 'node:path';
 import { isatty } from 'node:tty';
-import { HostIoError, HostNotFoundError, type DirEntry, type FileInfo, type FileWriter, type Host } from '../../core/index.ts';
+import { HostIoError, HostNotFoundError, useYamlOf, type DirEntry, type FileInfo, type FileWriter, type Host } from '../../core/index.ts';
 import { writeFileAtomic, writeFileExclusive } from './atomic-write.ts';
 import { createHeldFile } from './held-file.ts';
 import { infoOf, kindOf } from './file-info.ts';
@@ -18,6 +18,7 @@ import { accountHome, isExecutableFile, makeTempDir, writePrivateFile } from './
 import { spawnProcess } from './spawn-process.ts';
 import { findSandbox, type FoundSandbox } from './os-sandbox.ts';
 import { readStdin } from './read-stdin.ts';
+import { nodeYamlLibrary } from './yaml-library.ts';
 
 const isNotFound = (e: unknown) => {
   const code = (e as NodeJS.ErrnoException)?.code;
@@ -93,13 +94,14 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
   const osSandbox = () =>
     (sandbox ??= findSandbox(process.env.PATH, async (program, args) => (await spawnProcess({ command: program, args, timeoutMs: 15_000 })).exitCode === 0));
 
-  return {
+  const host: Host = {
     name: 'node',
     pid: process.pid,
     hostname: () => hostname(),
     asset: sluiceAsset,
     execRegExp: execRegExpInWorker,
     sha256: (data) => createHash('sha256').update(data).digest('hex'),
+    yaml: nodeYamlLibrary,
     cwd: () => cwd,
     now: () => new Date(),
     monotonicMs: () => Number(process.hrtime.bigint()) / 1e6,
@@ -194,4 +196,6 @@ export function createNodeHost(options: { cwd?: string } = {}): Host {
     importModule: (specifier, fromDir) => importModule(specifier, fromDir),
     resolveModule: (specifier, fromDir) => resolveModule(specifier, fromDir),
   };
+  useYamlOf(host);
+  return host;
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { loadCached } from '../../plugins/code-cache/code-cache.ts';
+import { loadCached } from '../../plugins/host-node/code-cache.ts';
 import { decisionOrAsk, decisionOrAskAsync } from './decision-or-ask.ts';
 import { decideTool, type GuardEnv } from '../../plugins/guard/decide-tool.ts';
 import type { ShellScope } from '../../plugins/guard/path-checks.ts';

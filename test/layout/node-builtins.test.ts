@@ -16,14 +16,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Units whose job is to be Node: they are the host, the process entry points and their transports. */
 const NODE_UNITS = [
-  'plugins/host-node', // the Host port's Node implementation
+  'plugins/host-node', // the Host port's Node implementation, and the V8 code cache the CommonJS bundles run through (node:vm)
   'plugins/cli', // the process: argv, stdio, signals, exit codes, the bin's workers
   'plugins/queue-redis', // a queue transport (sockets through ioredis), chosen by the CLI, not a workflow
   // Claude Code's PreToolUse hook: its own CommonJS bundle (dist/guard.cjs), run before every tool
   // call, so it starts without the kernel or the Host and judges paths with synchronous fs calls.
   'plugins/guard',
-  // Runs the CommonJS bundles (the CLI's runner, the guard's parser, yaml) through V8's code cache (node:vm).
-  'plugins/code-cache',
   // `sluice mcp`: a process entry point like the CLI, serving the MCP protocol on its stdin and stdout.
   'plugins/mcp',
 ];

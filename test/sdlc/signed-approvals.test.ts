@@ -3,7 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { parse, stringify } from 'yaml';
-import { sshSign } from '../../core/index.ts';
+import { sshSign } from '../../plugins/sdlc/signing/ssh-signature.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
 import { transitionStatement } from '../../plugins/sdlc/signing/transition-statement.ts';
 import type { SdlcState } from '../../plugins/sdlc/state/state-schema.ts';

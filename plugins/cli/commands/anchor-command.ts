@@ -1,4 +1,5 @@
-import { defineCommand, SluiceError, sshVerify, userFolders, type JournalSpec, type Kernel } from '../../../core/index.ts';
+import { defineCommand, SluiceError, userFolders, type JournalSpec, type Kernel } from '../../../core/index.ts';
+import { sshVerify } from '../../sdlc/signing/ssh-signature.ts';
 import { ANCHOR_NAMESPACE, anchorStatement, type StatedJournal } from './anchor-statement.ts';
 import { AnchorOutput } from './cli-outputs.ts';
 

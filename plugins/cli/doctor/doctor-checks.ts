@@ -1,19 +1,11 @@
 import { join } from 'node:path';
-import {
-  checkPrivateFile,
-  isSluiceError,
-  parseAllowedSigners,
-  parseDataText,
-  readDataText,
-  userFolders,
-  yamlCodec,
-  type CommandContext,
-} from '../../../core/index.ts';
+import { checkPrivateFile, isSluiceError, parseDataText, readDataText, userFolders, yamlCodec, type CommandContext } from '../../../core/index.ts';
 import { missingSandbox } from '../../guard/claude-sandbox-settings.ts';
 import { hasSluiceHooks, sluiceHooksCurrent } from '../../guard/claude-settings.ts';
 import { readClaudeSettings, SETTINGS, wantedClaudeSettings } from '../../guard/hooks-command.ts';
 import { defaultGrantKeyFile } from '../../lifecycle/commit/signed-grant.ts';
 import { defaultUserConfigFile } from '../../lifecycle/commit/user-config-grant.ts';
+import { parseAllowedSigners } from '../../sdlc/signing/allowed-signers.ts';
 import { allowedSignersPath } from '../../sdlc/signing/allowed-signers-file.ts';
 import { defaultSigningKey } from '../../sdlc/signing/sign-transition.ts';
 import { trustStorePath } from '../trust/trust-store.ts';

@@ -1,5 +1,6 @@
 import { join, resolve } from 'pathe';
-import { parseAllowedSigners, SluiceError, type Host, type Kernel } from '../../../core/index.ts';
+import { SluiceError, type Host, type Kernel } from '../../../core/index.ts';
+import { parseAllowedSigners } from './allowed-signers.ts';
 
 /** Who may sign this project's approvals, in git's allowed_signers format, frozen at init. */
 export const ALLOWED_SIGNERS = 'allowed_signers';

@@ -1,5 +1,7 @@
 import { join } from 'pathe';
-import { checkPrivateFile, parseAllowedSigners, SIGNATURE_NAMESPACE, SluiceError, sshSign, sshVerify, type Kernel } from '../../../core/index.ts';
+import { checkPrivateFile, SluiceError, type Kernel } from '../../../core/index.ts';
+import { parseAllowedSigners } from './allowed-signers.ts';
+import { SIGNATURE_NAMESPACE, sshSign, sshVerify } from './ssh-signature.ts';
 import type { SdlcProject } from '../project/open-project.ts';
 import type { HistoryEntry } from '../state/history-schema.ts';
 import type { SdlcState } from '../state/state-schema.ts';

@@ -1,4 +1,5 @@
-import { sshVerify, type Kernel } from '../../../core/index.ts';
+import type { Kernel } from '../../../core/index.ts';
+import { sshVerify } from './ssh-signature.ts';
 import type { SdlcProject } from '../project/open-project.ts';
 import type { HistoryEntry } from '../state/history-schema.ts';
 import { allowedSignersPath } from './allowed-signers-file.ts';

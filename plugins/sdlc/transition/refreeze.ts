@@ -1,6 +1,7 @@
 import { journaledStateUpdate } from '../state/journaled-state-update.ts';
 import { relative, resolve } from 'pathe';
-import { parseAllowedSigners, SluiceError, type Kernel } from '../../../core/index.ts';
+import { SluiceError, type Kernel } from '../../../core/index.ts';
+import { parseAllowedSigners } from '../signing/allowed-signers.ts';
 import { ComplianceFileSchema } from '../profile/compliance-schema.ts';
 import { ProfileSchema } from '../profile/profile-schema.ts';
 import { checksumOf, expectedChecksums, frozenKey } from '../project/frozen-files.ts';

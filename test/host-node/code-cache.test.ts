@@ -5,14 +5,14 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { loadCached, saveCodeCache, WRAPPER_START } from '../../plugins/code-cache/code-cache.ts';
+import { loadCached, saveCodeCache, WRAPPER_START } from '../../plugins/host-node/code-cache.ts';
 import { cliBundle } from '../hardening/cli-bundle.ts';
 import { repoRoot } from '../hardening/repo-files.ts';
 
 const req = createRequire(import.meta.url);
 let base: string;
 
-describe('V8 code cache for CommonJS bundles (plugins/code-cache/code-cache.ts)', () => {
+describe('V8 code cache for CommonJS bundles (plugins/host-node/code-cache.ts)', () => {
   before(() => {
     base = mkdtempSync(join(tmpdir(), 'sluice-code-cache-'));
   });

@@ -1,4 +1,4 @@
-import { SluiceError } from '../errors/sluice-error.ts';
+import { SluiceError } from '../../../core/index.ts';
 
 /**
  * git's allowed_signers format (ssh-keygen(1), ALLOWED SIGNERS): one key a line,

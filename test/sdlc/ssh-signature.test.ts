@@ -3,7 +3,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { parseAllowedSigners, sshFindPrincipals, sshSign, sshVerify } from '../../core/index.ts';
+import { parseAllowedSigners } from '../../plugins/sdlc/signing/allowed-signers.ts';
+import { sshFindPrincipals, sshSign, sshVerify } from '../../plugins/sdlc/signing/ssh-signature.ts';
 import { createNodeHost } from '../../plugins/host-node/index.ts';
 import { sshKeygenMissing, throwawayKey, type ThrowawayKey } from '../helpers/ssh-keys.ts';
 

@@ -1,5 +1,4 @@
-import type { Host } from '../host/host.ts';
-import { SluiceError } from '../errors/sluice-error.ts';
+import { SluiceError, type Host } from '../../../core/index.ts';
 
 /**
  * Signing and verifying text with SSH keys through `ssh-keygen -Y`, the mechanism git uses for

@@ -1,1 +1,0 @@
-export { loadCached, saveCodeCache, WRAPPER_START, type CachedModule } from './code-cache.ts';
