@@ -2,7 +2,7 @@
  * `sluice`: the plugin API — what a plugin author writes a plugin with (define its commands, gates,
  * delegates, hooks and error codes, raise errors) and the types those take, including the hook events
  * of every bundled workflow, so `ctx.hook('phase:beforeAdvance', ...)` type-checks in a plugin that
- * imports only this entry. The host and CLI side (createKernel, hosts, workspace trust, signing,
+ * imports only this entry. The host and CLI side (createKernel, hosts, workspace trust,
  * hashing, queues, stores) is `sluice/kernel`. README.md "The plugin API" lists these names.
  */
 export { definePlugin, defineGate, defineDelegate, defineWorkflow, defineCommand } from '../core/index.ts';

@@ -48,7 +48,7 @@ export default definePlugin({
 
 /** A plugin written against the root entry alone: a command, a gate and its own error codes. */
 export const ROOT_ONLY = `import { definePlugin, defineCommand, defineGate, defineErrorCodes, SluiceError, isSluiceError, ExitCode } from 'sluice';
-import type { GateResult, CommandOutcome, PluginContext, Host } from 'sluice';
+import type { GateResult, CommandOutcome, Host } from 'sluice';
 import * as v from 'valibot';
 
 const codes = defineErrorCodes('root-only', { ROOT_ONLY_BROKEN: { exit: ExitCode.blocked, title: 'broken', hint: 'do not call it' } });
@@ -58,26 +58,30 @@ declare module 'sluice' {
 }
 const exists = async (host: Host, path: string) => (await host.stat(path)) !== null;
 
+const rootOnlyCommand = defineCommand({
+  name: 'root-only', summary: 'fails on purpose',
+  async run(): Promise<CommandOutcome> {
+    try { throw new SluiceError('ROOT_ONLY_BROKEN', { message: 'on purpose' }); } catch (e) { if (isSluiceError(e)) throw e; }
+    return { exitCode: 0, data: null, human: 'unreachable' };
+  },
+});
+
+// A description: its codes (with its prefix), its command (loaded when run) and its gate are fields.
 export default definePlugin({
   name: 'root-only',
-  setup(ctx: PluginContext) {
-    ctx.registerErrorCodes(codes);
-    ctx.registerCommand(defineCommand({
-      name: 'root-only', summary: 'fails on purpose',
-      async run(): Promise<CommandOutcome> {
-        try { throw new SluiceError('ROOT_ONLY_BROKEN', { message: 'on purpose' }); } catch (e) { if (isSluiceError(e)) throw e; }
-        return { exitCode: 0, data: null, human: 'unreachable' };
-      },
-    }));
-    ctx.registerGate(defineGate({
+  errorPrefix: 'ROOT',
+  errorCodes: codes,
+  commands: { 'root-only': { load: async () => rootOnlyCommand } },
+  gates: [
+    defineGate({
       type: 'root-only', id: 'ROOT', description: 'a README exists',
       input: v.object({ projectRoot: v.string(), id: v.string() }),
       async check(input, { host }): Promise<GateResult[]> {
         const ok = await exists(host, \`\${input.projectRoot}/README.md\`);
         return [{ gate: input.id, passed: ok, message: ok ? 'ok' : 'no README', severity: 'SHOULD' }];
       },
-    }));
-  },
+    }),
+  ],
 });
 `;
 
