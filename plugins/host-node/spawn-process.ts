@@ -105,7 +105,9 @@ export async function spawnProcess(o: SpawnOptions, sandbox?: FoundSandbox | nul
     sub.once('exit', (exitCode, signal) => {
       killGroup('SIGKILL');
       if (pid !== undefined) liveGroups.delete(pid);
-      drainTimer = setTimeout(() => resolve({ exitCode, signal }), EXIT_DRAIN_MS);
+      // The wait ends on a turn of the loop that has polled I/O (setImmediate runs after the poll phase):
+      // if the loop was stalled past the timer, output already in the pipe is read before we stop reading.
+      drainTimer = setTimeout(() => setImmediate(() => resolve({ exitCode, signal })), EXIT_DRAIN_MS);
     });
   });
 
@@ -119,7 +121,9 @@ export async function spawnProcess(o: SpawnOptions, sandbox?: FoundSandbox | nul
   );
   try {
     const r = await Promise.race([closed, exited.then((e) => ({ held: true as const, ...e }))]);
-    if ('held' in r) {
+    // Both pipes at EOF means the output is complete even if their 'close' has not come yet.
+    const outputEnded = (sub.stdout?.readableEnded ?? true) && (sub.stderr?.readableEnded ?? true);
+    if ('held' in r && !outputEnded) {
       sub.stdout?.destroy();
       sub.stderr?.destroy();
       return { exitCode: r.exitCode, signal: r.signal, timedOut, cancelled, durationMs: Math.round(performance.now() - started), pid, stdioHeld: true };

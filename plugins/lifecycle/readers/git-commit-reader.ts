@@ -23,6 +23,9 @@ export async function readGitCommit(host: Host, root: string, rev: string, confi
   const log = await runGit(host, root, ['log', '-1', '-z', '--name-only', '--no-renames', '--format=%H%x00%T%x00%P%x00%an <%ae>%x00%B', rev, '--'], { config });
   if (log.code !== 0) throw new SluiceError('ARTIFACT_MISSING', { message: `commit ${rev} is not in git`, field: 'commit.sha' });
   const [sha, tree, parents, author, message, ...files] = log.stdout.split('\0');
+  // Five fields or it is not a whole record (output cut short): a named error, never a half-read commit.
+  if (message === undefined || !/^[0-9a-f]{40,64}$/.test(sha) || !/^[0-9a-f]{40,64}$/.test(tree))
+    throw new SluiceError('GIT_FAILED', { message: `git log printed an incomplete record for commit ${rev}`, field: 'commit.sha' });
   // Paths relative to the project, which may be a subfolder of the repository (git prints them from the top).
   const { prefix } = await repositoryRoot(host, root);
   const up = '../'.repeat(prefix.split('/').filter(Boolean).length);

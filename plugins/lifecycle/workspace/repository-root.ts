@@ -1,4 +1,4 @@
-import type { Host } from '../../../core/index.ts';
+import { SluiceError, type Host } from '../../../core/index.ts';
 import { runGit } from './run-git.ts';
 
 export interface RepositoryRoot {
@@ -17,9 +17,12 @@ export function repositoryRoot(host: Host, root: string): Promise<RepositoryRoot
     found = runGit(host, root, ['rev-parse', '--show-toplevel', '--show-prefix']).then((r) => {
       if (r.code !== 0) return { top: null, prefix: '' };
       const [top, prefix = ''] = r.stdout.split('\n');
+      if (!top) throw new SluiceError('GIT_FAILED', { message: 'git rev-parse printed no repository top' });
       return { top, prefix };
     });
     cache.set(root, found);
+    // A failed answer is not remembered: the next call asks git again.
+    found.catch(() => cache.get(root) === found && cache.delete(root));
   }
   return found;
 }

@@ -57,6 +57,8 @@ export async function runGitBytes(
       message: `cannot run git: ${r.spawnError}`,
       hint: 'install git; the lifecycle needs it for fingerprints and commits',
     });
+  // Reading stopped while a pipe was still open: the output may be cut short, so it is not git's answer.
+  if (r.stdioHeld) throw new SluiceError('GIT_FAILED', { message: `git ${args[0]} exited but its output did not finish (a pipe stayed open)` });
   if (size > MAX_OUTPUT) throw new SluiceError('GIT_FAILED', { message: `git ${args[0]} printed more than ${MAX_OUTPUT} bytes` });
   return { code: r.exitCode, stdout: concat(out), stderr: utf8.decode(concat(err)) };
 }
