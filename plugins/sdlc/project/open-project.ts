@@ -15,7 +15,7 @@ import { activePhaseProblem } from '../state/state-invariant.ts';
 import type { SdlcState } from '../state/state-schema.ts';
 import { sdlcPaths, type SdlcPaths } from './project-paths.ts';
 import { assertFrozenIntact } from './frozen-files.ts';
-import { readSdlcFile, readYamlParseCached } from './read-sdlc-file.ts';
+import { readSdlcFile, readStateYaml } from './read-sdlc-file.ts';
 
 /** Everything the commands need about one project, read and validated once. */
 export interface SdlcProject {
@@ -52,11 +52,10 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
   // The journal before state.yaml: state.yaml is written first, so a concurrent write reads as history
   // not journaled yet, never as a journal ahead of its cache.
   const journal = await kernel.store.loadJournal(historyJournalSpec(kernel, paths.dir, paths.state)).catch((error: unknown) => error as Error);
-  const stateRead = await readYamlParseCached(
+  const stateRead = await readStateYaml(
     host,
     paths.state,
     o.readOnly ? SdlcStateReadSchema : stateFile.schema,
-    'STATE_INVALID',
     kernel.display(paths.state),
     kernel.config.stateMaxBytes,
   );

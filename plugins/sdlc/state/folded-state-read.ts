@@ -57,3 +57,11 @@ export function foldHistory<F extends HistoryFold>(history: readonly HistoryEntr
   history.forEach((entry, i) => fold.add(entry, i));
   return fold;
 }
+
+/** The fold that keeps every entry (validated as read, so the file's parse and its validated copy are never both held). */
+export class AllHistory implements HistoryFold {
+  readonly entries: HistoryEntry[] = [];
+  add(entry: HistoryEntry): void {
+    this.entries.push(entry);
+  }
+}
