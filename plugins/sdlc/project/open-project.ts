@@ -23,6 +23,11 @@ export interface SdlcProject {
   paths: SdlcPaths;
   stateFile: SdlcStateFile;
   state: SdlcState;
+  /**
+   * The bytes `state` was read from, for a command that writes (not `readOnly`): a write under the
+   * lock reuses `state` when state.yaml still holds exactly them, instead of reading it again.
+   */
+  stateText?: string;
   /** The history's journal: verified or unanchored here, and history written outside sluice. */
   records: HistoryRecords;
   profile: Profile;
@@ -95,6 +100,7 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
     paths,
     stateFile,
     state,
+    ...(o.readOnly ? {} : { stateText: stateRead.text }),
     records,
     profile: profile.value,
     profileDisplay: kernel.display(paths.profile),
