@@ -1,6 +1,7 @@
 import { hmacSha256Hex, sameDigest, sha256Hex } from '../hash/sha256-hex.ts';
 import { canonicalJson } from '../trust/trust-subject.ts';
 import { SluiceError } from '../errors/sluice-error.ts';
+import { lineLinkHash } from './line-link-hash.ts';
 
 /**
  * The hash chain every journal of records shares (the lifecycle's per-requirement journals, the SDLC
@@ -20,6 +21,7 @@ export type ChainEntry = ChainLink & Record<string, unknown>;
 
 export const GENESIS = '0'.repeat(64);
 const HEX64 = /^[0-9a-f]{64}$/;
+const LONG_LINE = 16 * 1024;
 
 /** The hash of an entry: its predecessor's hash, then every field but prev, hash and mac as canonical JSON. */
 export function linkHash(entry: Record<string, unknown> & { prev: string }): string {
@@ -61,6 +63,8 @@ export interface ChainScan {
 /**
  * The same checks as parseChain, line by line, keeping only the last entry and those from index
  * `keepFrom` on: verifying a journal of 10,000 entries holds one entry at a time, not all of them.
+ * A line over LONG_LINE characters that is neither kept nor last is hashed from its text
+ * (line-link-hash.ts), and `check` sees it with its compound members empty (`[]`, `{}`).
  */
 export function scanChain(
   text: string,
@@ -78,11 +82,15 @@ export function scanChain(
     const line = text.slice(start, end);
     start = end + 1;
     const where = `line ${n}`;
-    let raw: unknown;
-    try {
-      raw = JSON.parse(line);
-    } catch {
-      throw tampered(shown, `${where} is not JSON`);
+    // A long line neither kept nor last is only hashed: from its text, without building its objects.
+    const head = count < keepFrom && start < text.length && line.length > LONG_LINE ? lineLinkHash(line) : undefined;
+    let raw: unknown = head?.shallow;
+    if (!head) {
+      try {
+        raw = JSON.parse(line);
+      } catch {
+        throw tampered(shown, `${where} is not JSON`);
+      }
     }
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw tampered(shown, `${where} is not a journal entry`);
     const e = raw as ChainEntry;
@@ -92,7 +100,7 @@ export function scanChain(
     const expected = (before?.seq ?? 0) + 1;
     if (e.seq !== expected) throw tampered(shown, `${where} has sequence ${e.seq}, expected ${expected} (a line was removed or reordered)`);
     if (e.prev !== (before?.hash ?? GENESIS)) throw tampered(shown, `${where} does not chain to the line before (a line was changed, removed or inserted)`);
-    if (e.hash !== linkHash(e)) throw tampered(shown, `${where} was changed after it was written (its hash does not match)`);
+    if (e.hash !== (head ? head.hash : linkHash(e))) throw tampered(shown, `${where} was changed after it was written (its hash does not match)`);
     check?.(e, where, before);
     if (count >= keepFrom) kept.push(e);
     count++;

@@ -39,5 +39,14 @@ export type { PhaseStatus, SdlcState } from './state/state-schema.ts';
 export { acceptancesOf, waiversOfResult } from './waivers/waiver-records.ts';
 export { waiverPolicy } from './waivers/waiver-acceptance.ts';
 export type { WaiverPolicy } from './waivers/waiver-acceptance.ts';
-export { historyJournalSpec, judgeHistory, describeRecords, journaledHistory, type HistoryRecords, type HistoryJournalBody } from './state/history-journal.ts';
+export { readStateFolding, RecentHistory, foldHistory, type HistoryFold } from './state/folded-state-read.ts';
+export {
+  historyJournalSpec,
+  judgeHistory,
+  cachedRecords,
+  describeRecords,
+  journaledHistory,
+  type HistoryRecords,
+  type HistoryJournalBody,
+} from './state/history-journal.ts';
 export { journaledStateUpdate } from './state/journaled-state-update.ts';

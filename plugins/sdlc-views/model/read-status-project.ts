@@ -14,12 +14,20 @@ import {
   parseWithCache,
   historyJournalSpec,
   judgeHistory,
+  cachedRecords,
+  readStateFolding,
+  RecentHistory,
+  foldHistory,
   type HistoryRecords,
 } from '../../sdlc/index.ts';
+import { STATUS_HISTORY_LIMIT } from './status-view.ts';
 
 export interface StatusProject {
   root: string;
+  /** The state; for a long history that agrees with its journal, read with `history: []` (see `history`). */
   state: SdlcState;
+  /** How long the history is and its last entries: all the dashboard shows of it. */
+  history: RecentHistory;
   model: PhaseModel;
   records: HistoryRecords;
 }
@@ -35,10 +43,9 @@ async function readCachedYaml<S extends v.GenericSchema>(
   schema: S,
   code: ErrorCode,
   cacheDir: string | undefined,
-  maxBytes?: number,
 ): Promise<{ text: string; value: v.InferOutput<S> }> {
   const display = kernel.display(path);
-  const text = await readDataText(kernel.host, path, { display, ...(maxBytes ? { maxBytes, limitKey: 'stateMaxBytes' } : {}) });
+  const text = await readDataText(kernel.host, path, { display });
   const { value } = await parseWithCache(kernel.host, cacheDir, code, path, text, (t) => parseDataText(t, safeYamlCodec, display));
   return { text, value: validateData(schema, value, display, code) };
 }
@@ -59,14 +66,26 @@ export async function readStatusProject(kernel: Kernel): Promise<StatusProject> 
   const cacheDir = parseCacheDir(kernel.host);
   // The journal before state.yaml (written first): a concurrent write reads as history not journaled yet.
   const journal = await kernel.store.loadJournal(historyJournalSpec(kernel, paths.dir, paths.state));
-  const [stateRead, { value: registry }] = await Promise.all([
-    readCachedYaml(kernel, paths.state, SdlcStateReadSchema, 'STATE_INVALID', cacheDir, kernel.config.stateMaxBytes),
+  const stateDisplay = kernel.display(paths.state);
+  const [stateText, { value: registry }] = await Promise.all([
+    readDataText(kernel.host, paths.state, { display: stateDisplay, maxBytes: kernel.config.stateMaxBytes, limitKey: 'stateMaxBytes' }),
     readCachedYaml(kernel, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', cacheDir),
   ]);
-  const read = stateRead.value;
-  // A history that contradicts its journal (or this machine's anchor) is STATE_TAMPERED here as in gate and next.
-  const records = judgeHistory(kernel.host, journal, stateRead.text, read, kernel.display(paths.state));
+  // A long state that is the journal's cache needs no entry compared: its history is folded as it is
+  // read (a count and the last entries), so 10,000 entries are never all held at once.
+  let history = new RecentHistory(STATUS_HISTORY_LIMIT);
+  let records = cachedRecords(journal, stateText);
+  let read = records ? readStateFolding(stateText, SdlcStateReadSchema, history) : undefined;
+  if (!read || !records) {
+    const { value } = await parseWithCache(kernel.host, cacheDir, 'STATE_INVALID', paths.state, stateText, (t) =>
+      parseDataText(t, safeYamlCodec, stateDisplay),
+    );
+    read = validateData(SdlcStateReadSchema, value, stateDisplay, 'STATE_INVALID');
+    // A history that contradicts its journal (or this machine's anchor) is STATE_TAMPERED here as in gate and next.
+    records = judgeHistory(kernel.host, journal, stateText, read, stateDisplay);
+    history = foldHistory(read.history, new RecentHistory(STATUS_HISTORY_LIMIT));
+  }
   const model = createPhaseModel(registry, kernel.display(registryPath));
-  const state = readableState(read, model, kernel.display(paths.state));
-  return { root: kernel.projectRoot, state, model, records };
+  const state = readableState(read, model, stateDisplay);
+  return { root: kernel.projectRoot, state, history, model, records };
 }

@@ -64,6 +64,8 @@ export function statusView(
   state: SdlcState,
   phases: readonly PhaseView[],
   artifacts: ReadonlyMap<string, { files: number; list: readonly ArtifactView[] }>,
+  /** The history's length and last entries, when the state was read without them (a long history). */
+  history: { total: number; recent: readonly HistoryEntry[] } = { total: state.history.length, recent: state.history.slice(-STATUS_HISTORY_LIMIT) },
 ): StatusView {
   const current = phases.find((p) => p.current) ?? phases[0];
   const completed = phases.filter((p) => p.status === 'completed').length;
@@ -91,7 +93,7 @@ export function statusView(
         artifacts: { files: a?.files ?? 0, required: required.length, requiredPresent: required.filter((x) => x.exists).length },
       };
     }),
-    history: state.history.slice(-STATUS_HISTORY_LIMIT).map(historyLine),
-    historyTotal: state.history.length,
+    history: history.recent.slice(-STATUS_HISTORY_LIMIT).map(historyLine),
+    historyTotal: history.total,
   };
 }

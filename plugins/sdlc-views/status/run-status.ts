@@ -23,6 +23,6 @@ export async function runStatus(ctx: CommandContext): Promise<CommandOutcome> {
   // Compliance checks only shape the judgements still to sign, which the dashboard does not show.
   const phases = phaseViews(project.state, project.model, []);
   const facts = await readArtifactFacts(ctx.host, project.root, project.state, project.model);
-  const view = { ...statusView(project.state, phases, facts), records: recordsView(project.records) };
+  const view = { ...statusView(project.state, phases, facts, project.history), records: recordsView(project.records) };
   return { exitCode: 0, data: view, human: `${renderStatus(view, ctx.io.style)}\n\n${ctx.io.style.bold('Records')}\n  ${describeRecords(project.records)}` };
 }

@@ -25,6 +25,10 @@ export async function checkPhase(kernel: Kernel, o: { phase?: string; signal?: A
   // YAML rewrite and no fsync. The reference's check_gates writes nothing at all.
   const key = phaseKey(phase.id);
   const unchanged = JSON.stringify(recordGateResults(project.state, phase, run.results).phases[key]) === JSON.stringify(project.state.phases[key]);
-  if (!unchanged) await journaledStateUpdate(kernel, project.paths, (state) => recordGateResults(state, phase, run.results), { purpose: 'sluice gate' });
+  if (!unchanged)
+    await journaledStateUpdate(kernel, project.paths, (state) => recordGateResults(state, phase, run.results), {
+      purpose: 'sluice gate',
+      read: { text: project.stateText, state: project.state },
+    });
   return { project, phase, current: phase === project.model.require(project.state.current_phase), run };
 }

@@ -15,7 +15,7 @@ import { activePhaseProblem } from '../state/state-invariant.ts';
 import type { SdlcState } from '../state/state-schema.ts';
 import { sdlcPaths, type SdlcPaths } from './project-paths.ts';
 import { assertFrozenIntact } from './frozen-files.ts';
-import { readSdlcFile, readYamlParseCached } from './read-sdlc-file.ts';
+import { readSdlcFile, readStateYaml } from './read-sdlc-file.ts';
 
 /** Everything the commands need about one project, read and validated once. */
 export interface SdlcProject {
@@ -23,6 +23,11 @@ export interface SdlcProject {
   paths: SdlcPaths;
   stateFile: SdlcStateFile;
   state: SdlcState;
+  /**
+   * The bytes `state` was read from, for a command that writes (not `readOnly`): a write under the
+   * lock reuses `state` when state.yaml still holds exactly them, instead of reading it again.
+   */
+  stateText?: string;
   /** The history's journal: verified or unanchored here, and history written outside sluice. */
   records: HistoryRecords;
   profile: Profile;
@@ -52,11 +57,10 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
   // The journal before state.yaml: state.yaml is written first, so a concurrent write reads as history
   // not journaled yet, never as a journal ahead of its cache.
   const journal = await kernel.store.loadJournal(historyJournalSpec(kernel, paths.dir, paths.state)).catch((error: unknown) => error as Error);
-  const stateRead = await readYamlParseCached(
+  const stateRead = await readStateYaml(
     host,
     paths.state,
     o.readOnly ? SdlcStateReadSchema : stateFile.schema,
-    'STATE_INVALID',
     kernel.display(paths.state),
     kernel.config.stateMaxBytes,
   );
@@ -96,6 +100,7 @@ export async function openProject(kernel: Kernel, o: { verifyFrozen?: boolean; r
     paths,
     stateFile,
     state,
+    ...(o.readOnly ? {} : { stateText: stateRead.text }),
     records,
     profile: profile.value,
     profileDisplay: kernel.display(paths.profile),

@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import { parseDataText, readDataText, validateData, type ErrorCode, type Host } from '../../../core/index.ts';
 import { safeYamlCodec } from '../state/safe-yaml-codec.ts';
+import { AllHistory, readStateFolding } from '../state/folded-state-read.ts';
 import { parseCacheDir, parseWithCache } from './disk-cache.ts';
 
 /**
@@ -53,4 +54,24 @@ export async function readYamlParseCached<S extends v.GenericSchema>(
   const text = await readDataText(host, path, { display, ...(maxBytes ? { maxBytes, limitKey: 'stateMaxBytes' } : {}) });
   const { value } = await parseWithCache(host, parseCacheDir(host), code, path, text, (t) => parseDataText(t, safeYamlCodec, display));
   return { text, value: validateData(schema, value, display, code) };
+}
+
+/**
+ * state.yaml as readYamlParseCached reads it, except that a long history is validated entry by entry
+ * as it is read (folded-state-read.ts), so its parse and its validated copy are never both held;
+ * anything the fast read does not take is read the usual way, which reports its errors.
+ */
+export async function readStateYaml<S extends v.GenericSchema>(
+  host: Host,
+  path: string,
+  schema: S,
+  display: string,
+  maxBytes?: number,
+): Promise<{ text: string; value: v.InferOutput<S> }> {
+  const text = await readDataText(host, path, { display, ...(maxBytes ? { maxBytes, limitKey: 'stateMaxBytes' } : {}) });
+  const all = new AllHistory();
+  const folded = readStateFolding(text, schema, all) as Record<string, unknown> | undefined;
+  if (folded) return { text, value: { ...folded, history: all.entries } as v.InferOutput<S> };
+  const { value } = await parseWithCache(host, parseCacheDir(host), 'STATE_INVALID', path, text, (t) => parseDataText(t, safeYamlCodec, display));
+  return { text, value: validateData(schema, value, display, 'STATE_INVALID') };
 }

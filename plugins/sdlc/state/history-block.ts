@@ -47,25 +47,35 @@ export function splitHistory(text: string): HistorySplit | undefined {
  * block is not a sequence.
  */
 export function readHistoryBlock(text: string, start: number, end: number, parseAlone: (item: string) => unknown): unknown[] | null {
-  const c = new BlockCursor(text, start, end);
-  if (!c.line) return null;
-  const indent = c.line.indent;
   const items: unknown[] = [];
+  return eachHistoryItem(text, start, end, parseAlone, (item) => items.push(item)) ? items : null;
+}
+
+/**
+ * The entries of the history block `[start, end)` handed to `each` one at a time, so a caller that
+ * folds them keeps none; false for an empty block. Errors as readHistoryBlock's.
+ */
+export function eachHistoryItem(text: string, start: number, end: number, parseAlone: (item: string) => unknown, each: (item: unknown) => void): boolean {
+  const c = new BlockCursor(text, start, end);
+  if (!c.line) return false;
+  const indent = c.line.indent;
   while (c.line) {
     if (c.line.indent !== indent || !isSeqLine(c.line.body)) throw new Unsupported('not one block sequence');
     const itemStart = c.line.start;
+    let item: unknown;
     try {
-      items.push(readSequenceItem(c, indent));
+      item = readSequenceItem(c, indent);
     } catch (error) {
       if (!(error instanceof Unsupported)) throw error;
       const itemEnd = nextItem(text, itemStart, end, indent);
       const alone = parseAlone(text.slice(itemStart, itemEnd));
       if (!Array.isArray(alone) || alone.length !== 1) throw new Unsupported('an entry the library reads as more than one');
-      items.push(alone[0]);
+      item = alone[0];
       c.moveTo(itemEnd);
     }
+    each(item);
   }
-  return items;
+  return true;
 }
 
 /** The start of the next line at `indent` that begins a sequence entry, or `end`. */

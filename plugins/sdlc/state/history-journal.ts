@@ -133,6 +133,18 @@ function phaseAfter(history: readonly HistoryEntry[], phase: string | undefined)
 }
 
 /**
+ * The records when state.yaml is exactly the journal's cache (its hash is the last entry's): the
+ * history then agrees without being read, which lets a view fold it instead of keeping it. Undefined
+ * otherwise (judgeHistory decides).
+ */
+export function cachedRecords(journal: LoadedJournal | null, text: string): HistoryRecords | undefined {
+  const last = journal?.last as (ChainEntry & HistoryJournalBody) | undefined;
+  // sha256Hex, not host.sha256: a repeated gate or status that only reads must not load node:crypto (same digest).
+  if (!journal || !last || last.cache !== sha256Hex(text)) return undefined;
+  return { entries: journal.count, anchoring: journal.anchoring, journal, provenance: 'journal', foreign: 0 };
+}
+
+/**
  * state.yaml (its text and parsed history and phase) against its journal; throws STATE_TAMPERED
  * naming what differs. Without a journal (a project the reference set up, or one from before
  * journals) every history entry is a claim checked as a foreign one.
@@ -163,8 +175,8 @@ export function judgeHistory(
   const last = journal.last as (ChainEntry & HistoryJournalBody) | undefined;
   if (!last) throw fail('the journal is empty');
   const base = { entries: journal.count, anchoring: journal.anchoring, journal };
-  // sha256Hex, not host.sha256: a repeated gate or status that only reads must not load node:crypto (same digest).
-  if (last.cache === sha256Hex(text)) return { ...base, provenance: 'journal', foreign: 0 };
+  const cached = cachedRecords(journal, text);
+  if (cached) return cached;
   const recorded = journaledHistory(journal.entries);
   if (state.history.length < recorded.length)
     throw fail(`the history has ${state.history.length} entries, the journal records ${recorded.length}: entries were removed`);

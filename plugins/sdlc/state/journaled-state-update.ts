@@ -10,6 +10,8 @@ export interface JournaledUpdateOptions {
   /** The state to start from when state.yaml does not exist (init); `reset`: a re-initialisation replaces the history. */
   initial?: SdlcState;
   reset?: boolean;
+  /** The state as the command read it (strictly validated) and its bytes: reused when state.yaml still holds them. */
+  read?: { text: string | undefined; state: SdlcState };
 }
 
 /**
@@ -40,7 +42,10 @@ export async function journaledStateUpdate(
             throw error;
           });
       if (text === null && o.initial === undefined) throw new SluiceError('STATE_MISSING', { file: shown, message: 'file does not exist' });
-      before = text === null ? undefined : validateData(SdlcStateSchema, parseDataText(text, safeYamlCodec, shown), shown, 'STATE_INVALID');
+      // The bytes the command already read and validated (a gate run's write): not parsed again.
+      const reuse = text !== null && o.read?.text !== undefined && o.read.text === text;
+      before =
+        text === null ? undefined : reuse ? o.read!.state : validateData(SdlcStateSchema, parseDataText(text, safeYamlCodec, shown), shown, 'STATE_INVALID');
       const records = before && text !== null ? judgeHistory(host, journal, text, before, shown) : undefined;
       const start = before ?? validateData(SdlcStateSchema, o.initial!, shown, 'INVARIANT_VIOLATED');
       const changed = fn(start);

@@ -1,6 +1,6 @@
 import type { Document, LineCounter, Node } from 'yaml';
 import { checkDataShape, CodecError, parseYamlDocument, yamlLibrary, yamlToData, type Codec } from '../../../core/index.ts';
-import { readHistoryBlock, splitHistory, SPLIT_MIN_CHARS } from './history-block.ts';
+import { eachHistoryItem, readHistoryBlock, splitHistory, SPLIT_MIN_CHARS } from './history-block.ts';
 import { Unsupported } from './plain-block-yaml.ts';
 import { stringifyForPyYaml } from './pyyaml-safe-stringify.ts';
 
@@ -55,6 +55,30 @@ function parseSplit(text: string): unknown {
     const history = readHistoryBlock(text, split.start, split.end, parseChecked);
     checkDataShape(history);
     head.history = history;
+    return head;
+  } catch (error) {
+    if (error instanceof Unsupported || error instanceof CodecError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * A long state.yaml read as parseSplit reads it, but with each history entry handed to `each` (its
+ * shape checked as in the whole read) instead of kept: the head is returned with `history: []`.
+ * Undefined whenever parseSplit would give up; an error `each` throws propagates.
+ */
+export function parseSplitEach(text: string, each: (entry: unknown) => void): Record<string, unknown> | undefined {
+  if (text.length < SPLIT_MIN_CHARS) return undefined;
+  const split = splitHistory(text);
+  if (!split) return undefined;
+  try {
+    const head = parseChecked(split.head) as Record<string, unknown> | null;
+    if (head === null || typeof head !== 'object' || Array.isArray(head) || !Array.isArray(head.history) || head.history.length > 0) return undefined;
+    eachHistoryItem(text, split.start, split.end, parseChecked, (item) => {
+      // Inside its list, as the whole read checks it.
+      checkDataShape([item]);
+      each(item);
+    });
     return head;
   } catch (error) {
     if (error instanceof Unsupported || error instanceof CodecError) return undefined;

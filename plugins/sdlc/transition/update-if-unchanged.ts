@@ -23,7 +23,7 @@ export async function updateIfUnchanged(
       assertUnchanged(state, expected, display);
       return write(state);
     },
-    { purpose },
+    { purpose, read: { text: project.stateText, state: project.state } },
   );
   return after;
 }
