@@ -25,6 +25,11 @@ export function runProcess(command: string, args: readonly string[], options: Ru
   const output = childOutput(child);
   // A hang catcher, not a speed limit: generous for a loaded machine; the whole process group goes.
   const timer = setTimeout(() => reap(child), options.timeoutMs ?? 300_000);
+  // A program may exit without reading its stdin (a launcher that answers at once); the pipe closing
+  // first is not the test's failure, and the exit code and output still say what happened.
+  child.stdin!.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   child.stdin!.end(options.input ?? '');
   return output.then(({ code, stdout, stderr }) => ({ code, stdout, stderr })).finally(() => clearTimeout(timer));
 }
