@@ -97,7 +97,10 @@ export async function runAudit(input: CommandInput, ctx: CommandContext): Promis
   const recordsLine = problem
     ? `\n${ctx.io.style.bold('Records')}\n  ${ctx.io.style.red(`${problem.code}: ${problem.message}`)}\n`
     : `\n${ctx.io.style.bold('Records')}\n  ${describeRecords(project.records)}\n`;
-  const own = `${recordsLine}${renderAudit(audit, ctx.io.style, labelFor(signatures))}\n${renderFrozen(audit.frozen, ctx.io.style)}\n${renderForged(forgedCache, ctx.io.style)}\n${renderSignatures(signatures, ctx.io.style)}`;
+  // Under --json the human text is never printed: a long history's rendering (a line per decision) is not built next to the document.
+  const own = ctx.io.json
+    ? ''
+    : `${recordsLine}${renderAudit(audit, ctx.io.style, labelFor(signatures))}\n${renderFrozen(audit.frozen, ctx.io.style)}\n${renderForged(forgedCache, ctx.io.style)}\n${renderSignatures(signatures, ctx.io.style)}`;
   const other = input.options.compare;
   if (typeof other !== 'string') return { exitCode, data: { ...audit, signatures }, human: own };
   const otherAudit = auditGates(await readOtherState(ctx, other));
@@ -105,6 +108,6 @@ export async function runAudit(input: CommandInput, ctx: CommandContext): Promis
   return {
     exitCode,
     data: { ...audit, signatures, compare: { project: otherAudit.project, audit: otherAudit, gates: comparison } },
-    human: `${own}\n\n${renderComparison(audit, otherAudit, comparison, ctx.io.style)}`,
+    human: ctx.io.json ? '' : `${own}\n\n${renderComparison(audit, otherAudit, comparison, ctx.io.style)}`,
   };
 }
