@@ -6,6 +6,7 @@ import { forgetAnchor } from '../helpers/forget-anchor.ts';
 import { runProcess } from '../helpers/run-cli.ts';
 import { tempDir } from './sdlc-fixture.ts';
 import { sluiceBundle } from './sluice-cli.ts';
+import { longHistory } from '../helpers/long-history.ts';
 
 /**
  * Issue 22, scale: a project whose state.yaml holds 10,000 history entries (about 1.4 MB, adopted into
@@ -20,16 +21,6 @@ import { sluiceBundle } from './sluice-cli.ts';
 const RSS_HOOK = `data:text/javascript,${encodeURIComponent("process.on('exit', () => process.stderr.write('\\nmaxrss-kb ' + process.resourceUsage().maxRSS + '\\n'))")}`;
 const LIMIT: Record<string, number> = { status: 20, gate: 28, next: 28, audit: 42, report: 62 };
 const EXIT: Record<string, number> = { status: 0, gate: 1, next: 1, audit: 0, report: 0 };
-
-function history(n: number): string {
-  const lines: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().replace('.000Z', 'Z');
-    if (i % 2 === 0) lines.push(`- from: '0'\n  to: '1'\n  at: '${at}'\n  gate_results:\n    passed: 12\n    failed: 0\n    manual: 2\n  confirmed_by: scale`);
-    else lines.push(`- from: '1'\n  to: '0'\n  at: '${at}'\n  reentry: true\n  justification: requirements changed again (round ${i})`);
-  }
-  return lines.join('\n');
-}
 
 async function measured(dir: string, command: string): Promise<{ code: number; rssKb: number; stdout: string }> {
   const r = await runProcess(process.execPath, ['--import', RSS_HOOK, await sluiceBundle(), '--cwd', dir, command, '--json'], {
@@ -50,7 +41,7 @@ async function project(n: number): Promise<{ dir: string; bytes: number }> {
   const statePath = join(dir, '.sdlc', 'state.yaml');
   const text = await readFile(statePath, 'utf8');
   // An even count ends in phase 0, where init left the project.
-  await writeFile(statePath, text.replace(/history: \[\]\n?/, `history:\n${history(n)}\n`));
+  await writeFile(statePath, text.replace(/history: \[\]\n?/, `history:\n${longHistory(n, 'scale')}\n`));
   await rm(join(dir, '.sdlc', 'journal.jsonl'));
   await forgetAnchor(join(dir, '.sdlc', 'journal.jsonl'));
   assert.equal((await measured(dir, 'gate')).code, 1);

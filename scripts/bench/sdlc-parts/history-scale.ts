@@ -11,6 +11,7 @@ import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { referenceMissing, referenceRoot, repoRoot } from '../../../test/sdlc-differential/reference-plugin.ts';
+import { longHistory } from '../../../test/helpers/long-history.ts';
 
 const SIZES = [10, 1000, 10000];
 const ROUNDS = 3;
@@ -44,17 +45,6 @@ function measured(python: string, command: string, args: string[], env: NodeJS.P
   });
 }
 
-/** A history of `n` plausible entries another tool could have written: advances 0 → 1 with their gate summary, re-entries 1 → 0 with a reason. */
-function history(n: number): string {
-  const lines: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const at = new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString().replace('.000Z', 'Z');
-    if (i % 2 === 0) lines.push(`- from: '0'\n  to: '1'\n  at: '${at}'\n  gate_results:\n    passed: 12\n    failed: 0\n    manual: 2\n  confirmed_by: bench`);
-    else lines.push(`- from: '1'\n  to: '0'\n  at: '${at}'\n  reentry: true\n  justification: requirements changed again (round ${i})`);
-  }
-  return lines.join('\n');
-}
-
 export async function historyScale(): Promise<Record<string, unknown>> {
   const entry = join(repoRoot, 'dist', 'sluice.mjs');
   if (!existsSync(entry)) return { skipped: 'dist/sluice.mjs missing: run npm run build' };
@@ -73,7 +63,7 @@ export async function historyScale(): Promise<Record<string, unknown>> {
       const statePath = join(dir, '.sdlc', 'state.yaml');
       const text = await readFile(statePath, 'utf8');
       // An even count ends in phase 0: the project stays where init put it.
-      await writeFile(statePath, text.replace(/history: \[\]\n?/, `history:\n${history(n)}\n`));
+      await writeFile(statePath, text.replace(/history: \[\]\n?/, `history:\n${longHistory(n, 'bench')}\n`));
       await rm(join(dir, '.sdlc', 'journal.jsonl'));
       await rm(join(root, 'state', 'sluice', 'anchors'), { recursive: true, force: true });
       await sluice('gate', '--json'); // adopts the history: the journal holds it from here on
