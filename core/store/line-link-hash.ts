@@ -1,5 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
+import { NotFast, Utf8Sink, writeCanonicalText } from './canonical-json-text.ts';
 
 /**
  * A journal line's link hash (journal-chain.ts linkHash: the `prev` hash, then every member but prev,
@@ -196,20 +197,43 @@ export function lineLinkHash(line: string): LineHead | undefined {
       });
     }
     if (typeof shallow.prev !== 'string') return undefined;
-    const h = sha256.create();
-    const out = byteSink((bytes) => h.update(bytes));
-    out(`${shallow.prev}\n{`);
-    let n = 0;
-    for (const m of members) {
-      if (LINK_FIELDS.has(m.key)) continue;
-      out(`${n++ ? ',' : ''}${JSON.stringify(m.key)}:`);
-      writeCanonical(line, m.start, m.end, out);
-    }
-    out('}');
-    out.flush();
-    return { hash: bytesToHex(h.digest()), shallow };
+    const body = members.filter((m) => !LINK_FIELDS.has(m.key));
+    return { hash: fastLinkHash(line, shallow.prev, body) ?? slowLinkHash(line, shallow.prev, body), shallow };
   } catch (error) {
     if (error instanceof NotPlain || error instanceof SyntaxError) return undefined;
     throw error;
   }
+}
+
+/** The link hash written by canonical-json-text.ts (nothing built per member), or undefined when that writer gives up. */
+function fastLinkHash(line: string, prev: string, body: readonly Member[]): string | undefined {
+  const h = sha256.create();
+  const out = new Utf8Sink((bytes) => h.update(bytes));
+  try {
+    out.text(`${prev}\n{`);
+    body.forEach((m, n) => {
+      out.text(`${n ? ',' : ''}${JSON.stringify(m.key)}:`);
+      writeCanonicalText(line, m.start, out);
+    });
+    out.text('}');
+    out.flush();
+  } catch (error) {
+    if (error instanceof NotFast) return undefined;
+    throw error;
+  }
+  return bytesToHex(h.digest());
+}
+
+/** The link hash through the general canonicaliser (any JSON this reader follows). */
+function slowLinkHash(line: string, prev: string, body: readonly Member[]): string {
+  const h = sha256.create();
+  const out = byteSink((bytes) => h.update(bytes));
+  out(`${prev}\n{`);
+  body.forEach((m, n) => {
+    out(`${n ? ',' : ''}${JSON.stringify(m.key)}:`);
+    writeCanonical(line, m.start, m.end, out);
+  });
+  out('}');
+  out.flush();
+  return bytesToHex(h.digest());
 }

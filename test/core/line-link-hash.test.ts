@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { chainNext, linkHash, scanChain } from '../../core/store/journal-chain.ts';
 import { lineLinkHash } from '../../core/store/line-link-hash.ts';
+import { NotFast, Utf8Sink, writeCanonicalText } from '../../core/store/canonical-json-text.ts';
+import { canonicalJson } from '../../core/trust/trust-subject.ts';
 
 /** Values with what canonical JSON must get right: index keys, duplicates, escapes, numbers, non-ASCII. */
 function value(seed: { n: number }, depth: number): unknown {
@@ -46,5 +48,52 @@ describe('a journal line hashed from its text', () => {
     // The first entry was only hashed: its check sees the list empty.
     assert.deepEqual(seen, [[], []]);
     assert.throws(() => scanChain(text.replace('"passed":4321', '"passed":4322'), 'journal.jsonl', undefined, 1), /line 1 was changed after it was written/);
+  });
+});
+
+describe('the in-place canonical writer', () => {
+  const written = (text: string): string | 'gave up' => {
+    const parts: Uint8Array[] = [];
+    const out = new Utf8Sink((b) => parts.push(b.slice()));
+    try {
+      writeCanonicalText(text, 0, out);
+    } catch (error) {
+      if (error instanceof NotFast) return 'gave up';
+      throw error;
+    }
+    out.flush();
+    return Buffer.concat(parts).toString('utf8');
+  };
+
+  it('writes what canonicalJson writes, or gives up (never a different text)', () => {
+    const seed = { n: 11 };
+    let wrote = 0;
+    for (let i = 0; i < 3000; i++) {
+      const v = value(seed, 0);
+      const got = written(JSON.stringify(v));
+      if (got === 'gave up') continue;
+      wrote++;
+      assert.equal(got, canonicalJson(v));
+    }
+    assert.ok(wrote > 300, `wrote only ${wrote}`);
+  });
+
+  it('takes the entries sluice journals as they are: keys out of order, escapes, non-ASCII, emoji', () => {
+    const entry = {
+      to: '1',
+      from: '0',
+      at: '2026-01-01T00:00:00Z',
+      why: 'line\n"quoted" \\ é 😀 \u2028',
+      gate_results: { passed: 12, failed: 0, manual: -2 },
+      ok: true,
+      none: null,
+      list: [],
+    };
+    assert.equal(written(JSON.stringify([entry, entry])), canonicalJson([entry, entry]));
+  });
+
+  it('gives up on what JSON.stringify would write otherwise', () => {
+    for (const text of ['{"a":1,"a":2}', '{"b": 1}', '[1.5]', '[-0]', '[1e3]', '["\\u0041"]', '["\\/"]', '{"10":1}', '[12345678901234567]', '["\\ud800"]'])
+      assert.equal(written(text), 'gave up', text);
   });
 });
