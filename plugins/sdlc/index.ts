@@ -39,7 +39,7 @@ export type { PhaseStatus, SdlcState } from './state/state-schema.ts';
 export { acceptancesOf, waiversOfResult } from './waivers/waiver-records.ts';
 export { waiverPolicy } from './waivers/waiver-acceptance.ts';
 export type { WaiverPolicy } from './waivers/waiver-acceptance.ts';
-export { readStateFolding, RecentHistory, foldHistory, type HistoryFold } from './state/folded-state-read.ts';
+export { readStateFolding, readStateRecent, RecentHistory, foldHistory, type HistoryFold } from './state/folded-state-read.ts';
 export {
   historyJournalSpec,
   judgeHistory,

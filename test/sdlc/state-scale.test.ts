@@ -14,7 +14,7 @@ import { longHistory } from '../helpers/long-history.ts';
  * each command's peak RSS (the child's own maxRSS, printed at exit) grows over the same command on a
  * 10-entry project by a bounded multiple of the file's size. Node's own floor (~50 MB) is not the
  * file's doing, so the growth is what is bounded. The bounds are the figures this reader reaches
- * (status ~13× the file, gate and next ~15–20×, audit ~28–31× under --json, report ~48×) with room for the allocator
+ * (status ~12× the file, gate and next ~15–20×, audit ~28–31× under --json, report ~48×) with room for the allocator
  * and the GC's timing; the issue's target is 5×. Most of what is left is V8's young generation, which
  * grows with the allocation of reading 10,000 entries even when none is kept.
  */

@@ -15,7 +15,7 @@ import {
   historyJournalSpec,
   judgeHistory,
   cachedRecords,
-  readStateFolding,
+  readStateRecent,
   RecentHistory,
   foldHistory,
   type HistoryRecords,
@@ -71,11 +71,11 @@ export async function readStatusProject(kernel: Kernel): Promise<StatusProject> 
     readDataText(kernel.host, paths.state, { display: stateDisplay, maxBytes: kernel.config.stateMaxBytes, limitKey: 'stateMaxBytes' }),
     readCachedYaml(kernel, registryPath, PhaseRegistrySchema, 'REGISTRY_INVALID', cacheDir),
   ]);
-  // A long state that is the journal's cache needs no entry compared: its history is folded as it is
-  // read (a count and the last entries), so 10,000 entries are never all held at once.
+  // A long state that is the journal's cache needs no entry compared or read: its entries are counted
+  // and only the last ones the dashboard shows are parsed.
   let history = new RecentHistory(STATUS_HISTORY_LIMIT);
   let records = cachedRecords(journal, stateText);
-  let read = records ? readStateFolding(stateText, SdlcStateReadSchema, history) : undefined;
+  let read = records ? readStateRecent(stateText, SdlcStateReadSchema, history) : undefined;
   if (!read || !records) {
     const { value } = await parseWithCache(kernel.host, cacheDir, 'STATE_INVALID', paths.state, stateText, (t) =>
       parseDataText(t, safeYamlCodec, stateDisplay),

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { HistoryEntrySchema, type HistoryEntry } from './history-schema.ts';
-import { parseSplitEach } from './safe-yaml-codec.ts';
+import { parseSplitEach, parseSplitTail } from './safe-yaml-codec.ts';
 
 /**
  * A long state.yaml for a command that needs a summary of its history, not the history: each entry is
@@ -37,11 +37,32 @@ export function readStateFolding<S extends v.GenericSchema>(text: string, schema
   }
 }
 
+/**
+ * The state and the last `fold.keep` history entries of a long state.yaml that is its journal's cache:
+ * every entry was validated when sluice wrote it, so the rest are only counted, never read. Undefined
+ * when the fast read does not apply (the caller reads the file as readStateFolding's callers do).
+ */
+export function readStateRecent<S extends v.GenericSchema>(text: string, schema: S, fold: RecentHistory): v.InferOutput<S> | undefined {
+  let bad = false;
+  const tail: HistoryEntry[] = [];
+  const read = parseSplitTail(text, fold.keep, (raw) => {
+    const entry = v.safeParse(HistoryEntrySchema, raw);
+    if (entry.success) tail.push(entry.output);
+    else bad = true;
+  });
+  if (!read || bad || typeof read.head.created_at !== 'string') return undefined;
+  const state = v.safeParse(schema, read.head);
+  if (!state.success) return undefined;
+  fold.total = read.total - tail.length;
+  for (const entry of tail) fold.add(entry);
+  return state.output;
+}
+
 /** The fold `sluice status` needs: how many entries, and the last `keep` of them. */
 export class RecentHistory implements HistoryFold {
   total = 0;
   private readonly last: HistoryEntry[] = [];
-  constructor(private readonly keep: number) {}
+  constructor(readonly keep: number) {}
   add(entry: HistoryEntry): void {
     this.total++;
     this.last.push(entry);

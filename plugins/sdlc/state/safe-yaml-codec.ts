@@ -1,6 +1,6 @@
 import type { Document, LineCounter, Node } from 'yaml';
 import { checkDataShape, CodecError, parseYamlDocument, yamlLibrary, yamlToData, type Codec } from '../../../core/index.ts';
-import { eachHistoryItem, readHistoryBlock, splitHistory, SPLIT_MIN_CHARS } from './history-block.ts';
+import { eachHistoryItem, readHistoryBlock, splitHistory, SPLIT_MIN_CHARS, type HistorySplit } from './history-block.ts';
 import { Unsupported } from './plain-block-yaml.ts';
 import { stringifyForPyYaml } from './pyyaml-safe-stringify.ts';
 
@@ -68,18 +68,58 @@ function parseSplit(text: string): unknown {
  * Undefined whenever parseSplit would give up; an error `each` throws propagates.
  */
 export function parseSplitEach(text: string, each: (entry: unknown) => void): Record<string, unknown> | undefined {
+  return withSplitHead(text, (split, head) => {
+    eachShapedItem(text, split.start, split.end, each);
+    return head;
+  });
+}
+
+/**
+ * A long state.yaml that is its journal's cache (so sluice wrote it and validated every entry): the
+ * head read as parseSplitEach reads it, the history entries counted from their lines (each starts a
+ * line at the block's indent with `- `) and only the last `keep` read and handed to `each`. Undefined
+ * whenever parseSplitEach would give up.
+ */
+export function parseSplitTail(text: string, keep: number, each: (entry: unknown) => void): { head: Record<string, unknown>; total: number } | undefined {
+  return withSplitHead(text, (split, head) => {
+    let indent = 0;
+    while (text.charCodeAt(split.start + indent) === 32) indent++;
+    const starts: number[] = [];
+    let total = 0;
+    for (let at = split.start; at < split.end; ) {
+      let i = at;
+      while (i < at + indent && text.charCodeAt(i) === 32) i++;
+      const next = text.charCodeAt(i + 1);
+      if (i === at + indent && text.charCodeAt(i) === 45 && (next === 32 || next === 10)) {
+        total++;
+        starts.push(at);
+        if (starts.length > keep) starts.shift();
+      }
+      const nl = text.indexOf('\n', at);
+      at = nl < 0 ? split.end : nl + 1;
+    }
+    if (starts.length > 0) eachShapedItem(text, starts[0]!, split.end, each);
+    return { head, total };
+  });
+}
+
+/** The history entries of `[start, end)`, each with its shape checked inside its list, as the whole read checks it. */
+function eachShapedItem(text: string, start: number, end: number, each: (entry: unknown) => void): void {
+  eachHistoryItem(text, start, end, parseChecked, (item) => {
+    checkDataShape([item]);
+    each(item);
+  });
+}
+
+/** `fn` on a long state.yaml's split and its head (read with `history: []`); undefined when the split read does not apply. */
+function withSplitHead<T>(text: string, fn: (split: HistorySplit, head: Record<string, unknown>) => T): T | undefined {
   if (text.length < SPLIT_MIN_CHARS) return undefined;
   const split = splitHistory(text);
   if (!split) return undefined;
   try {
     const head = parseChecked(split.head) as Record<string, unknown> | null;
     if (head === null || typeof head !== 'object' || Array.isArray(head) || !Array.isArray(head.history) || head.history.length > 0) return undefined;
-    eachHistoryItem(text, split.start, split.end, parseChecked, (item) => {
-      // Inside its list, as the whole read checks it.
-      checkDataShape([item]);
-      each(item);
-    });
-    return head;
+    return fn(split, head);
   } catch (error) {
     if (error instanceof Unsupported || error instanceof CodecError) return undefined;
     throw error;
