@@ -145,38 +145,6 @@ function writeCanonical(t: string, i: number, end: number, out: (s: string) => v
   } else out(canonicalScalar(t.slice(i, end)));
 }
 
-/**
- * UTF-8 into one 64 KB buffer handed to `flush` when full: the canonical text is thousands of small
- * pieces, and joining them into strings kept them all alive until hashed (which grew V8's young
- * generation); bytes in a fixed buffer keep none.
- */
-function byteSink(write: (bytes: Uint8Array) => void): ((s: string) => void) & { flush(): void } {
-  const buf = new Uint8Array(64 * 1024);
-  const encoder = new TextEncoder();
-  let n = 0;
-  const flush = () => {
-    if (n) write(buf.subarray(0, n));
-    n = 0;
-  };
-  const out = (s: string) => {
-    // Up to 3 bytes a UTF-16 unit; a piece that does not fit an empty buffer is written alone.
-    if (n + s.length * 3 > buf.length) flush();
-    if (s.length * 3 > buf.length) return write(encoder.encode(s));
-    let ascii = true;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c > 0x7f) {
-        ascii = false;
-        break;
-      }
-      buf[n + i] = c;
-    }
-    if (ascii) n += s.length;
-    else n += encoder.encodeInto(s, buf.subarray(n)).written;
-  };
-  return Object.assign(out, { flush });
-}
-
 const LINK_FIELDS = new Set(['prev', 'hash', 'mac']);
 
 /** The link hash and shallow members of the one JSON object on `line`, or undefined (parse it). */
@@ -205,35 +173,34 @@ export function lineLinkHash(line: string): LineHead | undefined {
   }
 }
 
-/** The link hash written by canonical-json-text.ts (nothing built per member), or undefined when that writer gives up. */
-function fastLinkHash(line: string, prev: string, body: readonly Member[]): string | undefined {
+/**
+ * The link hash of `body`'s members, each value's canonical text written by `value` into a UTF-8 sink
+ * (one fixed buffer: joining thousands of small pieces into strings kept them alive until hashed).
+ */
+function hashBody(line: string, prev: string, body: readonly Member[], value: (m: Member, out: Utf8Sink) => void): string {
   const h = sha256.create();
   const out = new Utf8Sink((bytes) => h.update(bytes));
+  out.text(`${prev}\n{`);
+  body.forEach((m, n) => {
+    out.text(`${n ? ',' : ''}${JSON.stringify(m.key)}:`);
+    value(m, out);
+  });
+  out.text('}');
+  out.flush();
+  return bytesToHex(h.digest());
+}
+
+/** Through canonical-json-text.ts (nothing built per member), or undefined when that writer gives up. */
+function fastLinkHash(line: string, prev: string, body: readonly Member[]): string | undefined {
   try {
-    out.text(`${prev}\n{`);
-    body.forEach((m, n) => {
-      out.text(`${n ? ',' : ''}${JSON.stringify(m.key)}:`);
-      writeCanonicalText(line, m.start, out);
-    });
-    out.text('}');
-    out.flush();
+    return hashBody(line, prev, body, (m, out) => writeCanonicalText(line, m.start, out));
   } catch (error) {
     if (error instanceof NotFast) return undefined;
     throw error;
   }
-  return bytesToHex(h.digest());
 }
 
-/** The link hash through the general canonicaliser (any JSON this reader follows). */
+/** Through the general canonicaliser (any JSON this reader follows). */
 function slowLinkHash(line: string, prev: string, body: readonly Member[]): string {
-  const h = sha256.create();
-  const out = byteSink((bytes) => h.update(bytes));
-  out(`${prev}\n{`);
-  body.forEach((m, n) => {
-    out(`${n ? ',' : ''}${JSON.stringify(m.key)}:`);
-    writeCanonical(line, m.start, m.end, out);
-  });
-  out('}');
-  out.flush();
-  return bytesToHex(h.digest());
+  return hashBody(line, prev, body, (m, out) => writeCanonical(line, m.start, m.end, (piece) => out.text(piece)));
 }
