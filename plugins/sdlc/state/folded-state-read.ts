@@ -22,19 +22,10 @@ class NotFolded extends Error {}
  */
 export function readStateFolding<S extends v.GenericSchema>(text: string, schema: S, fold: HistoryFold): v.InferOutput<S> | undefined {
   let index = 0;
-  try {
-    const head = parseSplitEach(text, (raw) => {
-      const entry = v.safeParse(HistoryEntrySchema, raw);
-      if (!entry.success) throw new NotFolded();
-      fold.add(entry.output, index++);
-    });
-    if (!head || typeof head.created_at !== 'string') return undefined;
-    const state = v.safeParse(schema, head);
-    return state.success ? state.output : undefined;
-  } catch (error) {
-    if (error instanceof NotFolded) return undefined;
-    throw error;
-  }
+  return unlessNotFolded(() => {
+    const head = parseSplitEach(text, (raw) => fold.add(validEntry(raw), index++));
+    return head && stateOfHead(head, schema);
+  });
 }
 
 /**
@@ -43,19 +34,38 @@ export function readStateFolding<S extends v.GenericSchema>(text: string, schema
  * when the fast read does not apply (the caller reads the file as readStateFolding's callers do).
  */
 export function readStateRecent<S extends v.GenericSchema>(text: string, schema: S, fold: RecentHistory): v.InferOutput<S> | undefined {
-  let bad = false;
   const tail: HistoryEntry[] = [];
-  const read = parseSplitTail(text, fold.keep, (raw) => {
-    const entry = v.safeParse(HistoryEntrySchema, raw);
-    if (entry.success) tail.push(entry.output);
-    else bad = true;
+  return unlessNotFolded(() => {
+    const read = parseSplitTail(text, fold.keep, (raw) => tail.push(validEntry(raw)));
+    const state = read && stateOfHead(read.head, schema);
+    if (!read || !state) return undefined;
+    fold.total = read.total - tail.length;
+    for (const entry of tail) fold.add(entry);
+    return state;
   });
-  if (!read || bad || typeof read.head.created_at !== 'string') return undefined;
-  const state = v.safeParse(schema, read.head);
-  if (!state.success) return undefined;
-  fold.total = read.total - tail.length;
-  for (const entry of tail) fold.add(entry);
-  return state.output;
+}
+
+/** A history entry as the state schema validates it; NotFolded when it is not one. */
+function validEntry(raw: unknown): HistoryEntry {
+  const entry = v.safeParse(HistoryEntrySchema, raw);
+  if (!entry.success) throw new NotFolded();
+  return entry.output;
+}
+
+/** The head (read with `history: []`) as the state, unless the history would supply a missing `created_at`. */
+function stateOfHead<S extends v.GenericSchema>(head: Record<string, unknown>, schema: S): v.InferOutput<S> | undefined {
+  if (typeof head.created_at !== 'string') return undefined;
+  const state = v.safeParse(schema, head);
+  return state.success ? state.output : undefined;
+}
+
+function unlessNotFolded<T>(read: () => T | undefined): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof NotFolded) return undefined;
+    throw error;
+  }
 }
 
 /** The fold `sluice status` needs: how many entries, and the last `keep` of them. */

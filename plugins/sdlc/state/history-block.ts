@@ -78,16 +78,37 @@ export function eachHistoryItem(text: string, start: number, end: number, parseA
   return true;
 }
 
+/** Whether the line at `pos` begins a sequence entry at `indent` (`- ` or a bare `-` there). */
+function startsItem(text: string, pos: number, end: number, indent: number): boolean {
+  let i = pos;
+  while (i < pos + indent && text.charCodeAt(i) === 32) i++;
+  const ch = text.charCodeAt(pos + indent + 1);
+  return i === pos + indent && text.charCodeAt(i) === 45 && (ch === 32 || ch === 10 || pos + indent + 1 >= end);
+}
+
 /** The start of the next line at `indent` that begins a sequence entry, or `end`. */
 function nextItem(text: string, from: number, end: number, indent: number): number {
   let pos = text.indexOf('\n', from) + 1;
   while (pos > 0 && pos < end) {
+    if (startsItem(text, pos, end, indent)) return pos;
     let i = pos;
     while (i < pos + indent && text.charCodeAt(i) === 32) i++;
-    const ch = text.charCodeAt(pos + indent + 1);
-    if (i === pos + indent && text.charCodeAt(i) === 45 && (ch === 32 || ch === 10 || pos + indent + 1 >= end)) return pos;
     if (i === pos + indent && text.charCodeAt(i) !== 32 && text.charCodeAt(i) !== 35 && text.charCodeAt(i) !== 10) throw new Unsupported('dedent');
     pos = text.indexOf('\n', pos) + 1;
   }
   return end;
+}
+
+/**
+ * Where each entry of the history block `[start, end)` begins (at the indent of its first line), found
+ * from the lines alone: for a block sluice wrote, which has no comment or block scalar at that indent.
+ */
+export function eachItemStart(text: string, start: number, end: number, each: (at: number) => void): void {
+  let indent = 0;
+  while (text.charCodeAt(start + indent) === 32) indent++;
+  for (let at = start; at < end; ) {
+    if (startsItem(text, at, end, indent)) each(at);
+    const nl = text.indexOf('\n', at);
+    at = nl < 0 ? end : nl + 1;
+  }
 }

@@ -1,6 +1,6 @@
 import type { Document, LineCounter, Node } from 'yaml';
 import { checkDataShape, CodecError, parseYamlDocument, yamlLibrary, yamlToData, type Codec } from '../../../core/index.ts';
-import { eachHistoryItem, readHistoryBlock, splitHistory, SPLIT_MIN_CHARS, type HistorySplit } from './history-block.ts';
+import { eachHistoryItem, eachItemStart, readHistoryBlock, splitHistory, SPLIT_MIN_CHARS, type HistorySplit } from './history-block.ts';
 import { Unsupported } from './plain-block-yaml.ts';
 import { stringifyForPyYaml } from './pyyaml-safe-stringify.ts';
 
@@ -47,19 +47,12 @@ function remember(text: string, value: unknown): void {
  * errors are always the whole-file read's, with their lines.
  */
 function parseSplit(text: string): unknown {
-  const split = splitHistory(text);
-  if (!split) return undefined;
-  try {
-    const head = parseChecked(split.head) as Record<string, unknown> | null;
-    if (head === null || typeof head !== 'object' || Array.isArray(head) || !Array.isArray(head.history) || head.history.length > 0) return undefined;
+  return withSplitHead(text, (split, head) => {
     const history = readHistoryBlock(text, split.start, split.end, parseChecked);
     checkDataShape(history);
     head.history = history;
     return head;
-  } catch (error) {
-    if (error instanceof Unsupported || error instanceof CodecError) return undefined;
-    throw error;
-  }
+  });
 }
 
 /**
@@ -82,23 +75,14 @@ export function parseSplitEach(text: string, each: (entry: unknown) => void): Re
  */
 export function parseSplitTail(text: string, keep: number, each: (entry: unknown) => void): { head: Record<string, unknown>; total: number } | undefined {
   return withSplitHead(text, (split, head) => {
-    let indent = 0;
-    while (text.charCodeAt(split.start + indent) === 32) indent++;
-    const starts: number[] = [];
+    const last: number[] = [];
     let total = 0;
-    for (let at = split.start; at < split.end; ) {
-      let i = at;
-      while (i < at + indent && text.charCodeAt(i) === 32) i++;
-      const next = text.charCodeAt(i + 1);
-      if (i === at + indent && text.charCodeAt(i) === 45 && (next === 32 || next === 10)) {
-        total++;
-        starts.push(at);
-        if (starts.length > keep) starts.shift();
-      }
-      const nl = text.indexOf('\n', at);
-      at = nl < 0 ? split.end : nl + 1;
-    }
-    if (starts.length > 0) eachShapedItem(text, starts[0]!, split.end, each);
+    eachItemStart(text, split.start, split.end, (at) => {
+      total++;
+      last.push(at);
+      if (last.length > keep) last.shift();
+    });
+    if (last.length > 0) eachShapedItem(text, last[0]!, split.end, each);
     return { head, total };
   });
 }
